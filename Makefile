@@ -1,0 +1,34 @@
+# Two promises on a fresh machine with only Python: `make demo` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+DEMO_CONFIG ?= tinyrec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt
+DEMO_MODE   ?= lite_train_lite_infer
+PYTEST_ARGS ?=
+
+.PHONY: install demo test test-fast bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[cpu,test]'
+	rm -f $(VENV)/.installed-* && touch $@
+
+install: $(STAMP)
+
+demo: install
+	$(VENV)/bin/tipc prepare --config $(DEMO_CONFIG) --mode $(DEMO_MODE)
+	$(VENV)/bin/pytest tipc --config $(DEMO_CONFIG) --mode $(DEMO_MODE) -p no:cacheprovider
+
+test: install
+	$(PY) -m pytest tests $(PYTEST_ARGS)
+
+test-fast: install
+	$(PY) -m pytest tests -m "not slow" $(PYTEST_ARGS)
+
+bench: install
+	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) reports/*/ examples/*/test_tipc/output

@@ -1,0 +1,5 @@
+import sys
+
+from tipc.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,44 @@
+"""``tipc <command>``: a thin front; each command lives in its own module.
+
+A command module defines ``add_arguments(parser)`` and ``run(args) -> int`` and
+keeps heavy imports inside ``run`` so that building the parser stays cheap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from tipc.config.errors import ConfigError
+
+COMMANDS = {
+    "plan": ("tipc.cli.plan_cmd", "print the plan a config would run, touching nothing"),
+    "run": ("tipc.cli.run_cmd", "run a plan (same as `pytest tipc`, without pytest's output)"),
+    "prepare": ("tipc.cli.prepare_cmd", "make the data a config's stages read, offline"),
+    "report": ("tipc.cli.report_cmd", "render an HTML report from results directories"),
+    "merge": ("tipc.cli.merge_cmd", "merge several nodes' results into one directory"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tipc", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(_module=module)
+        importlib.import_module(module).add_arguments(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return importlib.import_module(args._module).run(args)
+    except ConfigError as exc:
+        print(f"tipc: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

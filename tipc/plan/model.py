@@ -1,0 +1,151 @@
+"""The typed plan: what would run, in what order, with which arguments.
+
+A Plan is pure data. Fronts (the CLI, the pytest plugin) build it with
+``tipc.plan.build_plan`` and hand its stages to ``tipc.run``; nothing here
+touches the disk or starts a process.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterator, Literal, Mapping
+
+
+class StageKind(str, Enum):
+    TRAIN = "train"
+    EVAL = "eval"
+    EXPORT = "export"
+    INFER = "infer"
+
+
+MODES = (
+    "lite_train_lite_infer",
+    "lite_train_whole_infer",
+    "whole_train_whole_infer",
+    "whole_infer",
+)
+
+TopologyKind = Literal["cpu", "gpu", "multi_gpu", "multi_node"]
+
+
+@dataclass(frozen=True, slots=True)
+class Topology:
+    """A ``gpu_list`` entry read by its structure (never by its string length)."""
+
+    kind: TopologyKind
+    entry: str  # the config text of this entry, e.g. "0,1" or "10.0.0.1,10.0.0.2;0,1"
+    devices: tuple[str, ...] = ()  # GPU ids per node; empty for CPU
+    ips: tuple[str, ...] = ()  # node addresses; empty on one node
+    nproc: int = 1  # processes per node (CPU retargeting turns --gpus=0,1 into 2)
+
+    @property
+    def nodes(self) -> int:
+        return max(1, len(self.ips))
+
+
+@dataclass(frozen=True, slots=True)
+class InferCase:
+    """One cell of the inference sweep."""
+
+    device: Literal["cpu", "gpu"]
+    use_gpu: str  # the config's literal (True/False/gpu/cpu), passed through
+    batch_size: str
+    precision: str
+    enable_mkldnn: str | None = None  # CPU only
+    cpu_threads: str | None = None  # CPU only
+    use_tensorrt: str | None = None  # GPU only
+
+    @property
+    def label(self) -> str:
+        """The pytest parameter id, e.g. ``cpu-mkldnn_False-threads_6-fp32-bs1``."""
+        if self.device == "cpu":
+            return (f"cpu-mkldnn_{self.enable_mkldnn}-threads_{self.cpu_threads}"
+                    f"-{self.precision}-bs{self.batch_size}")
+        return f"gpu-trt_{self.use_tensorrt}-{self.precision}-bs{self.batch_size}"
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """One subprocess to run.
+
+    Paths (``log``, ``outputs``, ``legacy_log``) are relative to ``cwd`` exactly as
+    the bash would write them (``./test_tipc/output/...``); the runner resolves them.
+    """
+
+    id: str  # "<chain id>::<name>", unique in the plan
+    chain: str  # chain id, e.g. "norm_train-gpus_0-fp32"
+    name: str  # "train" | "eval" | "export" | "infer[<case label>]"
+    kind: StageKind
+    argv: tuple[str, ...]  # argv[0] is the interpreter; exactly the child's tokens
+    env: Mapping[str, str | None]  # overrides; None = remove from the environment
+    cwd: str
+    log: str  # where the runner writes this stage's output
+    requires: tuple[str, ...] = ()  # stage ids that must pass first
+    outputs: tuple[str, ...] = ()  # files this stage produces (lets a deselected prerequisite be satisfied from disk)
+    legacy_command: str = ""  # the command text as the bash logs it in results_python.log
+    legacy_log: str = ""  # the log path as the bash logs it (S.log for train)
+    rank0_only: bool = False  # multi-node: only trainer 0's node can run it
+    infer: InferCase | None = None
+    copy_train_log: tuple[str, str] | None = None  # (S/train.log, S.log) copied after train, as the bash does
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """gpu entry × autocast × trainer (or one whole_infer model): a DAG of stages."""
+
+    id: str
+    trainer: str
+    autocast: str
+    topology: Topology
+    save_dir: str  # S, relative to cwd ("" for whole_infer chains)
+    stages: tuple[Stage, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A case the bash would drop silently, listed with the rule that dropped it."""
+
+    id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlanOptions:
+    """Everything a front can override; defaults reproduce the bash."""
+
+    mode: str
+    repo: str = "."
+    python: str | None = None  # --python; None = config's value if on PATH, else sys.executable
+    output_root: str = "./test_tipc/output"
+    device: Literal["auto", "cpu", "gpu"] = "gpu"  # "cpu": retarget GPU topologies to CPU processes
+    ips: tuple[str, ...] = ()  # overrides the config's multi-node ip list
+    host: str | None = None  # this node's address (passed to launch as --host=)
+    node_rank: int | None = None  # multi-node: this node's rank; output goes to <mode>/node<rank>/
+    start_port: int | None = None  # launch --start_port= and FLAGS_START_PORT for launch-based trains
+    whole_infer_gpu: str | None = None  # the bash's 3rd argument in whole_infer
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    config_path: str
+    model: str
+    mode: str
+    cwd: str
+    output_dir: str  # LOG_PATH, relative to cwd
+    python: str
+    chains: tuple[Chain, ...]
+    skipped: tuple[Skipped, ...] = ()
+    notes: tuple[str, ...] = ()
+    config_sha256: str = ""
+
+    def stages(self) -> Iterator[Stage]:
+        """Every stage in the order the bash would run it."""
+        for chain in self.chains:
+            yield from chain.stages
+
+    def stage(self, stage_id: str) -> Stage:
+        for s in self.stages():
+            if s.id == stage_id:
+                return s
+        raise KeyError(stage_id)

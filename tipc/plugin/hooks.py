@@ -1,0 +1,1 @@
+"""pytest entry point (``pytest11``) for tipc."""

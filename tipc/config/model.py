@@ -110,3 +110,6 @@ class TipcConfig:
     infer_benchmark: tuple[Field, ...] = ()
     train_benchmark: TrainBenchmark | None = None
     to_static: Field | None = None  # key = trainer name, value = extra override
+    # what the reader had to assume (a missing optional line read as null, an
+    # ignored section): shown to users so that no line is silently skipped
+    notes: tuple[str, ...] = ()

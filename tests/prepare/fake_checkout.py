@@ -1,0 +1,115 @@
+"""A fake PaddleOCR checkout: only the files and yml keys ``tipc prepare`` reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+CONFIG_REL = "test_tipc/configs/fake_rec/train_infer_python.txt"
+YML_REL = "test_tipc/configs/fake_rec/fake_rec.yml"
+DICT_REL = "ppocr/utils/ppocr_keys_v1.txt"
+# A few CJK entries (no glyph in the bundled font) around the Latin ones.
+DICT_ENTRIES = ("中", "文", "a", "b", "c", "Z", "7", "8", " ", "字", "!")
+
+REC_YML = """\
+Global:
+  use_gpu: false
+  epoch_num: 2
+  character_dict_path: {dict_path}
+  max_text_length: &max_text_length {max_text_length}
+  d2s_train_image_shape: [3, 40, -1]
+Architecture:
+  model_type: {model_type}
+  algorithm: CTC
+Train:
+  dataset:
+    name: SimpleDataSet
+    data_dir: ./train_data/ic15_data/
+    label_file_list:
+    - ./train_data/ic15_data/rec_gt_train.txt
+    transforms:
+    - DecodeImage:
+        img_mode: BGR
+    - CTCLabelEncode:
+    - RecResizeImg:
+        image_shape: [3, 48, 320]
+Eval:
+  dataset:
+    name: SimpleDataSet
+    data_dir: ./train_data/ic15_data
+    label_file_list:
+    - ./train_data/ic15_data/rec_gt_test.txt
+"""
+
+CONFIG = """\
+===========================train_params===========================
+model_name:fake_rec
+python:python
+gpu_list:-1
+Global.use_gpu:False
+Global.auto_cast:fp32
+Global.epoch_num:lite_train_lite_infer=1|whole_train_whole_infer=4
+Global.save_model_dir:./output/
+Train.loader.batch_size_per_card:lite_train_lite_infer=8|whole_train_whole_infer=32
+Global.pretrained_model:null
+train_model_name:latest
+train_infer_img_dir:./inference/rec_inference
+null:null
+##
+trainer:norm_train
+norm_train:tools/train.py -c {yml} -o Global.print_batch_step=1
+pact_train:null
+fpgm_train:null
+distill_train:null
+null:null
+null:null
+##
+===========================eval_params===========================
+eval:null
+null:null
+##
+===========================infer_params===========================
+Global.save_inference_dir:./output/
+Global.checkpoints:
+norm_export:tools/export_model.py -c {yml} -o
+quant_export:null
+fpgm_export:null
+distill_export:null
+export1:null
+export2:null
+inference_dir:null
+infer_model:{infer_model}
+infer_export:null
+infer_quant:False
+inference:tools/infer/predict_rec.py
+--use_gpu:False
+--enable_mkldnn:False
+--cpu_threads:2
+--rec_batch_num:1
+--use_tensorrt:False
+--precision:fp32
+--rec_model_dir:
+--image_dir:./inference/rec_inference
+null:null
+--benchmark:False
+null:null
+"""
+
+
+def make_checkout(
+    root: Path,
+    *,
+    model_type: str = "rec",
+    max_text_length: int = 25,
+    dict_path: str = DICT_REL,
+    infer_model: str = "./inference/fake_rec_infer",
+) -> Path:
+    """Write the fake checkout under ``root``; return the config path."""
+    (root / DICT_REL).parent.mkdir(parents=True, exist_ok=True)
+    (root / DICT_REL).write_text("\n".join(DICT_ENTRIES) + "\n", encoding="utf-8")
+    yml = root / YML_REL
+    yml.parent.mkdir(parents=True, exist_ok=True)
+    yml.write_text(REC_YML.format(dict_path=dict_path, max_text_length=max_text_length, model_type=model_type),
+                   encoding="utf-8")
+    config = root / CONFIG_REL
+    config.write_text(CONFIG.format(yml=YML_REL, infer_model=infer_model), encoding="utf-8")
+    return config

@@ -1,0 +1,134 @@
+"""``tipc prepare`` through the real ``tipc.cli.main`` dispatch (only the prepare command registered)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from tipc.cli import main as cli_main
+from tipc.prepare.manifest import MANIFEST_NAME
+
+from .fake_checkout import CONFIG_REL, make_checkout
+
+
+@pytest.fixture
+def tipc(monkeypatch, capsys):
+    monkeypatch.setattr(cli_main, "COMMANDS", {"prepare": cli_main.COMMANDS["prepare"]})
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = cli_main.main(["prepare", *argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def _tree_digest(root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "test_tipc" not in p.parts):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _count(path: Path) -> int:
+    return len(path.read_text(encoding="utf-8").splitlines())
+
+
+def test_lite_mode_writes_the_paddleocr_layout(checkout, tipc):
+    code, out, _ = tipc("--config", str(checkout / CONFIG_REL), "--mode", "lite_train_lite_infer",
+                        "--repo", str(checkout))
+    assert code == 0
+    data_dir = checkout / "train_data/ic15_data"
+    assert (_count(data_dir / "rec_gt_train.txt"), _count(data_dir / "rec_gt_test.txt")) == (64, 32)
+    assert len(list((checkout / "inference/rec_inference").glob("*.png"))) == 8
+    assert (data_dir / MANIFEST_NAME).is_file() and (checkout / "inference/rec_inference" / MANIFEST_NAME).is_file()
+    assert "created" in out and "train_data/ic15_data/rec_gt_train.txt" in out
+
+
+def test_rerun_is_idempotent_and_deterministic_across_checkouts(tmp_path, tipc):
+    trees = []
+    for name in ("one", "two"):
+        root = tmp_path / name
+        config = make_checkout(root)
+        assert tipc("--config", str(config), "--mode", "lite_train_lite_infer", "--repo", str(root))[0] == 0
+        trees.append(_tree_digest(root))
+    assert trees[0] == trees[1]
+    code, out, _ = tipc("--config", str(tmp_path / "one" / CONFIG_REL), "--mode", "lite_train_lite_infer",
+                        "--repo", str(tmp_path / "one"))
+    assert code == 0 and out.count("unchanged") == 3 and "created" not in out
+    assert _tree_digest(tmp_path / "one") == trees[0]
+
+
+@pytest.mark.parametrize(
+    ("mode", "extra", "train", "evaluation", "infer"),
+    [("whole_train_whole_infer", ("--train-count", "100", "--eval-count", "10"), 100, 10, 32),
+     ("lite_train_whole_infer", (), 64, 32, 32)],
+    ids=["whole-with-overrides", "lite-train-whole-infer"],
+)
+def test_sizes_per_mode(checkout, tipc, mode, extra, train, evaluation, infer):
+    code, _, _ = tipc("--config", str(checkout / CONFIG_REL), "--mode", mode, "--repo", str(checkout), *extra)
+    assert code == 0
+    data_dir = checkout / "train_data/ic15_data"
+    assert (_count(data_dir / "rec_gt_train.txt"), _count(data_dir / "rec_gt_test.txt")) == (train, evaluation)
+    assert len(list((checkout / "inference/rec_inference").glob("*.png"))) == infer
+
+
+def test_target_yaml_declares_sizes_and_the_repo(checkout, tipc, monkeypatch, tmp_path):
+    config = checkout / CONFIG_REL
+    (config.parent / "target.yaml").write_text(
+        "repo: ../../..\nprepare:\n  lite_train_lite_infer: {train: 5, eval: 3, infer: 2}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path.parent)  # not the checkout: the repo must come from target.yaml
+    assert tipc("--config", str(config), "--mode", "lite_train_lite_infer")[0] == 0
+    data_dir = checkout / "train_data/ic15_data"
+    assert (_count(data_dir / "rec_gt_train.txt"), _count(data_dir / "rec_gt_test.txt")) == (5, 3)
+
+
+def test_repo_defaults_to_the_current_directory(checkout, tipc, monkeypatch):
+    monkeypatch.chdir(checkout)
+    assert tipc("--config", CONFIG_REL, "--mode", "lite_train_lite_infer", "--infer-count", "1")[0] == 0
+    assert (checkout / "inference/rec_inference/word_00001.png").is_file()
+
+
+def test_whole_infer_makes_images_and_says_the_model_cannot_be_made(checkout, tipc):
+    code, out, err = tipc("--config", str(checkout / CONFIG_REL), "--mode", "whole_infer", "--repo", str(checkout))
+    assert code == 1
+    assert len(list((checkout / "inference/rec_inference").glob("*.png"))) == 32
+    assert not (checkout / "train_data").exists()
+    assert f"{checkout / CONFIG_REL}:37: whole_infer needs the inference model './inference/fake_rec_infer'" in err
+    assert "cannot be made offline" in err and "train run" in err
+
+
+def test_foreign_label_file_exits_2_and_is_kept(checkout, tipc):
+    label = checkout / "train_data/ic15_data/rec_gt_train.txt"
+    label.parent.mkdir(parents=True)
+    label.write_text("train/word_1.png\tGenaxis Theatre\n", encoding="utf-8")
+    code, _, err = tipc("--config", str(checkout / CONFIG_REL), "--mode", "lite_train_lite_infer",
+                        "--repo", str(checkout))
+    assert code == 2
+    assert err.startswith(f"tipc: error: {label}: exists and tipc did not make it")
+    assert label.read_text(encoding="utf-8") == "train/word_1.png\tGenaxis Theatre\n"
+    assert tipc("--config", str(checkout / CONFIG_REL), "--mode", "lite_train_lite_infer",
+                "--repo", str(checkout), "--force")[0] == 0
+    assert _count(label) == 64
+
+
+def test_detection_config_exits_2_with_a_clear_message(tmp_path, tipc):
+    config = make_checkout(tmp_path, model_type="det")
+    code, out, err = tipc("--config", str(config), "--mode", "lite_train_lite_infer", "--repo", str(tmp_path))
+    assert code == 2 and out == ""
+    assert "fake_rec.yml:8: prepare: detection datasets are not supported offline yet" in err
+    assert not (tmp_path / "train_data").exists()
+
+
+def test_unknown_config_exits_2(tmp_path, tipc, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = tipc("--config", "nope/train_infer_python.txt", "--mode", "lite_train_lite_infer")
+    assert code == 2 and "config not found" in err
+
+
+def test_unknown_mode_is_a_usage_error(checkout, tipc):
+    with pytest.raises(SystemExit) as info:
+        tipc("--config", str(checkout / CONFIG_REL), "--mode", "lite")
+    assert info.value.code == 2

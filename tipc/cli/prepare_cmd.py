@@ -1,0 +1,62 @@
+"""``tipc prepare``: make the data a config's stages read, offline and idempotently.
+
+Exit codes: 0 all data is in place; 1 the data was made but whole_infer still
+lacks inference models that only a training run can produce; 2 bad input
+(config, yml, foreign files in the way).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tipc.plan.model import MODES
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", required=True,
+                        help="train_infer_python.txt path, or a path relative to test_configs/")
+    parser.add_argument("--mode", required=True, choices=MODES, help="the mode whose data to make")
+    parser.add_argument("--repo", type=Path, default=None,
+                        help="the target repo the config's paths are relative to "
+                             "(default: repo: of target.yaml beside the config, else the current directory)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the synthetic data (default 0)")
+    parser.add_argument("--force", action="store_true",
+                        help="overwrite files at the paths tipc writes even when tipc did not make them "
+                             "(nothing else is ever deleted)")
+    for role in ("train", "eval", "infer"):
+        parser.add_argument(f"--{role}-count", type=int, default=None, metavar="N",
+                            help=f"number of {role} images (default: per mode, or target.yaml's prepare:)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from tipc.config import load_config
+    from tipc.config.locate import TARGET_FILE, declared_repo, resolve_config
+    from tipc.prepare.apply import apply_job
+    from tipc.prepare.sizes import declared_sizes, resolve_sizes
+    from tipc.prepare.targets import plan_prepare
+
+    config_path = resolve_config(args.config, Path.cwd())
+    repo = (args.repo or declared_repo(config_path) or Path.cwd()).absolute()
+    config = load_config(config_path)
+    overrides = {"train": args.train_count, "eval": args.eval_count, "infer": args.infer_count}
+    sizes = resolve_sizes(args.mode, declared_sizes(config_path.parent / TARGET_FILE), overrides)
+    job = plan_prepare(config, repo, args.mode, sizes, args.seed)
+    for done in apply_job(job, force=args.force):
+        print(f"prepare: {done.outcome.value:<11} {done.target.count:>6} images  {_shown(done.where, repo)}")
+    if not job.targets:
+        print(f"prepare: nothing to make for {args.mode}")
+    for model in job.missing_models:
+        what = "checkpoint" if model.is_checkpoint else "inference model"
+        print(f"tipc: prepare: {config_path}:{model.line}: whole_infer needs the {what} '{model.path}', "
+              "which cannot be made offline: it must come from a train run "
+              "(e.g. `tipc run --mode lite_train_lite_infer`, then export it to that path)", file=sys.stderr)
+    return 1 if job.missing_models else 0
+
+
+def _shown(path: Path, repo: Path) -> str:
+    try:
+        return path.relative_to(repo).as_posix()
+    except ValueError:
+        return str(path)

@@ -1,0 +1,77 @@
+"""Finding config files and the target repo they declare."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import yaml
+
+from tipc.config.errors import ConfigError
+
+CONFIG_DIR = "test_configs"
+TARGET_FILE = "target.yaml"
+
+
+def resolve_config(arg: str, search_root: Path) -> Path:
+    """``--config`` as given if that path exists, else relative to ``<search_root>/test_configs/``.
+
+    An existing directory is returned as is: ``load_config`` then names the problem.
+    """
+    as_given = Path(arg)
+    if as_given.exists():
+        return as_given
+    under_root = Path(search_root) / CONFIG_DIR / arg
+    if under_root.exists():
+        return under_root
+    raise ConfigError(arg, 0, f"config not found: tried '{as_given}' and '{under_root}'")
+
+
+def declared_repo(config_path: Path) -> Path | None:
+    """The target repo named by ``target.yaml`` beside the config, as an absolute path; None without one.
+
+    ``target.yaml`` holds ``repo: <path relative to the directory of target.yaml>``.
+    """
+    target = Path(config_path).parent / TARGET_FILE
+    if not target.is_file():
+        return None
+    shown = str(target)
+    try:
+        root = yaml.compose(target.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise ConfigError(shown, _yaml_line(exc), f"cannot read it as YAML: expected 'repo: <path>' ({exc})") from None
+    if not isinstance(root, yaml.MappingNode):
+        raise ConfigError(shown, _node_line(root), "expected a mapping with 'repo: <path>'")
+    for key, value in root.value:
+        if key.value != "repo":
+            continue
+        if not isinstance(value, yaml.ScalarNode) or not value.value:
+            raise ConfigError(shown, _node_line(value), "expected 'repo: <path>', found an empty or non-text value")
+        repo = (target.parent / value.value).resolve()
+        if not repo.is_dir():
+            raise ConfigError(shown, _node_line(value), f"repo '{value.value}' is not a directory (resolved: {repo})")
+        return repo
+    raise ConfigError(shown, _node_line(root), "no 'repo' key: expected 'repo: <path relative to this file>'")
+
+
+def find_configs(root: Path) -> tuple[Path, ...]:
+    """Every ``*.txt`` below a ``test_configs`` directory under ``root`` (or ``root`` itself), sorted.
+
+    Hidden directories (``.venv``, ``.git`` ...) are not searched.
+    """
+    root = Path(root)
+    found = []
+    for directory, subdirs, files in os.walk(root):
+        subdirs[:] = [name for name in subdirs if not name.startswith(".")]
+        inside = CONFIG_DIR in Path(directory).relative_to(root).parts or root.name == CONFIG_DIR
+        found.extend(Path(directory) / name for name in files if inside and name.endswith(".txt"))
+    return tuple(sorted(found))
+
+
+def _node_line(node: yaml.Node | None) -> int:
+    return node.start_mark.line + 1 if node is not None else 0
+
+
+def _yaml_line(exc: Exception) -> int:
+    mark = getattr(exc, "problem_mark", None)
+    return mark.line + 1 if mark is not None else 0

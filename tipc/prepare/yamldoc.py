@@ -1,0 +1,66 @@
+"""A YAML file read once, that can say on which line each key was written.
+
+PaddleOCR ymls use anchors (``&max_text_length``), so values come from
+PyYAML's safe constructor while lines come from the composed node tree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tipc.config.errors import ConfigError
+
+@dataclass(frozen=True, slots=True)
+class YamlDoc:
+    path: Path
+    data: Any
+    root: yaml.Node | None
+
+    def get(self, *keys: str, default: Any = None) -> Any:
+        """The value at the key path, or ``default`` when any step is absent."""
+        node: Any = self.data
+        for key in keys:
+            if not isinstance(node, dict) or key not in node:
+                return default
+            node = node[key]
+        return node
+
+    def line(self, *keys: str) -> int:
+        """1-based line of the deepest key of the path that exists (0: none)."""
+        node, found = self.root, 0
+        for key in keys:
+            if not isinstance(node, yaml.MappingNode):
+                break
+            for key_node, value_node in node.value:
+                if key_node.value == key:
+                    node, found = value_node, key_node.start_mark.line + 1
+                    break
+            else:
+                break
+        return found
+
+    def error(self, message: str, *keys: str) -> ConfigError:
+        return ConfigError(str(self.path), self.line(*keys), message)
+
+
+def read_yaml(path: Path) -> YamlDoc:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(str(path), 0, f"cannot read: {exc.strerror or exc}") from None
+    loader = yaml.SafeLoader(text)
+    try:
+        root = loader.get_single_node()
+        data = loader.construct_document(root) if root is not None else None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else 0
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError(str(path), line, f"not valid YAML: {problem}") from None
+    finally:
+        loader.dispose()
+    return YamlDoc(Path(path), data, root)

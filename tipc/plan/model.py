@@ -43,6 +43,16 @@ class Topology:
     def nodes(self) -> int:
         return max(1, len(self.ips))
 
+    @property
+    def gpu_label(self) -> str:
+        """The GPU part of the entry as names spell it (after ``;`` on multi-node entries)."""
+        return self.entry.rpartition(";")[2]
+
+    @property
+    def launches(self) -> bool:
+        """Training goes through ``paddle.distributed.launch`` (several processes or nodes)."""
+        return self.kind in ("multi_gpu", "multi_node")
+
 
 @dataclass(frozen=True, slots=True)
 class InferCase:

@@ -1,0 +1,147 @@
+"""``build_plan``: the loops of §3.2/§3.3 turned into chains, with every silent skip listed."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Callable
+
+from tipc.config.errors import ConfigError
+from tipc.config.model import Field, TipcConfig
+from tipc.config.values import mode_value, paired
+from tipc.plan.chains import Built, Context, train_chain, whole_infer_chain
+from tipc.plan.fragments import literal
+from tipc.plan.interpreter import resolve_python
+from tipc.plan.lists import distinct_values
+from tipc.plan.model import Plan, PlanOptions, Skipped, StageKind, Topology
+from tipc.plan.modes import validate_mode
+from tipc.plan.naming import output_dir, train_chain_id, train_infer_prefix, whole_infer_chain_id
+from tipc.plan.topology import CPU_ENTRY, on_cpu, parse_topology, with_ips
+from tipc.plan.trainers import resolve_trainer
+
+CPU_NOTE = ("--device cpu: training runs as CPU processes (launch --nproc_per_node instead of --gpus), "
+            "train use_gpu is False, GPU inference cases are skipped, CUDA_VISIBLE_DEVICES is removed")
+
+
+@dataclass(frozen=True, slots=True)
+class _Draft:
+    """A chain that can be rebuilt with an infer-log prefix when its logs would clash with another's."""
+
+    prefix: str
+    build: Callable[[str], Built]
+
+
+def build_plan(config: TipcConfig, options: PlanOptions) -> Plan:
+    """Pure apart from resolving the interpreter on PATH and hashing the config file."""
+    validate_mode(options.mode, config.path)
+    python, python_note = resolve_python(config.python, options.python)
+    log_path = output_dir(options.output_root, config.model_name.value, options.mode, options.node_rank)
+    notes = [python_note, *config.notes]
+    if options.device == "cpu":
+        notes.append(CPU_NOTE)
+    skipped: list[Skipped] = []
+    if options.mode == "whole_infer":
+        ctx = Context(config, options, literal(python), log_path, None, None)
+        drafts = _whole_infer_drafts(ctx, skipped)
+    else:
+        epoch = _mode_value(config, config.epoch, options.mode, notes)
+        batch = _mode_value(config, config.train_batch, options.mode, notes)
+        ctx = Context(config, options, literal(python), log_path, epoch, batch)
+        drafts = _train_drafts(ctx, skipped, notes)
+    built = _settle_infer_logs(drafts, notes)
+    chains = tuple(b.chain for b in built)
+    _check_unique(config, [c.id for c in chains])
+    skipped.extend(s for b in built for s in b.skipped)
+    return Plan(config_path=config.path, model=config.model_name.value, mode=options.mode, cwd=options.repo,
+                output_dir=log_path, python=python, chains=chains, skipped=tuple(skipped), notes=tuple(notes),
+                config_sha256=_sha256(config.path))
+
+
+def _mode_value(config: TipcConfig, field: Field, mode: str, notes: list[str]) -> str | None:
+    resolved = mode_value(field, mode, config.path)
+    where = f"{field.key} (line {field.line})"
+    if resolved.fallback_from:
+        notes.append(f"{mode}: {where} has no {mode} value; using the {resolved.fallback_from} value {resolved.value}")
+    elif resolved.value is None and not field.is_null:
+        notes.append(f"{mode}: {where} has no value for this mode; the override is dropped (the yml's value applies)")
+    return resolved.value
+
+
+def _train_drafts(ctx: Context, skipped: list[Skipped], notes: list[str]) -> list[_Draft]:
+    config, options = ctx.config, ctx.options
+    topologies = [parse_topology(entry, config.gpu_list, config.path)
+                  for entry in distinct_values(config.gpu_list, config.path)]
+    if options.ips:
+        if not any(t.kind == "multi_node" for t in topologies):
+            notes.append(f"--ips ignored: no {config.gpu_list.key} entry (line {config.gpu_list.line}) is multi-node")
+        topologies = [with_ips(t, options.ips) for t in topologies]
+    if options.device == "cpu":
+        topologies = [on_cpu(t) for t in topologies]
+    use_gpu_values = config.train_use_gpu.values()
+    drafts = []
+    for index, topology in enumerate(topologies):
+        use_gpu = paired(use_gpu_values, index)
+        for autocast in distinct_values(config.autocast, config.path):
+            for name in distinct_values(config.trainer, config.path):
+                trainer = resolve_trainer(config, name)
+                if trainer.skip_reason:
+                    skipped.append(Skipped(train_chain_id(name, topology, autocast), trainer.skip_reason))
+                    continue
+                drafts.append(_Draft(train_infer_prefix(name, topology, autocast),
+                                     partial(train_chain, ctx, topology, use_gpu, autocast, trainer)))
+    return drafts
+
+
+def _whole_infer_drafts(ctx: Context, skipped: list[Skipped]) -> list[_Draft]:
+    field = ctx.config.infer_model
+    if field.is_null:
+        skipped.append(Skipped("infer_model", f"{field.key} (line {field.line}) is null: no model to infer with"))
+        return []
+    topology = _whole_infer_topology(ctx.options)
+    models = distinct_values(field, ctx.config.path)
+    return [_Draft(f"{whole_infer_chain_id(k)}_", partial(whole_infer_chain, ctx, k, model, topology))
+            for k, model in enumerate(models)]
+
+
+def _whole_infer_topology(options: PlanOptions) -> Topology:
+    """Names follow the GPU whole_infer runs on; without one, the bash's label ``0`` (devices unknown)."""
+    if options.device == "cpu":
+        return Topology("cpu", CPU_ENTRY)
+    gpu = options.whole_infer_gpu
+    if not gpu:
+        return Topology("gpu", "0")
+    devices = tuple(gpu.split(","))
+    return Topology("gpu" if len(devices) == 1 else "multi_gpu", gpu, devices, (), len(devices))
+
+
+def _settle_infer_logs(drafts: list[_Draft], notes: list[str]) -> list[Built]:
+    """Build every chain; rebuild with a prefix those whose infer logs would overwrite another chain's (B12)."""
+    built = [d.build("") for d in drafts]
+    counts = Counter(s.log for b in built for s in b.chain.stages if s.kind is StageKind.INFER)
+    clashing = [i for i, b in enumerate(built)
+                if any(counts[s.log] > 1 for s in b.chain.stages if s.kind is StageKind.INFER)]
+    for i in clashing:
+        built[i] = drafts[i].build(drafts[i].prefix)
+    if clashing:
+        names = ", ".join(f"{built[i].chain.id} ({drafts[i].prefix}…)" for i in clashing)
+        notes.append(f"infer logs would overwrite each other (the bash's names lack trainer/autocast/model); "
+                     f"prefixed: {names}")
+    return built
+
+
+def _check_unique(config: TipcConfig, chain_ids: list[str]) -> None:
+    repeated = [cid for cid, n in Counter(chain_ids).items() if n > 1]
+    if repeated:
+        field = config.gpu_list
+        raise ConfigError(config.path, field.line, f"{field.key}: two entries name the same runs ({repeated[0]}); "
+                                                   f"expected entries with distinct GPU sets")
+
+
+def _sha256(path: str) -> str:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return ""

@@ -1,0 +1,199 @@
+"""One chain's stages: train → eval / export → infer sweep, or whole_infer's export → sweep."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tipc.config.model import NULL, Field, TipcConfig
+from tipc.config.values import paired
+from tipc.plan.commands import (TrainArgs, amp_fragment, eval_command, export_command, infer_command,
+                                launch_fragment, train_command)
+from tipc.plan.env import stage_env, whole_infer_env
+from tipc.plan.fragments import DROPPED, Command, Fragment, config_text, set_param, set_path
+from tipc.plan.model import Chain, PlanOptions, Skipped, Stage, StageKind, Topology
+from tipc.plan.naming import (infer_log, infer_stage_name, save_dir, stage_id, stage_log, train_chain_id,
+                              whole_infer_chain_id, whole_infer_export_log)
+from tipc.plan.sweep import infer_sweep
+from tipc.plan.trainers import Trainer
+
+# Values of inference_dir that mean "the save dir itself" (`##` reads as an empty value).
+NO_SUBDIR = ("", NULL, "##")
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What every chain of one plan shares."""
+
+    config: TipcConfig
+    options: PlanOptions
+    python: Fragment
+    log_path: str
+    epoch: str | None  # the mode's value, None = dropped
+    batch: str | None
+
+    @property
+    def cpu_only(self) -> bool:
+        return self.options.device == "cpu"
+
+    def param(self, field: Field, value: str | None) -> Fragment:
+        """``<field's key>=value`` (config text), dropped as func_set_params would."""
+        return set_param(field.key, value, self.config.path, field)
+
+    def own(self, field: Field) -> Fragment:
+        """A key:value line used as it stands."""
+        return self.param(field, field.value)
+
+    def script(self, text: str, field: Field) -> Fragment:
+        return config_text(text, self.config.path, field)
+
+    def stage(self, chain: str, name: str, kind: StageKind, command: Command, env, log: str, **extra) -> Stage:
+        extra.setdefault("legacy_log", log)
+        return Stage(id=stage_id(chain, name), chain=chain, name=name, kind=kind, argv=command.argv,
+                     env=env, cwd=self.options.repo, log=log, legacy_command=command.text, **extra)
+
+
+@dataclass(frozen=True, slots=True)
+class Built:
+    chain: Chain
+    skipped: tuple[Skipped, ...]
+
+
+def train_chain(ctx: Context, topology: Topology, use_gpu: str | None, autocast: str, trainer: Trainer,
+                infer_prefix: str = "") -> Built:
+    run = _TrainRun(ctx, topology, trainer, autocast)
+    flag = ctx.param(ctx.config.train_use_gpu, "False" if ctx.cpu_only else use_gpu)
+    train = run.train(flag)
+    stages, skipped = [train], []
+    eval_stage = run.eval(train, flag)
+    (stages if isinstance(eval_stage, Stage) else skipped).append(eval_stage)
+    if not trainer.has_export:
+        where = f"{trainer.export.key}, line {trainer.export.line}"
+        skipped.append(Skipped(stage_id(run.chain, "export"), f"export script ({where}) is null"))
+        skipped.append(Skipped(stage_id(run.chain, "infer"), f"no export ({where} is null): nothing to infer with"))
+        return Built(run.assemble(stages), tuple(skipped))
+    export = run.export(train)
+    cfg = ctx.config
+    sweep = _sweep_stages(ctx, run.chain, topology, trainer.quant, set_path(cfg.model_dir.key, run.model_dir),
+                          ctx.param(cfg.image_dir, cfg.train_infer_img_dir.value), run.env(StageKind.INFER),
+                          (export.id,), run.rank0, infer_prefix)
+    return Built(run.assemble(stages + [export, *sweep.chain.stages]), tuple(skipped) + sweep.skipped)
+
+
+@dataclass(frozen=True, slots=True)
+class _TrainRun:
+    """One gpu entry × autocast × trainer: the names and stages the training modes build for it."""
+
+    ctx: Context
+    topology: Topology
+    trainer: Trainer
+    autocast: str
+
+    @property
+    def chain(self) -> str:
+        return train_chain_id(self.trainer.name, self.topology, self.autocast)
+
+    @property
+    def save(self) -> str:
+        return save_dir(self.ctx.log_path, self.trainer.name, self.topology, self.autocast)
+
+    @property
+    def weights(self) -> str:
+        return f"{self.save}/{self.ctx.config.train_model_name.value}"
+
+    @property
+    def model_dir(self) -> str:
+        inference_dir = self.ctx.config.inference_dir.value
+        return self.save if inference_dir in NO_SUBDIR else f"{self.save}/{inference_dir}"
+
+    @property
+    def rank0(self) -> bool:
+        return self.topology.kind == "multi_node"
+
+    def log(self, stage: str) -> str:
+        return stage_log(self.ctx.log_path, self.trainer.name, self.topology, self.autocast, stage)
+
+    def env(self, kind: StageKind):
+        return stage_env(self.topology, kind, self.ctx.options.start_port)
+
+    def train(self, use_gpu: Fragment) -> Stage:
+        ctx, cfg, save = self.ctx, self.ctx.config, self.save
+        args = TrainArgs(use_gpu=use_gpu, save=set_path(cfg.save_model_dir.key, save),
+                         epoch=ctx.param(cfg.epoch, ctx.epoch), pretrain=ctx.own(cfg.pretrained_model),
+                         batch=ctx.param(cfg.train_batch, ctx.batch), amp=amp_fragment(self.autocast),
+                         param1=ctx.own(cfg.train_param1))
+        options = ctx.options
+        launch = launch_fragment(self.topology, save, options.host, options.start_port) if self.topology.launches \
+            else DROPPED
+        command = train_command(ctx.python, ctx.script(self.trainer.train_text, self.trainer.train), args,
+                                self.topology, launch)
+        return ctx.stage(self.chain, "train", StageKind.TRAIN, command, self.env(StageKind.TRAIN), self.log("train"),
+                         outputs=(f"{self.weights}.pdparams",), legacy_log=f"{save}.log",
+                         copy_train_log=(f"{save}/train.log", f"{save}.log"))
+
+    def eval(self, train: Stage, use_gpu: Fragment) -> Stage | Skipped:
+        ctx, cfg = self.ctx, self.ctx.config
+        if cfg.eval.is_null:
+            return Skipped(stage_id(self.chain, "eval"), f"eval script ({cfg.eval.key}, line {cfg.eval.line}) is null")
+        command = eval_command(ctx.python, ctx.script(cfg.eval.value, cfg.eval),
+                               set_path(cfg.pretrained_model.key, self.weights), use_gpu, ctx.own(cfg.eval_param1),
+                               self.log("eval"))
+        return ctx.stage(self.chain, "eval", StageKind.EVAL, command, self.env(StageKind.EVAL), self.log("eval"),
+                         requires=(train.id,), rank0_only=self.rank0)
+
+    def export(self, train: Stage) -> Stage:
+        ctx, cfg, export = self.ctx, self.ctx.config, self.trainer.export
+        command = export_command(ctx.python, ctx.script(export.value, export),
+                                 set_path(cfg.checkpoints.key, self.weights),
+                                 set_path(cfg.save_inference_dir.key, self.save), self.log("export"))
+        return ctx.stage(self.chain, "export", StageKind.EXPORT, command, self.env(StageKind.EXPORT),
+                         self.log("export"), requires=(train.id,),
+                         outputs=(f"{self.model_dir}/inference.pdiparams",), rank0_only=self.rank0)
+
+    def assemble(self, stages) -> Chain:
+        return _chain(self.chain, self.trainer.name, self.autocast, self.topology, self.save, stages)
+
+
+def whole_infer_chain(ctx: Context, index: int, model: str, topology: Topology, infer_prefix: str = "") -> Built:
+    """Optional export of ``model`` into itself, then the sweep on it (inference_dir is not applied)."""
+    cfg, path = ctx.config, ctx.config.path
+    chain = whole_infer_chain_id(index)
+    env = whole_infer_env(ctx.options.whole_infer_gpu, ctx.cpu_only)
+    stages, requires = [], ()
+    script = paired(cfg.infer_export.values(), index)
+    if script not in (None, "", NULL):
+        log = whole_infer_export_log(ctx.log_path, index)
+        # Both keys take the model path, which is config text of the infer_model line.
+        command = export_command(ctx.python, ctx.script(script, cfg.infer_export),
+                                 set_param(cfg.checkpoints.key, model, path, cfg.infer_model),
+                                 set_param(cfg.save_inference_dir.key, model, path, cfg.infer_model), log)
+        export = ctx.stage(chain, "export", StageKind.EXPORT, command, env, log,
+                           outputs=(f"{model}/inference.pdiparams",))
+        stages.append(export)
+        requires = (export.id,)
+    quant = paired(cfg.infer_quant.values(), index) == "True"
+    sweep = _sweep_stages(ctx, chain, topology, quant, set_param(cfg.model_dir.key, model, path, cfg.infer_model),
+                          ctx.own(cfg.image_dir),
+                          env, requires, False, infer_prefix)
+    return Built(_chain(chain, "", "", topology, "", stages + list(sweep.chain.stages)), sweep.skipped)
+
+
+def _sweep_stages(ctx: Context, chain: str, topology: Topology, quant: bool, model_dir: Fragment,
+                  image_dir: Fragment, env, requires: tuple[str, ...], rank0: bool, prefix: str) -> Built:
+    cfg = ctx.config
+    if cfg.inference.is_null:
+        reason = f"inference script ({cfg.inference.key}, line {cfg.inference.line}) is null"
+        return Built(_chain(chain, "", "", topology, "", []), (Skipped(stage_id(chain, "infer"), reason),))
+    script = ctx.script(cfg.inference.value, cfg.inference)
+    sweep = infer_sweep(cfg, quant, gpu_available=not ctx.cpu_only)
+    stages = []
+    for case in sweep.cases:
+        log = infer_log(ctx.log_path, topology.gpu_label, case, prefix)
+        command = infer_command(ctx.python, script, cfg, case, model_dir, image_dir, log)
+        stages.append(ctx.stage(chain, infer_stage_name(case), StageKind.INFER, command, env, log,
+                                requires=requires, rank0_only=rank0, infer=case))
+    skipped = tuple(Skipped(stage_id(chain, d.name), d.reason) for d in sweep.dropped)
+    return Built(_chain(chain, "", "", topology, "", stages), skipped)
+
+
+def _chain(chain: str, trainer: str, autocast: str, topology: Topology, save: str, stages) -> Chain:
+    return Chain(chain, trainer, autocast, topology, save, tuple(stages))

@@ -1,0 +1,86 @@
+"""Command fragments: each carries the text the bash would splice in and the argv tokens it becomes.
+
+The bash builds every command as one string of space-joined fragments and runs it
+with ``eval``; tipc keeps that string for ``results_python.log`` (double spaces
+included) but runs the tokens a shell would have produced, without a shell.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from typing import Iterable
+
+from tipc.config.errors import ConfigError
+from tipc.config.model import NULL, Field
+
+
+@dataclass(frozen=True, slots=True)
+class Fragment:
+    text: str  # as spliced into the bash's command string
+    argv: tuple[str, ...] = ()
+
+
+# What func_set_params returns for a dropped override: one space, so the string keeps a gap.
+DROPPED = Fragment(" ")
+# A literal extra space written into the bash's templates (``${a}  ${b}``).
+GAP = Fragment("")
+
+
+def shell_tokens(text: str, path: str, field: Field) -> tuple[str, ...]:
+    """Split config text as the shell's ``eval`` would (quotes resolved), or fail naming the line."""
+    try:
+        return tuple(shlex.split(text))
+    except ValueError as exc:
+        raise ConfigError(path, field.line, f"{field.key}: cannot split {text!r} into arguments ({exc})") from None
+
+
+def config_text(text: str, path: str, field: Field) -> Fragment:
+    """Config text used as a run of arguments (a script and its fixed args)."""
+    return Fragment(text, shell_tokens(text, path, field))
+
+
+def is_dropped(key: str, value: str | None) -> bool:
+    """The func_set_params contract: a null key, or a null/blank/missing value, emits nothing."""
+    return key == NULL or value is None or value in (NULL, " ", "")
+
+
+def set_param(key: str, value: str | None, path: str, field: Field) -> Fragment:
+    """``key=value`` where both come from the config: split as the shell would."""
+    if is_dropped(key, value):
+        return DROPPED
+    return always_param(key, value, path, field)
+
+
+def always_param(key: str, value: str | None, path: str, field: Field) -> Fragment:
+    """``key=value`` emitted whatever the value (the bash wrote the device flag this way)."""
+    text = f"{key}={value or ''}"
+    return Fragment(text, shell_tokens(text, path, field))
+
+
+def set_path(key: str, value: str) -> Fragment:
+    """``key=<path tipc made up>``: one token whatever the path holds."""
+    if is_dropped(key, value):
+        return DROPPED
+    text = f"{key}={value}"
+    return Fragment(text, (text,))
+
+
+def literal(*tokens: str) -> Fragment:
+    """Tokens tipc itself writes (the interpreter, launch options)."""
+    return Fragment(" ".join(tokens), tuple(tokens))
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    argv: tuple[str, ...]
+    text: str  # the legacy command string
+
+
+def assemble(fragments: Iterable[Fragment], log: str | None = None) -> Command:
+    """Join fragments as the bash does; ``log`` adds the `` > log 2>&1 `` tail it writes for redirected stages."""
+    fragments = tuple(fragments)
+    text = " ".join(f.text for f in fragments)
+    if log is not None:
+        text += f" > {log} 2>&1 "
+    return Command(tuple(t for f in fragments for t in f.argv), text)

@@ -1,0 +1,21 @@
+"""``|`` lists whose items name directories or stages, so a repeated item would overwrite its twin."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from tipc.config.errors import ConfigError
+from tipc.config.model import Field
+
+
+def distinct_values(field: Field, path: str, same: Callable[[str], str] = str) -> tuple[str, ...]:
+    """``field.values()``, or a ConfigError naming the repeated item (compared through ``same``)."""
+    values = field.values()
+    seen: dict[str, str] = {}
+    for value in values:
+        twin = seen.get(same(value))
+        if twin is not None:
+            raise ConfigError(path, field.line, f"{field.key}: {value!r} repeats {twin!r}; "
+                                                f"expected distinct values (each one names its own runs and logs)")
+        seen[same(value)] = value
+    return values

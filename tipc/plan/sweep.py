@@ -1,0 +1,100 @@
+"""The inference sweep and the bash's exact skip rules (§3.6); every dropped cell is listed with its rule."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tipc.config.model import TipcConfig
+from tipc.plan.lists import distinct_values
+from tipc.plan.model import InferCase
+from tipc.plan.naming import infer_stage_name
+
+CPU_VALUES = ("False", "cpu")
+GPU_VALUES = ("True", "gpu")
+NO_GPU = "no GPU: --device cpu"
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    name: str  # the stage name the cell would have had
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    cases: tuple[InferCase, ...]
+    dropped: tuple[Dropped, ...]
+
+
+def infer_sweep(config: TipcConfig, quant: bool, gpu_available: bool = True) -> Sweep:
+    """All cells in the bash's loop order: use_gpu, then mkldnn→threads→batch→precision (CPU)
+    or trt→precision→batch (GPU)."""
+    path = config.path
+    cases: list[InferCase] = []
+    dropped: list[Dropped] = []
+    for use_gpu in distinct_values(config.infer_use_gpu, path, same=_device_or_self):
+        device = _device_or_self(use_gpu)
+        if device == "cpu":
+            cells = _cpu_cells(config, use_gpu, quant)
+        elif device == "gpu":
+            cells = _gpu_cells(config, use_gpu, quant, gpu_available)
+        else:
+            line = config.infer_use_gpu.line
+            dropped.append(Dropped(f"infer[use_gpu_{use_gpu}]", f"{config.infer_use_gpu.key} value {use_gpu!r} "
+                                   f"(line {line}): only True/False/gpu/cpu are supported"))
+            continue
+        for case, reason in cells:
+            if reason is None:
+                cases.append(case)
+            else:
+                dropped.append(Dropped(infer_stage_name(case), reason))
+    return Sweep(tuple(cases), tuple(dropped))
+
+
+def _device_or_self(use_gpu: str) -> str:
+    if use_gpu in CPU_VALUES:
+        return "cpu"
+    if use_gpu in GPU_VALUES:
+        return "gpu"
+    return use_gpu
+
+
+def _cpu_cells(config: TipcConfig, use_gpu: str, quant: bool):
+    path = config.path
+    batches, precisions = distinct_values(config.batch_size, path), distinct_values(config.precision, path)
+    for mkldnn in distinct_values(config.enable_mkldnn, path):
+        for threads in distinct_values(config.cpu_threads, path):
+            for batch in batches:
+                for precision in precisions:
+                    case = InferCase("cpu", use_gpu, batch, precision, enable_mkldnn=mkldnn, cpu_threads=threads)
+                    yield case, cpu_skip_rule(mkldnn, precision, quant)
+
+
+def _gpu_cells(config: TipcConfig, use_gpu: str, quant: bool, gpu_available: bool):
+    path = config.path
+    precisions, batches = distinct_values(config.precision, path), distinct_values(config.batch_size, path)
+    for trt in distinct_values(config.use_tensorrt, path):
+        for precision in precisions:
+            for batch in batches:
+                case = InferCase("gpu", use_gpu, batch, precision, use_tensorrt=trt)
+                reason = gpu_skip_rule(trt, precision, quant)
+                if reason is None and not gpu_available:
+                    reason = NO_GPU
+                yield case, reason
+
+
+def cpu_skip_rule(mkldnn: str, precision: str, quant: bool) -> str | None:
+    if mkldnn == "False" and precision == "fp16":
+        return f"fp16 on CPU needs mkldnn (enable_mkldnn={mkldnn})"
+    if quant and precision != "int8":
+        return f"quant model on CPU needs precision int8 (precision={precision})"
+    return None
+
+
+def gpu_skip_rule(trt: str, precision: str, quant: bool) -> str | None:
+    # The bash matched substrings here (`=~`), exact strings on the CPU side.
+    if not quant and "int8" in precision:
+        return f"int8 on GPU needs a quant model (precision={precision})"
+    if ("fp16" in precision or "int8" in precision) and trt == "False":
+        return f"fp16/int8 on GPU needs TensorRT (use_tensorrt={trt}, precision={precision})"
+    return None

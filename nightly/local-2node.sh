@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Two tipc nodes on this machine (127.0.0.2 and 127.0.0.3, each with --host),
+# waited for, then merged into one results directory. For CI tests and `make`.
+#
+#   TIPC_CONFIG=<config> TIPC_MODE=<mode> TIPC_RESULTS=<mode dir> nightly/local-2node.sh [extra pytest args]
+#
+# TIPC_RESULTS is the <repo>/test_tipc/output/<model>/<mode> directory both nodes
+# write into (node0/ and node1/); each node's console goes to node<rank>.console.log
+# there. TIPC_PYTEST replaces the node command (default: <python> -m pytest).
+set -euo pipefail
+
+: "${TIPC_CONFIG:?set TIPC_CONFIG to the config, as pytest tipc --config takes it}"
+: "${TIPC_MODE:?set TIPC_MODE, e.g. lite_train_lite_infer}"
+: "${TIPC_RESULTS:?set TIPC_RESULTS to the <mode> results directory the nodes write}"
+TIPC_HOME=${TIPC_HOME:-$(cd "$(dirname "$0")/.." && pwd)}
+PYTHON=${TIPC_PYTHON:-$TIPC_HOME/.venv/bin/python}
+read -r -a NODE_CMD <<<"${TIPC_PYTEST:-$PYTHON -m pytest}"
+START_PORT=${TIPC_START_PORT:-${FLAGS_START_PORT:-17000}}
+IPS=127.0.0.2,127.0.0.3
+
+cd "$TIPC_HOME"
+mkdir -p "$TIPC_RESULTS"
+
+pids=()
+stop_nodes() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+}
+trap 'stop_nodes; exit 130' INT TERM
+
+for rank in 0 1; do
+    host=127.0.0.$((rank + 2))
+    "${NODE_CMD[@]}" tipc --config "$TIPC_CONFIG" --mode "$TIPC_MODE" \
+        --ips "$IPS" --host "$host" --start-port "$START_PORT" --device auto "$@" \
+        >"$TIPC_RESULTS/node$rank.console.log" 2>&1 &
+    pids+=("$!")
+done
+
+status=0
+for rank in 0 1; do
+    rc=0
+    wait "${pids[$rank]}" || rc=$?
+    echo "node $rank (127.0.0.$((rank + 2))) exited with $rc; console: $TIPC_RESULTS/node$rank.console.log"
+    if [ "$status" -eq 0 ]; then status=$rc; fi
+done
+trap - INT TERM
+
+"$PYTHON" -m tipc merge "$TIPC_RESULTS" || { rc=$?; if [ "$status" -eq 0 ]; then status=$rc; fi; }
+exit "$status"

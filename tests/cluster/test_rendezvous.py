@@ -1,0 +1,123 @@
+import json
+import socket
+import threading
+import time
+
+import pytest
+
+from tipc.cluster.rendezvous import Hello, Verdict, compare, rendezvous
+
+IPS = ("127.0.0.2", "127.0.0.3")
+
+
+def hello(rank, **changes):
+    base = dict(rank=rank, host=IPS[rank], tipc_version="0.1.0", config_sha256="abc",
+                paddle_version="3.3.1", mode="lite_train_lite_infer", ips=IPS, start_port=17001)
+    base.update(changes)
+    return Hello(**base)
+
+
+@pytest.mark.parametrize("peers, extra, problems", [
+    ({1: hello(1)}, (), ()),
+    ({}, (), ("node 1 (127.0.0.3) never arrived within 30 s",)),
+    ({1: hello(1, paddle_version="3.2.0")}, (),
+     ("node 1 (127.0.0.3) has paddle_version '3.2.0', node 0 (127.0.0.2) has '3.3.1'",)),
+    ({1: hello(1, config_sha256="def", tipc_version="0.2.0")}, (),
+     ("node 1 (127.0.0.3) has tipc_version '0.2.0', node 0 (127.0.0.2) has '0.1.0'",
+      "node 1 (127.0.0.3) has config_sha256 'def', node 0 (127.0.0.2) has 'abc'")),
+    ({1: hello(1, ips=("127.0.0.2", "127.0.0.4"))}, (),
+     ("node 1 (127.0.0.3) has ips '127.0.0.2,127.0.0.4', node 0 (127.0.0.2) has '127.0.0.2,127.0.0.3'",)),
+    ({1: hello(1, host="127.0.0.9")}, (),
+     ("node 1 (127.0.0.9) says it is 127.0.0.9, but node 1 of the list is 127.0.0.3",)),
+    ({1: hello(1, local_problems=("port 127.0.0.3:17001 is taken",))}, (),
+     ("node 1 (127.0.0.3): port 127.0.0.3:17001 is taken",)),
+    ({1: hello(1)}, ("two nodes claim rank 1: 127.0.0.3 and 127.0.0.4",),
+     ("two nodes claim rank 1: 127.0.0.3 and 127.0.0.4",)),
+], ids=["same", "missing", "paddle-differs", "two-fields-differ", "node-lists-differ", "wrong-host",
+        "peer-local-failure", "extra-problem"])
+def test_compare(peers, extra, problems):
+    verdict = compare(hello(0), peers, IPS, 30, extra)
+    assert verdict == Verdict(not problems, problems, (0, *sorted(peers)))
+
+
+def test_from_wire_rejects_garbage():
+    with pytest.raises(ValueError):
+        Hello.from_wire({"rank": "one", "host": "x", "tipc_version": "", "config_sha256": "",
+                         "paddle_version": ""})
+    with pytest.raises(ValueError):
+        Hello.from_wire({"rank": 1})
+    with pytest.raises(ValueError):
+        Hello.from_wire([1])
+
+
+def run_pair(port, hello0, hello1, timeout=5.0, start1_after=0.0):
+    """Node 0 and node 1 in two threads; both verdicts."""
+    results = {}
+
+    def node(h, delay):
+        time.sleep(delay)
+        results[h.rank] = rendezvous(h, IPS, port, timeout)
+
+    threads = [threading.Thread(target=node, args=(hello0, 0.0)),
+               threading.Thread(target=node, args=(hello1, start1_after))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout * 3)
+        assert not t.is_alive()
+    return results[0], results[1]
+
+
+def test_pass_with_peer_starting_first(free_port):
+    port = free_port()
+    # node 1 starts before node 0 listens: it retries until node 0 is up
+    results = {}
+    peer = threading.Thread(target=lambda: results.update(p=rendezvous(hello(1), IPS, port, 5)))
+    peer.start()
+    time.sleep(0.5)
+    v0 = rendezvous(hello(0), IPS, port, 5)
+    peer.join(10)
+    assert v0 == results["p"] == Verdict(True, (), (0, 1))
+
+
+def test_mismatch_reaches_both_nodes(free_port):
+    v0, v1 = run_pair(free_port(), hello(0), hello(1, paddle_version="2.6.0"))
+    expected = ("node 1 (127.0.0.3) has paddle_version '2.6.0', node 0 (127.0.0.2) has '3.3.1'",)
+    assert v0 == v1 == Verdict(False, expected, (0, 1))
+
+
+def test_missing_peer_is_named_within_the_timeout(free_port):
+    started = time.monotonic()
+    verdict = rendezvous(hello(0), IPS, free_port(), 0.5)
+    assert time.monotonic() - started < 2
+    assert verdict == Verdict(False, ("node 1 (127.0.0.3) never arrived within 0.5 s",), (0,))
+
+
+def test_missing_node0_is_named_within_the_timeout(free_port):
+    started = time.monotonic()
+    port = free_port()
+    verdict = rendezvous(hello(1), IPS, port, 0.6)
+    assert time.monotonic() - started < 2
+    assert verdict == Verdict(False, (f"node 0 (127.0.0.2:{port}) did not answer within 0.6 s",))
+
+
+def test_port_taken_on_node0_raises(free_port, listener):
+    port = free_port()
+    listener("127.0.0.2", port)
+    with pytest.raises(OSError):
+        rendezvous(hello(0), IPS, port, 0.5)
+
+
+def test_garbage_connection_does_not_block_node0(free_port):
+    port = free_port()
+    results = {}
+    server = threading.Thread(target=lambda: results.update(v=rendezvous(hello(0), IPS, port, 3)))
+    server.start()
+    time.sleep(0.3)
+    with socket.create_connection(("127.0.0.2", port), timeout=6) as junk:
+        junk.sendall(b"not json\n")
+        reply = json.loads(junk.makefile().readline())
+    server.join(10)
+    assert reply["ok"] is False
+    assert results["v"].problems[0].startswith("a connection from 127.0.0.")
+    assert results["v"].problems[1] == "node 1 (127.0.0.3) never arrived within 3 s"

@@ -1,0 +1,36 @@
+"""CPU or GPU: the device a run targets, decided once, with the reason stated."""
+
+from __future__ import annotations
+
+import os
+from typing import Callable, Literal, Mapping
+
+from tipc.cluster.errors import ClusterError
+
+Device = Literal["cpu", "gpu"]
+
+
+def detect_device(environ: Mapping[str, str], which: Callable[[str], str | None],
+                  exists: Callable[[str], bool] = os.path.exists) -> tuple[Device, str]:
+    """``("gpu", why)`` when this machine shows a usable NVIDIA GPU, else ``("cpu", why)``."""
+    visible = environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None and visible.strip() in ("", "-1"):
+        return "cpu", f"CUDA_VISIBLE_DEVICES={visible!r} hides every GPU"
+    smi = which("nvidia-smi")
+    if smi:
+        return "gpu", f"nvidia-smi found at {smi}"
+    if exists("/dev/nvidia0"):
+        return "gpu", "/dev/nvidia0 exists"
+    return "cpu", "no CUDA device: no nvidia-smi on PATH and no /dev/nvidia0"
+
+
+def choose_device(requested: str, environ: Mapping[str, str],
+                  which: Callable[[str], str | None],
+                  exists: Callable[[str], bool] = os.path.exists) -> tuple[Device, str]:
+    """``--device auto`` detects; an explicit ``cpu``/``gpu`` is taken as given."""
+    if requested in ("cpu", "gpu"):
+        return requested, f"--device {requested}"  # type: ignore[return-value]
+    if requested != "auto":
+        raise ClusterError(f"--device {requested!r}: expected auto, cpu or gpu")
+    device, reason = detect_device(environ, which, exists)
+    return device, f"--device auto: {reason}"

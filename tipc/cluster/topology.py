@@ -1,0 +1,122 @@
+"""Which nodes take part, in rank order, and where that list came from.
+
+Precedence: ``--ips`` > the scheduler's environment (Slurm, then PaddleCloud /
+Kubernetes) > the config's ``gpu_list`` ``ips;gpus`` entry. The source is kept so
+that plan notes and reports can say why these nodes were used.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping, Sequence
+
+from tipc.cluster.errors import ClusterError
+from tipc.cluster.hostlist import expand_hostlist
+
+Resolver = Callable[[str], str]
+
+SOURCE_CLI = "--ips"
+SOURCE_SLURM = "SLURM_JOB_NODELIST"
+SOURCE_PADDLE = "PADDLE_TRAINERS"
+SOURCE_CONFIG = "config gpu_list"
+SOURCE_NONE = "none"
+
+# paddle.distributed.launch swaps 127.0.0.1 for the node's own address, so two
+# nodes on one machine must use other loopback addresses.
+_LAUNCH_REWRITES = ipaddress.ip_address("127.0.0.1")
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterSpec:
+    ips: tuple[str, ...]  # addresses in rank order (host names resolved)
+    source: str  # one of the SOURCE_* names
+    names: tuple[str, ...] = ()  # as the source wrote them (host names before resolving)
+
+    @property
+    def multi_node(self) -> bool:
+        return len(self.ips) > 1
+
+    def describe(self) -> str:
+        if not self.ips:
+            return "single node (no node list given)"
+        shown = ",".join(self.ips)
+        if self.names != self.ips:
+            shown += f" ({','.join(self.names)})"
+        return f"{len(self.ips)} node(s) {shown} from {self.source}"
+
+
+def default_resolver(name: str) -> str:
+    try:
+        return socket.gethostbyname(name)
+    except OSError as exc:
+        raise ClusterError(f"cannot resolve host {name!r}: {exc}") from None
+
+
+def ips_from_gpu_list(entries: Iterable[str]) -> tuple[str, ...]:
+    """The node list of the first ``ips;gpus`` entry, read by structure (not by length)."""
+    for entry in entries:
+        if ";" in entry:
+            return split_list(entry.split(";", 1)[0], "config gpu_list")
+    return ()
+
+
+def split_list(text: str, source: str) -> tuple[str, ...]:
+    items = tuple(item.strip() for item in text.split(","))
+    if not text.strip() or any(not item for item in items):
+        raise ClusterError(f"{source}={text!r}: expected a comma list of node addresses, "
+                           "e.g. 10.0.0.1,10.0.0.2")
+    return items
+
+
+def node_list(cli_ips: Sequence[str], environ: Mapping[str, str],
+              config_ips: Sequence[str] = (), resolver: Resolver = default_resolver) -> ClusterSpec:
+    """The node list from the first source that gives one, names resolved and validated."""
+    names, source = _first_source(tuple(cli_ips), environ, tuple(config_ips))
+    if not names:
+        return ClusterSpec((), SOURCE_NONE)
+    ips = tuple(_resolve(name, source, resolver) for name in names)
+    _validate(ips, names, source)
+    return ClusterSpec(ips, source, names)
+
+
+def _first_source(cli_ips: tuple[str, ...], environ: Mapping[str, str],
+                  config_ips: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
+    if cli_ips:
+        return cli_ips, SOURCE_CLI
+    # A scheduler's one-node allocation is not a multi-node job: fall through.
+    slurm = environ.get("SLURM_JOB_NODELIST") or environ.get("SLURM_NODELIST")
+    if slurm and len(names := expand_hostlist(slurm)) > 1:
+        return names, SOURCE_SLURM
+    trainers = environ.get("PADDLE_TRAINERS")
+    if trainers and len(names := split_list(trainers, SOURCE_PADDLE)) > 1:
+        return names, SOURCE_PADDLE
+    return config_ips, SOURCE_CONFIG
+
+
+def _resolve(name: str, source: str, resolver: Resolver) -> str:
+    try:
+        return str(ipaddress.ip_address(name))
+    except ValueError:
+        pass
+    try:
+        address = resolver(name)
+    except ClusterError as exc:
+        raise ClusterError(f"{exc} (node list from {source})") from None
+    return str(ipaddress.ip_address(address))
+
+
+def _validate(ips: tuple[str, ...], names: tuple[str, ...], source: str) -> None:
+    seen: dict[str, str] = {}
+    for ip, name in zip(ips, names):
+        if ip in seen:
+            raise ClusterError(
+                f"node list from {source} names {ip} twice ({seen[ip]!r} and {name!r}); "
+                "every node needs its own address")
+        seen[ip] = name
+    if len(ips) > 1 and any(ipaddress.ip_address(ip) == _LAUNCH_REWRITES for ip in ips):
+        raise ClusterError(
+            f"node list from {source} ({','.join(names)}) contains 127.0.0.1, which "
+            "paddle.distributed.launch replaces by the machine's address; for several nodes on "
+            "one machine use other loopback addresses, e.g. --ips 127.0.0.2,127.0.0.3")

@@ -1,0 +1,63 @@
+"""One real-browser check: the report opens in headless Chromium with no console error,
+no failed load, no dialog and no request leaving the file."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cdp import Browser
+from recorded_runs import single_node_run, T0
+from tipc.report import write_report
+from tipc.run.record import Status
+
+SCREENSHOT = os.environ.get("TIPC_REPORT_SCREENSHOT")  # keep the picture somewhere to look at
+
+
+def _install_chromium() -> str:
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    steps = (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"])
+    for argv in steps:
+        try:
+            done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=1200)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            pytest.fail(f"chromium is missing and `{' '.join(argv)}` could not run: {exc}. "
+                        "Install Debian's chromium package (apt-get install -y chromium) and rerun.", pytrace=False)
+        if done.returncode:
+            pytest.fail(f"chromium is missing and `{' '.join(argv)}` failed (exit {done.returncode}):\n"
+                        f"{done.stderr[-2000:]}\nInstall Debian's chromium package and rerun.", pytrace=False)
+    binary = shutil.which("chromium")
+    if not binary:
+        pytest.fail("apt-get installed chromium but no `chromium` is on PATH", pytrace=False)
+    return binary
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    return shutil.which("chromium") or _install_chromium()
+
+
+def test_report_renders_cleanly_in_chromium(chromium, tmp_path):
+    out = tmp_path / "reports"
+    write_report([single_node_run(tmp_path / "r1", T0 - 86_400, pact=Status.PASSED, cpu_bs6_ms=250.0)], out)
+    index = write_report([single_node_run(tmp_path / "r2")], out)
+    browser = Browser(chromium, tmp_path / "profile")
+    try:
+        session = browser.open(index.as_uri())
+        shot = Path(SCREENSHOT) if SCREENSHOT else tmp_path / "report.png"
+        browser.screenshot(session, shot)
+        facts = browser.evaluate(session, """JSON.stringify({
+            cells: document.querySelectorAll('#matrix td.cell').length,
+            copy: document.querySelectorAll('button.copy').length,
+            points: document.querySelectorAll('svg circle.point').length,
+            fits: document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+            hostile: document.querySelectorAll('pre.log script').length})""")
+    finally:
+        browser.close()
+    assert browser.problems() == []
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+    assert facts == '{"cells":28,"copy":13,"points":4,"fits":true,"hostile":0}'

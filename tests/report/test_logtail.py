@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tipc.report.logtail import failing_worker, file_link, log_tail, read_tail, worker_logs
+from tipc.run.record import Status, StageRecord
+
+
+@pytest.mark.parametrize("content, lines, size, tail, cut", [
+    ("a\nb\nc\n", 80, 1024, "a\nb\nc", False),
+    ("".join(f"line {i}\n" for i in range(100)), 3, 1024, "line 97\nline 98\nline 99", True),
+    ("x" * 50 + "\nlast line\n", 80, 20, "last line", True),
+    ("\x1b[33mRun failed\x1b[0m\n", 80, 1024, "Run failed", False),
+    ("caf\xe9\n".encode("latin-1"), 80, 1024, "caf\ufffd", False),
+], ids=["whole-file", "line-cap", "byte-cap-drops-fragment", "ansi-stripped", "bad-utf8"])
+def test_read_tail(tmp_path, content, lines, size, tail, cut):
+    p = tmp_path / "x.log"
+    (p.write_bytes if isinstance(content, bytes) else p.write_text)(content)
+    assert read_tail(p, lines, size) == (tail, cut)
+
+
+def test_read_tail_reads_only_the_end_of_a_big_file(tmp_path):
+    p = tmp_path / "big.log"
+    p.write_text("".join(f"step {i} loss 0.1 ips 100 samples/s\n" for i in range(100_000)))
+    text, cut = read_tail(p)
+    assert cut and text.endswith("step 99999 loss 0.1 ips 100 samples/s")
+    assert len(text.splitlines()) == 80 and len(text.encode()) <= 16 * 1024
+
+
+@pytest.mark.parametrize("target, report_dir, href", [
+    ("/data/out/m/train.log", "/data/reports/m/ts", "../../../out/m/train.log"),
+    ("/data/out/a b.log", "/data/r", "../out/a%20b.log"),
+    ("/var/log/x.log", "/home/u/reports", "file:///var/log/x.log"),
+], ids=["relative", "quoted", "no-common-tree"])
+def test_file_link(target, report_dir, href):
+    assert file_link(Path(target), Path(report_dir)) == href
+
+
+def test_log_tail_missing_file_says_why(tmp_path):
+    tail = log_tail(str(tmp_path / "gone.log"), tmp_path)
+    assert tail.text == "" and "cannot read the log" in tail.missing and tail.link.href == "gone.log"
+    assert "no log" in log_tail("", tmp_path).missing
+
+
+def _train(tmp_path: Path, argv=(), metrics=None) -> StageRecord:
+    return StageRecord(id="c::train", kind="train", chain="c", status=Status.FAILED, argv=argv, cwd=str(tmp_path),
+                       log=str(tmp_path / "S" / "train.log"), metrics=metrics or {})
+
+
+@pytest.mark.parametrize("where", ["argv-eq", "argv-sep", "metrics", "beside-log"])
+def test_worker_logs_are_found_by_any_clue(tmp_path, where):
+    d = tmp_path / "S" / "norm_train_launch_log" if where == "beside-log" else tmp_path / "logs"
+    d.mkdir(parents=True)
+    for n in (10, 2, 0):
+        (d / f"workerlog.{n}").write_text(f"rank {n}\n")
+    (d / "endpoints.log").write_text("")
+    argv = {"argv-eq": ("py", "-m", "paddle.distributed.launch", "--log_dir=logs"),
+            "argv-sep": ("py", "-m", "paddle.distributed.launch", "--log_dir", "logs")}.get(where, ())
+    metrics = {"launch_log_dir": str(d)} if where == "metrics" else None
+    logs = worker_logs(_train(tmp_path, argv, metrics))
+    assert [p.name for p in logs] == ["workerlog.0", "workerlog.2", "workerlog.10"]
+
+
+def test_failing_worker_prefers_a_traceback(tmp_path):
+    for n, text in enumerate(["ok\n", "Error: peer lost\n", "Traceback (most recent call last):\nboom\n"]):
+        (tmp_path / f"workerlog.{n}").write_text(text)
+    logs = tuple(sorted(tmp_path.iterdir()))
+    assert failing_worker(logs).name == "workerlog.2"
+    assert failing_worker(logs[:1]) is None

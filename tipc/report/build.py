@@ -1,0 +1,122 @@
+"""Node runs → ReportModel: header, verdict, matrix, stage details, performance."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Sequence
+
+from tipc.report.compare import status_counts
+from tipc.report.load import NodeRun
+from tipc.report.matrix import build_matrix
+from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, Verdict
+from tipc.report.naming import RowKey, StageKey, is_multi_node, make_anchors, row_key, stage_key
+from tipc.report.perf import build_performance
+from tipc.report.stages import stage_groups
+from tipc.run.record import RunInfo, Status, StageRecord
+
+_BAD = (Status.FAILED, Status.TIMEOUT, Status.HUNG, Status.BLOCKED)
+
+
+@dataclass(frozen=True, slots=True)
+class Anchors:
+    stages: dict[StageKey, str]
+    rows: dict[RowKey, str]
+
+
+def all_records(runs: Sequence[NodeRun]) -> tuple[StageRecord, ...]:
+    return tuple(r for run in runs for r in run.records)
+
+
+def anchors_for(records: Sequence[StageRecord]) -> Anchors:
+    multi = is_multi_node(records)
+    return Anchors(make_anchors((stage_key(r) for r in records), "stage", multi),
+                   make_anchors((row_key(r) for r in records), "chain", multi))
+
+
+def format_time(ts: float) -> str:
+    if not ts:
+        return ""
+    return datetime.fromtimestamp(ts).astimezone().strftime("%Y-%m-%d %H:%M:%S %z")
+
+
+def run_span(runs: Sequence[NodeRun]) -> tuple[float, float]:
+    """(start, duration) of all nodes together: first start to last end."""
+    starts = [r.info.start for r in runs if r.info.start]
+    if not starts:
+        return 0.0, max(r.info.duration for r in runs)
+    end = max(r.info.start + r.info.duration for r in runs if r.info.start)
+    return min(starts), end - min(starts)
+
+
+def _node_from_records(rank: int, records: Sequence[StageRecord], head: RunInfo) -> NodeInfo:
+    """A node of a merged directory: its facts beyond host and timing are node 0's."""
+    starts = [r.start for r in records if r.start]
+    start = min(starts, default=0.0)
+    end = max((r.start + r.duration for r in records if r.start), default=0.0)
+    return NodeInfo(rank, records[0].host, head.device, head.paddle_version, head.python_version,
+                    format_time(start), end - start)
+
+
+def node_infos(runs: Sequence[NodeRun]) -> tuple[NodeInfo, ...]:
+    """One entry per node rank, from the node's own run.json when it has one; empty on one node."""
+    records = all_records(runs)
+    ranks = sorted({r.node_rank for r in records} | {run.info.node_rank for run in runs})
+    if len(ranks) < 2:
+        return ()
+    own = {run.info.node_rank: run.info for run in runs
+           if {r.node_rank for r in run.records} <= {run.info.node_rank}}
+    head = min(runs, key=lambda r: r.info.node_rank).info
+    out = []
+    for rank in ranks:
+        info = own.get(rank)
+        if info is None:
+            out.append(_node_from_records(rank, [r for r in records if r.node_rank == rank], head))
+        else:
+            out.append(NodeInfo(rank, info.host, info.device, info.paddle_version, info.python_version,
+                                format_time(info.start), info.duration))
+    return tuple(out)
+
+
+def header(runs: Sequence[NodeRun]) -> Header:
+    first = min(runs, key=lambda r: r.info.node_rank).info
+    start, duration = run_span(runs)
+    return Header(
+        model=first.model, mode=first.mode, config=first.config, config_sha256=first.config_sha256,
+        overrides=tuple(sorted((k, str(v)) for k, v in first.overrides.items())),
+        tipc_version=first.tipc_version, paddle_version=first.paddle_version, python=first.python,
+        python_version=first.python_version, device=first.device, nodes=node_infos(runs),
+        start=format_time(start), duration=duration,
+        notes=tuple(dict.fromkeys(n for r in runs for n in r.info.notes)),
+    )
+
+
+def verdict(records: Sequence[StageRecord]) -> Verdict:
+    counts = status_counts(r.status.value for r in records)
+    if not records:
+        overall = "empty"
+    elif any(counts[s.value] for s in _BAD):
+        overall = "failed"
+    else:
+        overall = "passed"
+    return Verdict(tuple(counts.items()), len(records), overall)
+
+
+def build_report(runs: Sequence[NodeRun], report_dir: Path, anchors: Anchors, *,
+                 comparison: Comparison | None = None, history: tuple[HistoryEntry, ...] = (),
+                 generated: str = "") -> ReportModel:
+    records = all_records(runs)
+    multi = is_multi_node(records)
+    head = header(runs)
+    return ReportModel(
+        title=f"tipc · {head.model} · {head.mode}",
+        generated=generated,
+        header=head,
+        verdict=verdict(records),
+        comparison=comparison,
+        matrix=build_matrix(records, anchors.stages, anchors.rows, multi),
+        groups=stage_groups(records, anchors.stages, anchors.rows, report_dir, multi),
+        performance=build_performance(records, anchors.stages),
+        history=history,
+    )

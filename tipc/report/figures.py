@@ -1,0 +1,71 @@
+"""Numbers a stage's metrics yield, and which direction is "better" for each.
+
+Throughput is defined once, here: samples per second of inference alone,
+``1000 × batch_size / inference_ms`` (AutoLog's ``inference_time(ms)`` is per batch).
+It leaves out pre/post-processing, so it is comparable across predictors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from tipc.run.record import StageRecord
+
+THROUGHPUT_DEFINITION = "throughput = 1000 × batch_size / inference_ms (samples/s, inference only)"
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    key: str
+    label: str
+    unit: str
+    higher_is_better: bool
+
+
+FIGURES = (
+    Figure("ips", "train ips", "samples/s", True),
+    Figure("inference_ms", "inference time", "ms", False),
+    Figure("throughput", "throughput", "samples/s", True),
+    Figure("cpu_rss_mb", "CPU peak RSS", "MB", False),
+    Figure("gpu_rss_mb", "GPU peak memory", "MB", False),
+)
+FIGURE_BY_KEY = {f.key: f for f in FIGURES}
+
+
+def number(value: Any) -> float | None:
+    """A metric as a float; ``None`` for absent, null or non-numeric values."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        return None
+    return out if out == out else None  # NaN is no figure
+
+
+def batch_size(record: StageRecord) -> float | None:
+    bs = number(record.metrics.get("batch_size"))
+    if bs is None and record.infer:
+        bs = number(record.infer.get("batch_size"))
+    return bs
+
+
+def throughput(record: StageRecord) -> float | None:
+    bs, ms = batch_size(record), number(record.metrics.get("inference_ms"))
+    if bs is None or not ms:
+        return None
+    return 1000.0 * bs / ms
+
+
+def stage_figures(record: StageRecord) -> dict[str, float]:
+    """The comparable figures of one stage (empty for stages without any)."""
+    m: Mapping[str, Any] = record.metrics
+    values = {
+        "ips": number(m.get("ips")) if record.kind == "train" else None,
+        "inference_ms": number(m.get("inference_ms")),
+        "throughput": throughput(record),
+        "cpu_rss_mb": number(m.get("cpu_rss_mb")),
+        "gpu_rss_mb": number(m.get("gpu_rss_mb")),
+    }
+    return {k: v for k, v in values.items() if v is not None}

@@ -1,0 +1,113 @@
+"""The ends of log files, read cheaply, and links to the whole files.
+
+Logs can be hundreds of MB; a report only ever reads a file's last few KiB (seek).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from pathlib import Path
+from urllib.parse import quote
+
+from tipc.report.model import Link, LogTail
+from tipc.run.record import StageRecord
+
+TAIL_LINES = 80
+TAIL_BYTES = 16 * 1024
+# Passed stages rarely need reading: a short tail keeps a big report small.
+PASSED_TAIL_LINES = 20
+PASSED_TAIL_BYTES = 4 * 1024
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_WORKERLOG = re.compile(r"workerlog\.(\d+)$")
+# What marks the rank that broke, strongest evidence first.
+_FAILURE_MARKERS = ("Traceback (most recent call last)", "Error", "ABORT")
+
+
+def read_tail(path: Path, max_lines: int = TAIL_LINES, max_bytes: int = TAIL_BYTES) -> tuple[str, bool]:
+    """The last ``max_lines`` lines within the last ``max_bytes`` bytes; True when cut."""
+    with open(path, "rb") as fh:
+        size = fh.seek(0, os.SEEK_END)
+        start = max(0, size - max_bytes)
+        fh.seek(start)
+        data = fh.read()
+    text = data.decode("utf-8", errors="replace")
+    if start:
+        text = text.partition("\n")[2]  # the first line is a fragment
+    lines = _ANSI.sub("", text).splitlines()
+    return "\n".join(lines[-max_lines:]), bool(start) or len(lines) > max_lines
+
+
+def file_link(target: Path, report_dir: Path) -> str:
+    """A relative href when the log and the report share a directory tree, else a file:// URI.
+
+    Relative links survive moving the whole tree (a CI artifact holding reports and
+    outputs); logs elsewhere on the machine get an absolute URI.
+    """
+    target, report_dir = Path(os.path.abspath(target)), Path(os.path.abspath(report_dir))
+    if os.path.commonpath([target, report_dir]) != os.sep:
+        return quote(Path(os.path.relpath(target, report_dir)).as_posix())
+    return target.as_uri()
+
+
+def log_tail(path: str, report_dir: Path, *, short: bool = False, label: str = "log") -> LogTail:
+    if not path:
+        return LogTail(label=label, missing="no log recorded for this stage")
+    p = Path(path)
+    link = Link(href=file_link(p, report_dir), text=str(p))
+    lines, size = (PASSED_TAIL_LINES, PASSED_TAIL_BYTES) if short else (TAIL_LINES, TAIL_BYTES)
+    try:
+        text, truncated = read_tail(p, lines, size)
+    except OSError as exc:
+        return LogTail(label=label, link=link, missing=f"cannot read the log: {exc.strerror or exc}")
+    return LogTail(label=label, text=text, truncated=truncated, link=link)
+
+
+def _log_dir_from_argv(record: StageRecord) -> str | None:
+    argv = record.argv
+    for i, tok in enumerate(argv):
+        if tok.startswith("--log_dir="):
+            return tok.split("=", 1)[1]
+        if tok == "--log_dir" and i + 1 < len(argv):
+            return argv[i + 1]
+    return None
+
+
+def launch_log_dirs(record: StageRecord) -> tuple[Path, ...]:
+    """Where ``paddle.distributed.launch`` put the ranks' logs, by every clue we have."""
+    found: list[Path] = []
+    explicit = record.metrics.get("launch_log_dir") or _log_dir_from_argv(record)
+    if explicit:
+        found.append(Path(record.cwd or ".") / explicit)
+    if record.log:  # beside the stage log (S.log), or beside S when the log is S/train.log
+        parent = Path(record.log).parent
+        found.extend(sorted(parent.glob("*_launch_log")))
+        found.append(parent.with_name(parent.name + "_launch_log"))
+    unique = dict.fromkeys(Path(os.path.abspath(p)) for p in found if p.is_dir())
+    return tuple(unique)
+
+
+def worker_logs(record: StageRecord) -> tuple[Path, ...]:
+    logs = [p for d in launch_log_dirs(record) for p in d.iterdir() if _WORKERLOG.search(p.name)]
+    return tuple(sorted(set(logs), key=lambda p: (str(p.parent), int(_WORKERLOG.search(p.name).group(1)))))
+
+
+def failing_worker(logs: tuple[Path, ...]) -> Path | None:
+    """The rank whose tail shows the failure; ``None`` when no tail says so."""
+    tails = {}
+    for p in logs:
+        try:
+            tails[p] = read_tail(p)[0]
+        except OSError:
+            continue
+    for marker in _FAILURE_MARKERS:
+        for p, text in tails.items():
+            if marker in text:
+                return p
+    return None
+
+
+def command_text(argv: tuple[str, ...]) -> str:
+    return shlex.join(argv)

@@ -1,0 +1,75 @@
+"""The status matrix: one row per chain (× node on multi-node runs), one column per stage name."""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from tipc.report.model import Cell, Column, Matrix, MatrixRow
+from tipc.report.naming import KIND_ORDER, RowKey, StageKey, infer_label, node_label, row_key, stage_key, stage_name
+from tipc.run.record import Status, StageRecord
+
+_SHORT = {
+    Status.PASSED: "passed", Status.FAILED: "FAILED", Status.TIMEOUT: "TIMEOUT",
+    Status.HUNG: "HUNG", Status.BLOCKED: "blocked", Status.SKIPPED: "skipped",
+}
+# Cells that were not run say why right in the cell, not only on hover.
+_EXPLAINED = (Status.BLOCKED, Status.SKIPPED)
+NOTE_CHARS = 48
+
+
+def columns(records: Sequence[StageRecord]) -> tuple[Column, ...]:
+    names = list(dict.fromkeys(stage_name(r) for r in records))
+    fixed = [n for n in KIND_ORDER if n in names]
+    rest = [n for n in names if n not in KIND_ORDER]
+    out = []
+    for name in fixed + rest:
+        label = infer_label(name)
+        parts = tuple(label.split("-")) if label else (name,)
+        out.append(Column(key=name, parts=parts, title=label or name))
+    return tuple(out)
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= NOTE_CHARS else text[: NOTE_CHARS - 1] + "…"
+
+
+def cell(record: StageRecord | None, anchor: str) -> Cell:
+    if record is None:
+        return Cell(status="none", text="—", note="", title="not in this chain's plan", anchor="")
+    status = record.status
+    title = f"{record.id}: {status.value}"
+    if record.reason:
+        title += f" — {record.reason}"
+    elif record.returncode not in (None, 0):
+        title += f" — exit code {record.returncode}"
+    note = _short(record.reason) if status in _EXPLAINED else ""
+    text = _SHORT[status]
+    if status not in _EXPLAINED and record.duration:
+        note = f"{record.duration:.1f} s"
+    return Cell(status=status.value, text=text, note=note, title=title, anchor=anchor)
+
+
+def ordered_row_keys(records: Sequence[StageRecord]) -> tuple[RowKey, ...]:
+    """Chains in run order, a chain's nodes next to each other."""
+    chains = {c: i for i, c in enumerate(dict.fromkeys(r.chain for r in records))}
+    return tuple(sorted(dict.fromkeys(row_key(r) for r in records), key=lambda k: (chains[k[0]], k[1])))
+
+
+def build_matrix(records: Sequence[StageRecord], stage_anchors: Mapping[StageKey, str],
+                 row_anchors: Mapping[RowKey, str], multi: bool) -> Matrix:
+    cols = columns(records)
+    rows: dict[RowKey, dict[str, StageRecord]] = {}
+    hosts: dict[RowKey, str] = {}
+    for r in records:
+        rows.setdefault(row_key(r), {})[stage_name(r)] = r
+        hosts.setdefault(row_key(r), r.host)
+    out = []
+    for key in ordered_row_keys(records):
+        by_name = rows[key]
+        cells = tuple(
+            cell(by_name.get(c.key), stage_anchors.get(stage_key(by_name[c.key]), "") if c.key in by_name else "")
+            for c in cols)
+        out.append(MatrixRow(label=key[0], node=node_label(key[1], hosts[key]) if multi else "",
+                             anchor=row_anchors[key], cells=cells))
+    return Matrix(columns=cols, rows=tuple(out), show_node=multi)

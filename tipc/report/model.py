@@ -1,0 +1,257 @@
+"""The report's view model: everything the template shows, already decided.
+
+Built from records by pure functions (``tipc.report.build`` and friends); the
+template only lays it out. Numbers stay numbers (formatted by a template filter)
+so tests can check values, not strings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tipc.report.svg import Plot
+
+Pairs = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    href: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogTail:
+    label: str = "log"
+    text: str = ""
+    truncated: bool = False
+    link: Link | None = None
+    missing: str = ""  # why there is no text
+
+
+@dataclass(frozen=True, slots=True)
+class NodeInfo:
+    rank: int
+    host: str
+    device: str
+    paddle_version: str
+    python_version: str
+    start: str
+    duration: float
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    model: str
+    mode: str
+    config: str
+    config_sha256: str
+    overrides: Pairs
+    tipc_version: str
+    paddle_version: str
+    python: str
+    python_version: str
+    device: str
+    nodes: tuple[NodeInfo, ...]
+    start: str
+    duration: float
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    counts: tuple[tuple[str, int], ...]  # every Status value, in Status order
+    total: int
+    overall: str  # "passed" | "failed" | "empty"
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    key: str  # the stage name: "train", "infer[<label>]"...
+    parts: tuple[str, ...]  # header text, one part per line
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    status: str  # a Status value, or "none" when the chain has no such stage
+    text: str
+    note: str  # the short why shown under the status (blocked/skipped)
+    title: str
+    anchor: str  # "" when there is nothing to link to
+
+
+@dataclass(frozen=True, slots=True)
+class MatrixRow:
+    label: str
+    node: str  # "" on single-node runs
+    anchor: str  # the group of stage details for this row
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Matrix:
+    columns: tuple[Column, ...]
+    rows: tuple[MatrixRow, ...]
+    show_node: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StageView:
+    anchor: str
+    id: str
+    name: str
+    kind: str
+    status: str
+    node: str
+    command: str
+    cwd: str
+    env: tuple[tuple[str, str], ...]
+    duration: float
+    returncode: int | None
+    reason: str
+    metrics: Pairs
+    log: LogTail
+    worker_logs: tuple[Link, ...]
+    worker_tail: LogTail | None
+    open: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StageGroup:
+    anchor: str
+    title: str
+    node: str
+    stages: tuple[StageView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PerfRow:
+    anchor: str
+    status: str
+    node: str
+    chain: str
+    device: str
+    threads: str
+    mkldnn: str
+    trt: str
+    precision: str
+    batch_size: float | None
+    preprocess_ms: float | None
+    inference_ms: float | None
+    postprocess_ms: float | None
+    total_s: float | None
+    throughput: float | None
+    cpu_rss_mb: float | None
+    gpu_rss_mb: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class TrainRow:
+    anchor: str
+    status: str
+    chain: str
+    node: str
+    ips: float | None
+    loss: float | None
+    steps: float | None
+    duration: float
+
+
+@dataclass(frozen=True, slots=True)
+class EvalRow:
+    anchor: str
+    status: str
+    chain: str
+    node: str
+    values: tuple[float | None, ...]  # in EvalTable.columns order
+
+
+@dataclass(frozen=True, slots=True)
+class EvalTable:
+    columns: tuple[str, ...]
+    rows: tuple[EvalRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SpeedupRow:
+    trainer: str
+    autocast: str
+    multi_chain: str
+    multi_anchor: str
+    nodes: int
+    multi_ips: float
+    single_chain: str
+    single_anchor: str
+    single_ips: float
+    speedup: float
+
+
+@dataclass(frozen=True, slots=True)
+class PlotGroup:
+    title: str  # the chain whose inference sweep is plotted
+    plots: tuple[Plot, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Performance:
+    rows: tuple[PerfRow, ...]
+    plots: tuple[PlotGroup, ...]
+    plots_omitted: int  # chains with benchmark figures but no plots (only the table)
+    train: tuple[TrainRow, ...]
+    eval: EvalTable
+    speedups: tuple[SpeedupRow, ...]
+    show_node: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StageChange:
+    label: str
+    anchor: str  # "" when the stage is not in this run
+    before: str  # status, "" when absent
+    after: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class FigureMove:
+    label: str
+    anchor: str
+    figure: str
+    unit: str
+    before: float
+    after: float
+    change: float  # relative, +0.12 = 12% up
+    better: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    against: str  # what we compare with, for the heading
+    against_href: str  # link to its report, "" when it has none
+    threshold: float
+    new_failures: tuple[StageChange, ...]
+    fixed: tuple[StageChange, ...]
+    still_failing: tuple[StageChange, ...]
+    moves: tuple[FigureMove, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    timestamp: str
+    href: str
+    overall: str
+    counts: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReportModel:
+    title: str
+    generated: str
+    header: Header
+    verdict: Verdict
+    comparison: Comparison | None
+    matrix: Matrix
+    groups: tuple[StageGroup, ...]
+    performance: Performance
+    history: tuple[HistoryEntry, ...] = ()

@@ -1,0 +1,70 @@
+"""Names and anchors derived from records: one place decides how things are called."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from tipc.run.record import StageRecord
+
+StageKey = tuple[str, int]  # (stage id, node rank): stage ids repeat across nodes
+RowKey = tuple[str, int]  # (chain id, node rank)
+
+KIND_ORDER = ("train", "eval", "export")
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.]+")
+
+
+def stage_key(record: StageRecord) -> StageKey:
+    return record.id, record.node_rank
+
+
+def row_key(record: StageRecord) -> RowKey:
+    return record.chain, record.node_rank
+
+
+def stage_name(record: StageRecord) -> str:
+    """``train``, ``eval``, ``export`` or ``infer[<case label>]``: the part of the id after the chain."""
+    return record.id.split("::", 1)[1] if "::" in record.id else record.kind
+
+
+def infer_label(name: str) -> str | None:
+    """The case label inside ``infer[...]``, or ``None`` for other stage names."""
+    if name.startswith("infer[") and name.endswith("]"):
+        return name[len("infer["):-1]
+    return None
+
+
+def is_multi_node(records: Iterable[StageRecord]) -> bool:
+    return len({r.node_rank for r in records}) > 1
+
+
+def node_label(rank: int, host: str) -> str:
+    return f"node {rank}" + (f" · {host}" if host else "")
+
+
+def chain_parts(chain_id: str) -> tuple[str, str]:
+    """(trainer, autocast) from a chain id ``<trainer>-<topology>-<autocast>``.
+
+    The topology part may itself hold dashes (``gpus_-1``), the other two never do.
+    """
+    parts = chain_id.split("-")
+    return (parts[0], parts[-1]) if len(parts) >= 3 else (chain_id, "")
+
+
+def _slug(text: str) -> str:
+    return _UNSAFE.sub("-", text).strip("-") or "x"
+
+
+def make_anchors(keys: Iterable[tuple[str, int]], prefix: str, multi: bool) -> dict[tuple[str, int], str]:
+    """Readable, unique HTML ids for stage or row keys (a counter breaks slug collisions)."""
+    out: dict[tuple[str, int], str] = {}
+    used: set[str] = set()
+    for key in dict.fromkeys(keys):
+        base = f"{prefix}-{_slug(key[0])}" + (f"-n{key[1]}" if multi else "")
+        anchor, n = base, 1
+        while anchor in used:
+            n += 1
+            anchor = f"{base}-{n}"
+        used.add(anchor)
+        out[key] = anchor
+    return out

@@ -1,0 +1,57 @@
+"""ReportModel → one self-contained HTML document (jinja2, autoescaped)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import jinja2
+
+from tipc.report.figures import THROUGHPUT_DEFINITION
+from tipc.report.model import ReportModel
+from tipc.report.svg import fmt_number
+
+
+def num(value: float | None, digits: int = 2) -> str:
+    """Fixed decimals for tables; an en dash for a missing figure."""
+    if value is None:
+        return "–"
+    if float(value).is_integer() and abs(value) < 1e6:
+        return str(int(value))
+    return f"{value:.{digits}f}"
+
+
+def duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "–"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, secs = divmod(int(round(seconds)), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes:02d}m {secs:02d}s" if hours else f"{minutes}m {secs:02d}s"
+
+
+def percent(change: float) -> str:
+    return f"{change * 100:+.1f}%"
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("tipc.report", "templates"),
+        # .html/.svg autoescape; log text and commands are hostile until escaped.
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "svg"), default=True),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(num=num, duration=duration, percent=percent, short=fmt_number)
+    env.globals["THROUGHPUT_DEFINITION"] = THROUGHPUT_DEFINITION
+    return env
+
+
+def render(model: ReportModel) -> str:
+    return environment().get_template("report.html").render(r=model)
+
+
+def render_redirect(target: str, title: str) -> str:
+    return environment().get_template("redirect.html").render(target=target, title=title)

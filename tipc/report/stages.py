@@ -1,0 +1,51 @@
+"""Per-stage details, grouped by chain (× node). The only part of the model that reads files: log ends."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from tipc.report.logtail import command_text, failing_worker, file_link, log_tail, worker_logs
+from tipc.report.matrix import ordered_row_keys
+from tipc.report.model import Link, StageGroup, StageView
+from tipc.report.naming import RowKey, StageKey, node_label, row_key, stage_key, stage_name
+from tipc.run.record import Status, StageRecord
+
+_OPEN = frozenset({Status.FAILED, Status.TIMEOUT, Status.HUNG})
+
+
+def _env(env: Mapping[str, str | None]) -> tuple[tuple[str, str], ...]:
+    return tuple((k, "(removed)" if v is None else v) for k, v in sorted(env.items()))
+
+
+def _metrics(metrics: Mapping[str, object]) -> tuple[tuple[str, str], ...]:
+    return tuple((k, str(v)) for k, v in sorted(metrics.items()) if v is not None and v != "")
+
+
+def stage_view(record: StageRecord, anchor: str, report_dir: Path, multi: bool) -> StageView:
+    workers = worker_logs(record) if record.kind == "train" else ()
+    broken = failing_worker(workers) if workers and not record.status.ok else None
+    return StageView(
+        anchor=anchor, id=record.id, name=stage_name(record), kind=record.kind, status=record.status.value,
+        node=node_label(record.node_rank, record.host) if multi else "",
+        command=command_text(record.argv), cwd=record.cwd, env=_env(record.env), duration=record.duration,
+        returncode=record.returncode, reason=record.reason, metrics=_metrics(record.metrics),
+        log=log_tail(record.log, report_dir, short=record.status is Status.PASSED),
+        worker_logs=tuple(Link(file_link(p, report_dir), p.name) for p in workers),
+        worker_tail=log_tail(str(broken), report_dir, label=f"failing rank: {broken.name}") if broken else None,
+        open=record.status in _OPEN,
+    )
+
+
+def stage_groups(records: Sequence[StageRecord], stage_anchors: Mapping[StageKey, str],
+                 row_anchors: Mapping[RowKey, str], report_dir: Path, multi: bool) -> tuple[StageGroup, ...]:
+    by_row: dict[RowKey, list[StageRecord]] = {}
+    for r in records:
+        by_row.setdefault(row_key(r), []).append(r)
+    groups = []
+    for key in ordered_row_keys(records):
+        rows = by_row[key]
+        groups.append(StageGroup(
+            anchor=row_anchors[key], title=key[0], node=node_label(key[1], rows[0].host) if multi else "",
+            stages=tuple(stage_view(r, stage_anchors[stage_key(r)], report_dir, multi) for r in rows)))
+    return tuple(groups)

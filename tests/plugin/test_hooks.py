@@ -1,0 +1,233 @@
+"""``pytest tipc --config … --mode …`` end to end on the fake target (pytester)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+CHAIN = "norm_train-gpus_-1-fp32"
+STAGES = ("train", "eval", "export", "infer[cpu-mkldnn_False-threads_1-fp32-bs1]",
+          "infer[cpu-mkldnn_False-threads_1-fp32-bs2]")
+CONFIG_ID = "fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
+IDS = [f"{CONFIG_ID}::{CHAIN}::{s}" for s in STAGES]
+
+
+def gone(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0] in (b"Z", b"X")
+    except FileNotFoundError:
+        return True
+
+
+def test_collect_only_lists_one_item_per_stage(tipc_run):
+    result = tipc_run.run("--collect-only", "-q")
+    assert result.ret == 0
+    assert result.outlines[:5] == IDS
+    assert not tipc_run.out().exists()
+
+
+def test_inert_without_config(tipc_run):
+    result = tipc_run.pytester.runpytest(tipc_run.tipc_dir, "-c", str(tipc_run.pytester.path / "tox.ini"))
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+def test_dry_run_prints_commands_and_runs_nothing(tipc_run):
+    result = tipc_run.run("--dry-run")
+    result.assert_outcomes(passed=5)
+    result.stdout.fnmatch_lines([f"*{IDS[0]}", "    env -u CUDA_VISIBLE_DEVICES *tools/train.py -c *"])
+    assert not tipc_run.out().exists()
+
+
+def test_pass_writes_results_summary_and_report(tipc_run):
+    result = tipc_run.run()
+    result.assert_outcomes(passed=5)
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["tipc: 5 passed in */test_tipc/output/fake_rec/lite_train_lite_infer/ (*",
+                                 "tipc: report: */index.html"])
+    records = tipc_run.records()
+    assert [r["id"] for r in records] == [f"{CHAIN}::{s}" for s in STAGES]
+    assert {r["status"] for r in records} == {"passed"}
+    assert records[0]["metrics"]["steps"] == 2 and records[3]["metrics"]["batch_size"] == 1
+    info = json.loads((tipc_run.out() / "run.json").read_text())
+    assert info["duration"] > 0 and info["overrides"]["--mode"] == "lite_train_lite_infer"
+
+
+def test_results_python_log_is_byte_exact(tipc_run):
+    from tipc.config import load_config
+    from tipc.plan import PlanOptions, build_plan
+
+    tipc_run.run().assert_outcomes(passed=5)
+    config = load_config(str(tipc_run.pytester.path / "test_configs" / CONFIG_ID))
+    plan = build_plan(config, PlanOptions(mode="lite_train_lite_infer", repo=str(tipc_run.repo), python=sys.executable))
+    expected = b"".join(f" Run successfully with command - fake_rec - {s.legacy_command} - {s.legacy_log} \n".encode()
+                        for s in plan.stages())
+    assert (tipc_run.out() / "results_python.log").read_bytes() == expected
+    assert b"./test_tipc/output/fake_rec/lite_train_lite_infer/norm_train_gpus_-1_autocast_fp32.log \n" in expected
+
+
+def test_failed_train_is_one_failure_and_blocks_the_rest(tipc_run, monkeypatch):
+    monkeypatch.setenv("TIPC_FAKE", "train:fail")
+    result = tipc_run.run("-rs")
+    result.assert_outcomes(failed=1, skipped=4)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines([
+        f"{CHAIN}::train: FAILED (exit code 1) after * s",
+        "command: * tools/train.py -c *",
+        "exit code: 1",
+        "log: */norm_train_gpus_-1_autocast_fp32_nodes_1_train.log",
+        "--- last 20 lines of the log ---",
+        "*RuntimeError: fake failure (TIPC_FAKE)",
+        "*SKIPPED*blocked: train failed (see */norm_train_gpus_-1_autocast_fp32_nodes_1_train.log)",
+    ])
+    assert "Traceback (most recent call last):\n  File" not in result.stdout.str()  # no harness traceback
+    assert [r["status"] for r in tipc_run.records()] == ["failed"] + ["blocked"] * 4
+
+
+def test_failed_export_blocks_infer_only(tipc_run, monkeypatch):
+    monkeypatch.setenv("TIPC_FAKE", "export:fail")
+    result = tipc_run.run("-rs")
+    result.assert_outcomes(passed=2, failed=1, skipped=2)
+    result.stdout.fnmatch_lines(["SKIPPED [[]2[]] *blocked: export failed (see *_nodes_1_export.log)"])
+
+
+def test_timeout_kills_the_tree_and_records_timeout(tipc_run, monkeypatch):
+    pids = tipc_run.pytester.path / "pids"
+    monkeypatch.setenv("TIPC_FAKE", "train:ignore-term,train:grandchild,train:hang")
+    monkeypatch.setenv("TIPC_FAKE_PIDS", str(pids))
+    t0 = time.monotonic()
+    result = tipc_run.run("--timeout", "train=1.5")
+    result.assert_outcomes(failed=1, skipped=4)
+    assert time.monotonic() - t0 < 15
+    record = tipc_run.records()[0]
+    assert record["status"] == "timeout" and record["reason"].startswith("timed out after 1.5 s")
+    spawned = [int(p) for p in pids.read_text().split()]
+    assert len(spawned) == 2 and all(gone(p) for p in spawned)
+
+
+def test_hang_detection(tipc_run, monkeypatch):
+    monkeypatch.setenv("TIPC_FAKE", "export:hang")
+    result = tipc_run.run("--hang-timeout", "0.5")
+    result.assert_outcomes(passed=2, failed=1, skipped=2)
+    result.stdout.fnmatch_lines([f"{CHAIN}::export: HUNG (hung: no new output for 0.5 s: process group killed)*"])
+    assert [r["status"] for r in tipc_run.records()][2:] == ["hung", "blocked", "blocked"]
+
+
+def test_k_runs_one_infer_case_against_existing_artifacts(tipc_run):
+    tipc_run.run().assert_outcomes(passed=5)
+    result = tipc_run.run("-k", "bs2")
+    result.assert_outcomes(passed=1)
+    assert [r["id"] for r in tipc_run.records()] == [f"{CHAIN}::{STAGES[4]}"]
+
+
+def test_k_without_artifacts_says_how_to_include_the_chain(tipc_run):
+    result = tipc_run.run("-k", "bs2", "-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines([f'*blocked: export is not in this run and its outputs are missing (*); '
+                                 f'include its chain: -k "{CHAIN}"'])
+
+
+def test_markers_select_stage_kinds(tipc_run):
+    result = tipc_run.run("-m", "export or eval", "--collect-only", "-q")
+    assert result.outlines[:2] == [IDS[1], IDS[2]]
+
+
+def test_lf_reruns_the_failed_export_against_the_trained_model(tipc_run, monkeypatch):
+    monkeypatch.setenv("TIPC_FAKE", "export:fail")
+    tipc_run.run().assert_outcomes(passed=2, failed=1, skipped=2)
+    monkeypatch.delenv("TIPC_FAKE")
+    result = tipc_run.run("--lf")
+    result.assert_outcomes(passed=1)
+    assert [r["id"] for r in tipc_run.records()] == [f"{CHAIN}::export"]
+
+
+def test_live_streams_stage_output_and_status_lines(tipc_run):
+    result = tipc_run.run("--live")
+    result.assert_outcomes(passed=5)
+    result.stdout.fnmatch_lines(["*ppocr INFO: epoch: [[]1/1[]], global_step: 1,*",
+                                 " Run successfully with command - fake_rec - * tools/train.py *",
+                                 "*Predicts of ./inference/rec_inference/word_0.png*"])
+
+
+def test_junitxml_carries_stage_properties(tipc_run):
+    xml = tipc_run.pytester.path / "junit.xml"
+    tipc_run.run(f"--junitxml={xml}").assert_outcomes(passed=5)
+    case = ET.parse(xml).getroot().find(".//testcase")
+    props = {p.get("name"): p.get("value") for p in case.iter("property")}
+    assert props["stage"] == f"{CHAIN}::train" and props["status"] == "passed"
+    assert "tools/train.py" in props["argv"]
+    assert props["log"].endswith("_nodes_1_train.log") and float(props["duration"]) > 0
+
+
+def test_xdist_loadscope_keeps_each_chain_on_one_worker(tipc_run):
+    pytest.importorskip("xdist")
+    result = tipc_run.run("-n", "2", "--dist", "loadscope", "-v", config="train_linux_cpu_normal_amp_infer_python_linux_cpu.txt")
+    result.assert_outcomes(passed=10)
+    workers: dict[str, set[str]] = {}
+    for line in result.outlines:
+        match = re.match(r"\[(gw\d)\] .*PASSED .*::(\S+-(?:fp32|amp))::", line)
+        if match:
+            workers.setdefault(match[2], set()).add(match[1])
+    assert len(workers) == 2 and all(len(w) == 1 for w in workers.values()), workers
+    assert len(tipc_run.records("fake_rec_amp")) == 10
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("-n", "2"), "*--dist load could split a train*use -n N --dist loadscope*"),
+    (("--timeout", "training=3"), "*--timeout*expected KIND=SECONDS with KIND one of train, eval, export, infer*"),
+    (("--hang-timeout", "soon"), "*expected a number of seconds, got 'soon'*"),
+], ids=["xdist-load", "timeout-kind", "hang-timeout-value"])
+def test_bad_options_are_usage_errors(tipc_run, args, message):
+    if args[0] == "-n":
+        pytest.importorskip("xdist")
+    result = tipc_run.run(*args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--mode", "fast"), "*--mode fast: --config needs --mode, one of lite_train_lite_infer*"),
+    (("--config", "fake_rec/nope.txt"), "*--config fake_rec/nope.txt: no such file*"),
+], ids=["unknown-mode", "missing-config"])
+def test_bad_config_or_mode_are_usage_errors(tipc_run, args, message):
+    base = [tipc_run.tipc_dir, "-c", str(tipc_run.pytester.path / "tox.ini"), "--python", sys.executable]
+    defaults = {"--config": f"{CONFIG_ID}", "--mode": "lite_train_lite_infer"}
+    defaults.update(dict(zip(args[::2], args[1::2])))
+    result = tipc_run.pytester.runpytest(*base, *[x for kv in defaults.items() for x in kv])
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_interrupt_stops_the_stage_and_keeps_results(tipc_run, signum):
+    """SIGINT (Ctrl-C) or SIGTERM to a real ``pytest tipc`` process while an infer stage runs."""
+    pids = tipc_run.pytester.path / "pids"
+    env = {**os.environ, "TIPC_FAKE": "infer:grandchild,infer:sleep=60", "TIPC_FAKE_PIDS": str(pids)}
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", *tipc_run.args()], cwd=tipc_run.pytester.path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while not pids.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert pids.exists(), "the infer stage never started"
+        proc.send_signal(signum)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == pytest.ExitCode.INTERRUPTED, out.decode()
+    statuses = [(r["id"].rpartition("::")[2], r["status"]) for r in tipc_run.records()]
+    assert statuses == [("train", "passed"), ("eval", "passed"), ("export", "passed"), (STAGES[3], "failed")]
+    assert tipc_run.records()[3]["reason"].startswith("interrupted")
+    assert json.loads((tipc_run.out() / "run.json").read_text())["duration"] > 0
+    legacy = (tipc_run.out() / "results_python.log").read_text().splitlines()
+    assert len(legacy) == 3  # the interrupted stage gets no legacy line
+    assert all(gone(int(p)) for p in pids.read_text().split())
+    assert b"KeyboardInterrupt" in out

@@ -1,0 +1,75 @@
+"""resolve_settings: options → PlanOptions and RunSettings, one table."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from tipc.plugin.collect import keyword_for
+from tipc.plugin.settings import CHECKOUT, SettingsError, add_options, display_name, resolve_settings
+
+FAKE = Path(__file__).resolve().parents[1] / "fake_target"
+CPU = FAKE / "configs/fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
+
+
+def settings(*argv: str, cwd: Path = FAKE):
+    parser = argparse.ArgumentParser()
+    add_options(parser.add_argument)
+    args = parser.parse_args(argv)
+    return resolve_settings(lambda dest: getattr(args, dest), cwd)
+
+
+def test_inert_without_config():
+    assert settings("--mode", "lite_train_lite_infer") is None
+
+
+def test_defaults_from_target_yaml_and_mode():
+    s = settings("--config", str(CPU), "--mode", "whole_infer")
+    (target,) = s.targets
+    assert target.options.repo == str(FAKE)  # target.yaml: repo: ../..
+    assert target.options.mode == "whole_infer" and target.options.python is None
+    assert s.run.limits.timeout("infer") == 7200 and s.run.limits.hang is None
+    assert not s.run.dry_run and not s.live
+    assert s.run.overrides == {"--config": str(CPU), "--mode": "whole_infer"}
+
+
+@pytest.mark.parametrize(("argv", "check"), [
+    (("--timeout", "all=5", "--timeout", "train=60"),
+     lambda s: (s.run.limits.timeout("train"), s.run.limits.timeout("infer")) == (60, 5)),
+    (("--hang-timeout", "30"), lambda s: s.run.limits.hang == 30),
+    (("--python", "/opt/py"), lambda s: s.targets[0].options.python == "/opt/py"),
+    (("--output-root", "./elsewhere"), lambda s: s.targets[0].options.output_root == "./elsewhere"),
+    (("--repo", "."), lambda s: s.targets[0].options.repo == str(FAKE)),
+    (("--dry-run", "--live"), lambda s: s.run.dry_run and s.live),
+    (("--device", "cpu"), lambda s: s.targets[0].options.device == "cpu"),
+], ids=["timeouts-all-then-kind", "hang", "python", "output-root", "repo", "dry-run-live", "device"])
+def test_options_map_to_settings(argv, check):
+    assert check(settings("--config", str(CPU), "--mode", "lite_train_lite_infer", *argv))
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (("--config", str(CPU)), "--mode (missing): --config needs --mode"),
+    (("--config", "nope.txt", "--mode", "whole_infer"), "--config nope.txt: no such file"),
+    (("--config", str(CPU), "--mode", "whole_infer", "--timeout", "train"), "expected KIND=SECONDS"),
+    (("--config", str(CPU), "--mode", "whole_infer", "--repo", "missing"), "--repo missing: not a directory"),
+], ids=["no-mode", "no-config", "timeout-shape", "bad-repo"])
+def test_bad_options(argv, message):
+    with pytest.raises(SettingsError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        settings(*argv)
+
+
+def test_display_name_relative_to_test_configs(tmp_path):
+    assert display_name(CHECKOUT / "test_configs/PP-OCRv3_mobile_rec/train_infer_python.txt", tmp_path) == \
+        "PP-OCRv3_mobile_rec/train_infer_python.txt"
+    assert display_name(CPU, FAKE) == "configs/fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
+
+
+@pytest.mark.parametrize(("chain", "expression"), [
+    ("norm_train-gpus_-1-fp32", "norm_train-gpus_-1-fp32"),
+    ("norm_train-gpus_0,1-fp32", "norm_train-gpus_0 and 1-fp32"),
+    ("infer_model_0", "infer_model_0"),
+], ids=["plain", "comma", "whole-infer"])
+def test_keyword_for_chain(chain, expression):
+    assert keyword_for(chain) == expression

@@ -1,0 +1,161 @@
+"""The executor against real child processes (``sys.executable -c``)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tipc.run.executor import ExecRequest, Outcome, ProcessExecutor, child_env
+
+
+def request(tmp_path: Path, code: str, **kw) -> ExecRequest:
+    return ExecRequest(argv=(sys.executable, "-c", code), cwd=str(tmp_path), env=kw.pop("env", {}),
+                       log=tmp_path / "logs" / "stage.log", **kw)
+
+
+def gone(pid: int) -> bool:
+    """No such process, or only its zombie (dead, waiting for init to reap it)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return True
+    return state in (b"Z", b"X")
+
+
+def wait_for(predicate, seconds: float = 5.0) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return predicate()
+
+
+# A child that ignores SIGTERM and spawns two grandchildren that ignore it too: one in its
+# process group, one that escapes with setsid(). It writes their pids, then waits forever.
+TREE = """
+import os, signal, subprocess, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+stay = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"
+escape = "import os, signal, time; os.setsid(); signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"
+a = subprocess.Popen([sys.executable, "-c", stay])
+b = subprocess.Popen([sys.executable, "-c", escape])
+time.sleep(0.3)
+open(sys.argv[1], "w").write(f"{os.getpid()} {a.pid} {b.pid}")
+print("tree ready", flush=True)
+time.sleep(600)
+"""
+
+
+def tree_pids(path: Path) -> list[int]:
+    assert wait_for(path.exists), "the child never wrote its pids"
+    return [int(p) for p in path.read_text().split()]
+
+
+def test_timeout_kills_group_and_setsid_escapee(tmp_path):
+    pidfile = tmp_path / "pids"
+    req = ExecRequest(argv=(sys.executable, "-c", TREE, str(pidfile)), cwd=str(tmp_path), env={},
+                      log=tmp_path / "s.log", timeout=1.5)
+    result = ProcessExecutor(grace=0.3).run(req)
+    assert result.outcome is Outcome.TIMEOUT
+    assert result.returncode == -signal.SIGKILL  # it ignored SIGTERM
+    pids = tree_pids(pidfile)
+    assert len(pids) == 3
+    assert all(wait_for(lambda p=p: gone(p)) for p in pids), [p for p in pids if not gone(p)]
+    assert "timed out after 1.5 s" in result.reason
+    assert "tree ready" in req.log.read_text()
+
+
+def test_clean_exit_sweeps_leftover_escapee(tmp_path):
+    pidfile = tmp_path / "pid"
+    code = ("import subprocess, sys, time\n"
+            "b = subprocess.Popen([sys.executable, '-c', 'import os, time; os.setsid(); time.sleep(600)'])\n"
+            "open(sys.argv[1], 'w').write(str(b.pid)); time.sleep(0.5)\n")
+    req = ExecRequest(argv=(sys.executable, "-c", code, str(pidfile)), cwd=str(tmp_path), env={},
+                      log=tmp_path / "s.log")
+    result = ProcessExecutor(grace=0.3).run(req)
+    assert (result.outcome, result.returncode) == (Outcome.EXITED, 0)
+    (pid,) = tree_pids(pidfile)
+    assert wait_for(lambda: gone(pid))
+
+
+def test_hang_detected_when_log_stops_growing(tmp_path):
+    code = "import time; print('started', flush=True); time.sleep(60)"
+    t0 = time.monotonic()
+    result = ProcessExecutor(grace=0.2).run(request(tmp_path, code, hang_timeout=0.6, timeout=30))
+    assert result.outcome is Outcome.HUNG
+    assert time.monotonic() - t0 < 10
+    assert "no new output for 0.6 s" in result.reason
+
+
+def test_steady_output_is_not_a_hang(tmp_path):
+    code = "import time\nfor i in range(12): print(i, flush=True); time.sleep(0.1)"
+    result = ProcessExecutor().run(request(tmp_path, code, hang_timeout=0.6))
+    assert (result.outcome, result.returncode) == (Outcome.EXITED, 0)
+
+
+@pytest.mark.parametrize(("code", "returncode"), [
+    ("print('hi')", 0),
+    ("import sys; sys.exit(3)", 3),
+], ids=["ok", "exit3"])
+def test_exit_code_and_log_header_footer(tmp_path, code, returncode):
+    req = request(tmp_path, code, title="chain::train")
+    result = ProcessExecutor().run(req)
+    assert (result.outcome, result.returncode) == (Outcome.EXITED, returncode)
+    lines = req.log.read_text().splitlines()
+    assert lines[0] == "# tipc stage: chain::train"
+    assert lines[1].startswith("# command: ") and "-c" in lines[1]
+    assert lines[2] == f"# cwd: {tmp_path}"
+    assert lines[3].startswith("# start: ")
+    assert lines[-1].startswith(f"# exit code: {returncode} · duration: ")
+
+
+def test_env_overrides_and_removal(tmp_path):
+    code = "import os; print(os.environ.get('A'), os.environ.get('B'), os.environ.get('PYTHONUNBUFFERED'))"
+    base = {"B": "inherited", "PATH": os.environ["PATH"]}
+    req = request(tmp_path, code, env={"A": "set", "B": None})
+    ProcessExecutor(base_env=base).run(req)
+    assert "set None 1" in req.log.read_text()
+    assert "# env: A=set -u B" in req.log.read_text()
+
+
+@pytest.mark.parametrize(("overrides", "expected"), [
+    ({}, {"X": "1", "PYTHONUNBUFFERED": "1"}),
+    ({"X": None}, {"PYTHONUNBUFFERED": "1"}),
+    ({"PYTHONUNBUFFERED": None, "Y": "2"}, {"X": "1", "Y": "2"}),
+], ids=["inherit", "unset", "unbuffered-removable"])
+def test_child_env(overrides, expected):
+    assert child_env(overrides, {"X": "1"}) == expected
+
+
+def test_live_tee_receives_output(tmp_path):
+    seen = []
+    code = "import time\nfor i in range(3): print('line', i, flush=True); time.sleep(0.1)"
+    ProcessExecutor(live=seen.append).run(request(tmp_path, code))
+    assert b"".join(seen).decode().split("\n")[:3] == ["line 0", "line 1", "line 2"]
+
+
+def test_missing_interpreter_is_not_started(tmp_path):
+    req = ExecRequest(argv=(str(tmp_path / "no-such-python"), "x.py"), cwd=str(tmp_path), env={},
+                      log=tmp_path / "s.log")
+    result = ProcessExecutor().run(req)
+    assert result.outcome is Outcome.NOT_STARTED
+    assert "cannot start" in result.reason and "no-such-python" in result.reason
+
+
+def test_sigint_stops_the_group(tmp_path):
+    pidfile = tmp_path / "pids"
+    req = ExecRequest(argv=(sys.executable, "-c", TREE, str(pidfile)), cwd=str(tmp_path), env={},
+                      log=tmp_path / "s.log", timeout=60)
+    timer = threading.Thread(target=lambda: (wait_for(pidfile.exists), os.kill(os.getpid(), signal.SIGINT)))
+    timer.start()
+    result = ProcessExecutor(grace=0.3).run(req)
+    timer.join()
+    assert result.outcome is Outcome.INTERRUPTED
+    assert all(wait_for(lambda p=p: gone(p)) for p in tree_pids(pidfile))

@@ -1,0 +1,50 @@
+"""``tipc run``: the session without pytest: status lines, exit codes."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from tipc.cli.main import main
+
+CPU_CONFIG = "configs/fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
+
+
+def tipc_run(repo, *extra: str) -> int:
+    return main(["run", "--config", str(repo / CPU_CONFIG), "--mode", "lite_train_lite_infer",
+                 "--python", sys.executable, *extra])
+
+
+def test_pass_exits_0_and_prints_status_lines(fake_repo, capsys):
+    assert tipc_run(fake_repo) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len([l for l in out if l.startswith(" Run successfully with command - fake_rec - ")]) == 5
+    assert out[-1].startswith("tipc: 5 passed in ")
+
+
+def test_failure_exits_1_with_log_tail(fake_repo, capsys, monkeypatch):
+    monkeypatch.setenv("TIPC_FAKE", "train:fail")
+    assert tipc_run(fake_repo) == 1
+    captured = capsys.readouterr()
+    assert "norm_train-gpus_-1-fp32::train: FAILED (exit code 1)" in captured.err
+    assert "RuntimeError: fake failure (TIPC_FAKE)" in captured.err
+    assert captured.err.count("blocked: train failed (see ") == 4
+    records = (fake_repo / "test_tipc/output/fake_rec/lite_train_lite_infer/results.jsonl").read_text().splitlines()
+    assert [json.loads(r)["status"] for r in records] == ["failed"] + ["blocked"] * 4
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (("--timeout", "all=-1"), "expected a positive number of seconds"),
+    (("--repo", "/no/such/dir"), "--repo /no/such/dir: not a directory"),
+], ids=["negative-timeout", "missing-repo"])
+def test_bad_options_exit_2(fake_repo, capsys, extra, message):
+    assert tipc_run(fake_repo, *extra) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_dry_run_prints_commands_only(fake_repo, capsys):
+    assert tipc_run(fake_repo, "--dry-run") == 0
+    assert "tools/export_model.py" in capsys.readouterr().out
+    assert not (fake_repo / "test_tipc").exists()

@@ -1,0 +1,123 @@
+"""RunSession on the fake target: records, legacy lines, gating, train-log copy."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from tipc.run.executor import ProcessExecutor
+from tipc.run.limits import resolve_limits
+from tipc.run.record import Status
+from tipc.run.session import RunSession, RunSettings
+
+CHAIN = "norm_train-gpus_-1-fp32"
+IDS = [f"{CHAIN}::{n}" for n in ("train", "eval", "export", "infer[cpu-mkldnn_False-threads_1-fp32-bs1]",
+                                 "infer[cpu-mkldnn_False-threads_1-fp32-bs2]")]
+
+
+def run_all(plan, **settings) -> tuple[RunSession, list]:
+    session = RunSession(plan, RunSettings(**settings), ProcessExecutor(grace=0.2))
+    session.begin()
+    records = [session.run_stage(s) for s in plan.stages()]
+    session.end()
+    return session, records
+
+
+def test_all_pass_and_everything_is_written(fake_plan):
+    session, records = run_all(fake_plan)
+    assert [(r.id, r.status) for r in records] == [(i, Status.PASSED) for i in IDS]
+    out = session.results
+    assert [r.id for r in out.records()] == IDS
+    legacy = out.legacy_log.read_text().splitlines()
+    assert len(legacy) == 5 and all(l.startswith(" Run successfully with command - fake_rec - ") for l in legacy)
+    assert legacy[0].endswith("/norm_train_gpus_-1_autocast_fp32.log ")
+    info = json.loads(out.run_info_file.read_text())
+    assert info["model"] == "fake_rec" and info["duration"] > 0
+    train = records[0]
+    assert train.returncode == 0 and train.duration > 0 and Path(train.log).is_file()
+    assert records[3].infer["batch_size"] == "1"
+
+
+def test_train_log_is_copied_not_appended(fake_plan):
+    run_all(fake_plan)
+    session, _ = run_all(fake_plan)  # a rerun: ppocr's train.log keeps growing...
+    save = session.cwd / fake_plan.chains[0].save_dir
+    copied = Path(f"{save}.log").read_text()
+    assert copied == (save / "train.log").read_text()  # ...and S.log is a copy of it, not twice its history
+    assert copied.count("global_step: 1,") == 2
+
+
+def test_failed_train_blocks_its_dependents_once(fake_plan, monkeypatch):
+    monkeypatch.setenv("TIPC_FAKE", "train:fail")
+    session, records = run_all(fake_plan)
+    assert [r.status for r in records] == [Status.FAILED] + [Status.BLOCKED] * 4
+    assert records[0].reason == "exit code 1"
+    assert all(r.reason == f"blocked: train failed (see {records[0].log})" for r in records[1:])
+    legacy = session.results.legacy_log.read_text().splitlines()
+    assert len(legacy) == 1 and legacy[0].startswith(" Run failed with command - fake_rec - ")
+    assert [r.status for r in session.results.records()] == [r.status for r in records]
+
+
+def test_failed_export_blocks_infer_not_eval(fake_plan, monkeypatch):
+    monkeypatch.setenv("TIPC_FAKE", "export:fail")
+    _, records = run_all(fake_plan)
+    assert [r.status for r in records] == [Status.PASSED, Status.PASSED, Status.FAILED, Status.BLOCKED, Status.BLOCKED]
+    assert records[3].reason.startswith("blocked: export failed (see ")
+    assert records[3].reason.endswith("_nodes_1_export.log)")
+
+
+def test_one_infer_case_runs_against_existing_export(fake_plan):
+    run_all(fake_plan)
+    session = RunSession(fake_plan, RunSettings(), ProcessExecutor())
+    session.begin()
+    record = session.run_stage(fake_plan.stage(IDS[4]))
+    assert record.status is Status.PASSED
+    assert [r.id for r in session.results.records()] == [IDS[4]]
+
+
+def test_deselected_prerequisite_without_outputs_blocks_with_hint(fake_plan):
+    session = RunSession(fake_plan, RunSettings(), ProcessExecutor(), include_hint=lambda s: f"add -k {s.chain}")
+    record = session.run_stage(fake_plan.stage(IDS[3]))
+    assert record.status is Status.BLOCKED
+    assert "blocked: export is not in this run and its outputs are missing" in record.reason
+    assert record.reason.endswith(f"add -k {CHAIN}")
+
+
+def test_timeout_is_recorded(fake_plan, monkeypatch):
+    monkeypatch.setenv("TIPC_FAKE", "train:hang")
+    _, records = run_all(fake_plan, limits=resolve_limits("lite_train_lite_infer", ("train=0.5",)))
+    assert records[0].status is Status.TIMEOUT
+    assert records[0].reason.startswith("timed out after 0.5 s")
+    assert records[2].reason.startswith("blocked: train timed out")
+
+
+def test_dry_run_writes_nothing(fake_plan):
+    session, records = run_all(fake_plan, dry_run=True)
+    assert all(r.status is Status.PASSED for r in records)
+    assert not session.results.path.exists()
+
+
+def test_dry_run_on_node_1_skips_rank0_stages(fake_plan):
+    stages = tuple(replace(s, rank0_only=s.kind.value != "train") for s in fake_plan.chains[0].stages)
+    plan = replace(fake_plan, chains=(replace(fake_plan.chains[0], stages=stages),))
+    _, records = run_all(plan, dry_run=True, node_rank=1)
+    assert [r.status for r in records] == [Status.PASSED] + [Status.SKIPPED] * 4
+    assert records[1].reason == "not applicable: trainer 0 owns the model"
+
+
+def test_metrics_come_from_tipc_metrics_extract(fake_plan, monkeypatch):
+    import tipc.metrics
+
+    seen = []
+
+    def extract(kind, text):
+        seen.append((kind, text))
+        return {"kind": kind}
+
+    monkeypatch.setattr(tipc.metrics, "extract", extract, raising=False)
+    _, records = run_all(fake_plan)
+    assert [r.metrics for r in records] == [{"kind": r.kind} for r in records]
+    train_text = seen[0][1]
+    assert "ips:" in train_text and not train_text.startswith("# tipc stage")  # rank 0's train.log
+    assert seen[3][1].startswith("# tipc stage: ") and "Perf info" in seen[3][1]  # the infer stage's own log

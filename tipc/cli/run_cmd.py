@@ -1,0 +1,72 @@
+"""``tipc run``: the same run as ``pytest tipc``, without pytest's output.
+
+Prints each stage's status line as the bash did (yellow on a terminal), a
+failed stage's log tail, and the summary paragraph. Exit status: 0 when every
+stage passed or was skipped by rule, 1 when any failed, timed out or hung,
+2 for bad options, 130 when interrupted (results so far are kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from tipc.plugin.settings import add_options
+
+    add_options(parser.add_argument)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tipc.config import load_config
+    from tipc.plan import build_plan
+    from tipc.plugin.settings import SettingsError, resolve_settings
+    from tipc.run import legacy
+    from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
+    from tipc.run.record import Status
+    from tipc.run.session import RunSession, command_text
+    from tipc.run.summary import failure_text, run_paragraph
+
+    try:
+        settings = resolve_settings(lambda dest: getattr(args, dest))
+    except SettingsError as exc:
+        print(f"tipc run: error: {exc}", file=sys.stderr)
+        return 2
+    if settings is None:
+        print("tipc run: error: --config is required (a path, or relative to test_configs/)", file=sys.stderr)
+        return 2
+    FAILURES = (Status.FAILED, Status.TIMEOUT, Status.HUNG)
+    live = (lambda data: (sys.stdout.buffer.write(data), sys.stdout.flush())) if settings.live else None
+    sessions, failed, interrupted = [], False, False
+    with sigterm_as_interrupt():
+        for target in settings.targets:
+            plan = build_plan(load_config(str(target.path)), target.options)
+            session = RunSession(plan, settings.run, ProcessExecutor(live=live),
+                                 echo=lambda line: legacy.echo(line, sys.stdout),
+                                 include_hint=lambda stage: f"run its chain ({stage.chain}) too")
+            sessions.append(session)
+            session.begin()
+            try:
+                for stage in plan.stages():
+                    if settings.run.dry_run:
+                        print(f"{stage.id}\n    {command_text(stage)}")
+                    record = session.run_stage(stage)
+                    if record.status in FAILURES:
+                        failed = True
+                        print(failure_text(record), file=sys.stderr)
+                    elif record.status is Status.BLOCKED:
+                        print(f"{stage.id}: {record.reason}", file=sys.stderr)
+                for skipped in plan.skipped:
+                    session.skip_dropped(skipped)
+            except KeyboardInterrupt:
+                interrupted = True
+            finally:
+                session.end()
+            if interrupted:
+                break
+    if not settings.run.dry_run:
+        print(run_paragraph([s.results for s in sessions]))
+    if interrupted:
+        return 130
+    return 1 if failed else 0

@@ -1,0 +1,152 @@
+"""Options → what to run and how: the one mapping both fronts share.
+
+``OPTIONS`` declares the flags once; ``add_options`` registers them with
+pytest (``group.addoption``) or argparse (``parser.add_argument``), which take
+the same arguments. ``resolve_settings(get, cwd)`` reads them back (``get`` is
+``config.getoption`` or ``lambda dest: getattr(namespace, dest)``) into one
+frozen ``Settings``: a ``PlanOptions`` per config and the ``RunSettings``.
+Every bad value raises ``SettingsError`` saying what to type instead; the
+pytest front turns it into ``pytest.UsageError``, ``tipc run`` into exit 2.
+Extend the mapping here, nowhere else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from tipc.cluster import ClusterError, cluster_args, ips_from_gpu_list, resolve_node, to_plan_kwargs
+from tipc.cluster import add_options as add_cluster_options
+from tipc.config import ConfigError, load_config
+from tipc.config.locate import CONFIG_DIR, declared_repo, resolve_config
+from tipc.plan import MODES, PlanOptions
+from tipc.plan.topology import parse_topology
+from tipc.run.limits import parse_seconds, resolve_limits
+from tipc.run.session import RunSettings
+
+CHECKOUT = Path(__file__).resolve().parents[2]  # where tipc's own test_configs/ lives
+
+OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
+    (("--config",), dict(dest="tipc_config", action="append", default=[], metavar="CONFIG",
+                         help="TIPC config: a path, or relative to test_configs/ (repeatable)")),
+    (("--mode",), dict(dest="tipc_mode", default=None, metavar="MODE",
+                       help=f"one of {', '.join(MODES)}")),
+    (("--repo",), dict(dest="tipc_repo", default=None, metavar="DIR",
+                       help="the target repo the stages run in (default: the config's target.yaml, else cwd)")),
+    (("--python",), dict(dest="tipc_python", default=None, metavar="PY",
+                         help="interpreter for every stage (default: the config's, if on PATH, else this one)")),
+    (("--timeout",), dict(dest="tipc_timeout", action="append", default=[], metavar="KIND=SECONDS",
+                          help="per-stage time limit; KIND one of train, eval, export, infer, all (repeatable)")),
+    (("--hang-timeout",), dict(dest="tipc_hang_timeout", default=None, metavar="SECONDS",
+                               help="kill a stage whose log shows no new output for this long (default: off)")),
+    (("--dry-run",), dict(dest="tipc_dry_run", action="store_true", default=False,
+                          help="print every stage's command; run nothing")),
+    (("--live",), dict(dest="tipc_live", action="store_true", default=False,
+                       help="stream each stage's output to the terminal while it runs")),
+    (("--output-root",), dict(dest="tipc_output_root", default=None, metavar="DIR",
+                              help="results root inside the repo (default: ./test_tipc/output)")),
+)
+
+
+class SettingsError(ValueError):
+    """A bad option value; the message names the option and the fix."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigTarget:
+    path: Path  # the config file
+    display: str  # how node ids spell it: relative to test_configs/ when it lives there
+    options: PlanOptions
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    targets: tuple[ConfigTarget, ...]
+    run: RunSettings
+    live: bool = False
+
+
+def add_options(add: Callable[..., Any]) -> None:
+    for names, kwargs in OPTIONS:
+        add(*names, **kwargs)
+    add_cluster_options(add)
+
+
+def display_name(config: Path, cwd: Path) -> str:
+    config = config.resolve()
+    for base in (CHECKOUT / CONFIG_DIR, cwd.resolve() / CONFIG_DIR, cwd.resolve()):
+        if config.is_relative_to(base):
+            return config.relative_to(base).as_posix()
+    return config.as_posix()
+
+
+def _locate(arg: str, cwd: Path) -> Path:
+    try:
+        return resolve_config(arg, cwd)
+    except ConfigError:
+        pass
+    try:
+        return resolve_config(arg, CHECKOUT).resolve()
+    except ConfigError:
+        raise SettingsError(f"--config {arg}: no such file (looked as given, under {cwd / CONFIG_DIR}/ and "
+                            f"{CHECKOUT / CONFIG_DIR}/); give a path or a name under test_configs/") from None
+
+
+def _repo(given: str | None, config: Path, cwd: Path) -> Path:
+    if given is not None:
+        repo = (cwd / given).resolve()
+        if not repo.is_dir():
+            raise SettingsError(f"--repo {given}: not a directory; give the target repo's root")
+        return repo
+    return declared_repo(config) or cwd.resolve()
+
+
+def _process_count(config) -> int:
+    """Processes per node the config's largest gpu_list entry starts (ports launch needs)."""
+    return max(parse_topology(e, config.gpu_list, config.path).nproc for e in config.gpu_list.values())
+
+
+def _target(arg: str, get: Callable[[str], Any], mode: str, cwd: Path) -> ConfigTarget:
+    path = _locate(arg, cwd)
+    config = load_config(str(path))
+    node = resolve_node(cluster_args(get, _process_count(config)),
+                        config_ips=ips_from_gpu_list(config.gpu_list.values()))
+    options = PlanOptions(mode=mode, repo=str(_repo(get("tipc_repo"), path, cwd)), python=get("tipc_python"),
+                          **({"output_root": get("tipc_output_root")} if get("tipc_output_root") else {}),
+                          **to_plan_kwargs(node))
+    return ConfigTarget(path=path.resolve(), display=display_name(path, cwd), options=options)
+
+
+def _given(get: Callable[[str], Any]) -> dict[str, str]:
+    """Options the user set, by flag, as typed: run.json's ``overrides``."""
+    out = {}
+    for names, kwargs in OPTIONS:
+        value = get(kwargs["dest"])
+        if value not in (None, False, []):
+            out[names[0]] = " ".join(value) if isinstance(value, list) else str(value)
+    return out
+
+
+def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Settings | None:
+    """None when no ``--config`` was given (tipc stays inert)."""
+    configs = get("tipc_config")
+    if not configs:
+        return None
+    cwd = Path.cwd() if cwd is None else cwd
+    mode = get("tipc_mode")
+    if mode not in MODES:
+        raise SettingsError(f"--mode {mode or '(missing)'}: --config needs --mode, one of {', '.join(MODES)}")
+    try:
+        targets = tuple(_target(arg, get, mode, cwd) for arg in configs)
+        limits = resolve_limits(mode, tuple(get("tipc_timeout")),
+                                None if get("tipc_hang_timeout") is None else parse_seconds(get("tipc_hang_timeout")))
+    except (ConfigError, ClusterError) as exc:
+        raise SettingsError(str(exc)) from None
+    except ValueError as exc:
+        raise SettingsError(f"--timeout/--hang-timeout: {exc}") from None
+    first = targets[0].options
+    overrides = _given(get)
+    run = RunSettings(limits=limits, dry_run=bool(get("tipc_dry_run")), node_rank=first.node_rank or 0,
+                      device=str(first.device), overrides=overrides, **({"host": first.host} if first.host else {}))
+    return Settings(targets=targets, run=run, live=bool(get("tipc_live")))

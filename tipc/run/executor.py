@@ -1,0 +1,247 @@
+"""The one place that starts processes: run an argv into a log file, supervised.
+
+Each child starts in its own session, writes straight into its log file (a
+file, never a pipe, so a dead harness cannot block or SIGPIPE it), and is
+watched for three things: exit, the stage's time limit, and a log that stops
+growing (a hang). Every way out of a stage other than a clean exit kills the
+whole tree (see ``proctree``); a clean exit still sweeps up anything the child
+left running, so no process outlives its stage.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import shlex
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from enum import Enum
+from pathlib import Path
+from typing import Callable, Iterator, Mapping, Protocol
+
+from tipc.run.proctree import Tracker, kill_tree
+
+LiveSink = Callable[[bytes], None]
+
+
+class Outcome(str, Enum):
+    EXITED = "exited"
+    TIMEOUT = "timeout"
+    HUNG = "hung"
+    INTERRUPTED = "interrupted"
+    NOT_STARTED = "not_started"
+
+
+@dataclass(frozen=True, slots=True)
+class ExecRequest:
+    argv: tuple[str, ...]
+    cwd: str
+    env: Mapping[str, str | None]  # overrides; None = remove from the environment
+    log: Path
+    timeout: float | None = None  # seconds of wall time before the tree is killed
+    hang_timeout: float | None = None  # seconds without new output before the tree is killed
+    watch: tuple[Path, ...] = ()  # more files/dirs whose growth counts as output (worker logs)
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ExecResult:
+    outcome: Outcome
+    returncode: int | None
+    start: float  # unix time
+    duration: float  # seconds
+    reason: str = ""
+
+
+class Executor(Protocol):
+    def run(self, request: ExecRequest) -> ExecResult: ...
+
+
+def child_env(overrides: Mapping[str, str | None], base: Mapping[str, str]) -> dict[str, str]:
+    """``base`` with the stage's overrides applied (None removes a variable).
+
+    Python children get PYTHONUNBUFFERED unless the stage says otherwise: their
+    stdout is a file, hence block-buffered, and a log that only grows in 8 KiB
+    bursts would look hung and would tee late.
+    """
+    env = dict(base)
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    for key, value in overrides.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env
+
+
+def _header(req: ExecRequest, start: float) -> bytes:
+    lines = [f"# tipc stage: {req.title}"] if req.title else []
+    lines += [f"# command: {shlex.join(req.argv)}", f"# cwd: {req.cwd}"]
+    if req.env:
+        lines.append("# env: " + " ".join(f"{k}={v}" if v is not None else f"-u {k}"
+                                           for k, v in req.env.items()))
+    lines.append(f"# start: {datetime.fromtimestamp(start).isoformat(timespec='seconds')}")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def _footer(result: ExecResult) -> bytes:
+    text = f"\n# exit code: {result.returncode} · duration: {result.duration:.3f} s"
+    if result.outcome is not Outcome.EXITED:
+        text += f" · {result.outcome.value}: {result.reason}"
+    return (text + "\n").encode()
+
+
+def _activity(log_fd: int, watch: tuple[Path, ...]) -> int:
+    """A number that grows whenever the stage writes anything we can see."""
+    total = os.fstat(log_fd).st_size
+    for path in watch:
+        with contextlib.suppress(OSError):
+            if path.is_dir():
+                total += sum(p.stat().st_size for p in path.iterdir() if p.is_file())
+            else:
+                total += path.stat().st_size
+    return total
+
+
+class _ExitWaiter:
+    """Block until the child exits (without reaping it) or a timeout passes."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self._poll = None
+        if hasattr(os, "pidfd_open"):
+            self._fd = os.pidfd_open(pid)
+            self._poll = select.poll()
+            self._poll.register(self._fd, select.POLLIN)
+
+    def exited(self) -> bool:
+        return os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+
+    def wait(self, seconds: float) -> bool:
+        if self._poll is not None:
+            return bool(self._poll.poll(max(0, int(seconds * 1000))))
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if self.exited():
+                return True
+            time.sleep(0.005)
+        return self.exited()
+
+    def close(self) -> None:
+        if self._poll is not None:
+            os.close(self._fd)
+
+
+class _Tee:
+    """Copy what the child appends to its log to a live sink, from a second handle."""
+
+    def __init__(self, log: Path, offset: int, sink: LiveSink | None) -> None:
+        self._sink = sink
+        self._file = open(log, "rb") if sink else None
+        if self._file:
+            self._file.seek(offset)
+
+    def pump(self) -> None:
+        if self._file and (data := self._file.read()):
+            self._sink(data)
+
+    def close(self) -> None:
+        if self._file:
+            self.pump()
+            self._file.close()
+
+
+class ProcessExecutor:
+    """Runs requests as real processes. ``grace``: seconds between SIGTERM and SIGKILL."""
+
+    def __init__(self, grace: float = 3.0, live: LiveSink | None = None,
+                 base_env: Mapping[str, str] | None = None) -> None:
+        self.grace = grace
+        self.live = live
+        self.base_env = base_env
+
+    def run(self, request: ExecRequest) -> ExecResult:
+        request.log.parent.mkdir(parents=True, exist_ok=True)
+        start = time.time()
+        t0 = time.monotonic()
+        with open(request.log, "wb") as out:
+            out.write(_header(request, start))
+            out.flush()
+            try:
+                proc = subprocess.Popen(
+                    request.argv, cwd=request.cwd, stdin=subprocess.DEVNULL, stdout=out,
+                    stderr=subprocess.STDOUT, start_new_session=True,
+                    env=child_env(request.env, os.environ if self.base_env is None else self.base_env))
+            except OSError as exc:
+                result = ExecResult(Outcome.NOT_STARTED, None, start, time.monotonic() - t0,
+                                    f"cannot start {request.argv[0]!r}: {exc.strerror or exc}")
+            else:
+                outcome, reason = self._supervise(proc, out, request, t0)
+                result = ExecResult(outcome, proc.returncode, start, time.monotonic() - t0, reason)
+            out.write(_footer(result))
+        return result
+
+    def _supervise(self, proc: subprocess.Popen, out, req: ExecRequest, t0: float) -> tuple[Outcome, str]:
+        waiter = _ExitWaiter(proc.pid)
+        tracker = Tracker(proc.pid)
+        tee = _Tee(req.log, out.tell(), self.live)
+        try:
+            outcome, reason = self._watch(waiter, tracker, tee, out, req, t0)
+        except KeyboardInterrupt:
+            outcome, reason = Outcome.INTERRUPTED, "interrupted: process group stopped"
+        try:
+            # After a clean exit this only sweeps leftovers (a detached daemon, a worker
+            # the launcher forgot); otherwise it is the kill itself.
+            kill_tree(tracker, lambda: not waiter.exited(), 0.0 if outcome is Outcome.EXITED else self.grace)
+        finally:
+            proc.wait()
+            waiter.close()
+            tee.close()
+        return outcome, reason
+
+    def _watch(self, waiter: _ExitWaiter, tracker: Tracker, tee: _Tee, out, req: ExecRequest,
+               t0: float) -> tuple[Outcome, str]:
+        deadline = t0 + req.timeout if req.timeout else float("inf")
+        last_activity, last_change = -1, t0
+        tick, max_tick = 0.02, (0.2 if self.live else 0.5)
+        while True:
+            now = time.monotonic()
+            hang_at = last_change + req.hang_timeout if req.hang_timeout else float("inf")
+            if waiter.wait(min(tick, max(0.0, deadline - now), max(0.0, hang_at - now))):
+                return Outcome.EXITED, ""
+            tick = min(tick * 2, max_tick)
+            tracker.scan()  # remember descendants while their parent links still lead to us
+            tee.pump()
+            now = time.monotonic()
+            if now >= deadline:
+                return Outcome.TIMEOUT, f"timed out after {req.timeout:g} s: process group killed"
+            if req.hang_timeout:
+                activity = _activity(out.fileno(), req.watch)
+                if activity != last_activity:
+                    last_activity, last_change = activity, now
+                elif now - last_change >= req.hang_timeout:
+                    return Outcome.HUNG, (f"hung: no new output for {req.hang_timeout:g} s: "
+                                          "process group killed")
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Treat SIGTERM like Ctrl-C for the duration, so a terminated run cleans up and keeps
+    its results instead of dying with its children still running."""
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,67 @@
+"""How long a stage may run: defaults per stage kind and mode, and user overrides.
+
+The defaults are generous ceilings, not estimates: they exist so that a hung
+``paddle.distributed.launch`` (the bash waited forever, spec §8 B20) ends the
+run instead of holding the machine. ``lite_train_whole_infer`` trains for the
+yml's full epoch count (no config defines a lite value, B10), hence its
+long training limit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+from tipc.plan.model import StageKind
+
+KINDS = tuple(k.value for k in StageKind)
+HOUR = 3600.0
+
+DEFAULT_TIMEOUTS: Mapping[str, Mapping[str, float]] = MappingProxyType({
+    "lite_train_lite_infer": {"train": 2 * HOUR, "eval": HOUR, "export": HOUR, "infer": HOUR},
+    "lite_train_whole_infer": {"train": 24 * HOUR, "eval": 2 * HOUR, "export": HOUR, "infer": 2 * HOUR},
+    "whole_train_whole_infer": {"train": 72 * HOUR, "eval": 6 * HOUR, "export": HOUR, "infer": 2 * HOUR},
+    "whole_infer": {"train": 2 * HOUR, "eval": 2 * HOUR, "export": HOUR, "infer": 2 * HOUR},
+})
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Seconds per stage kind; ``hang``: seconds without new output (None: not watched)."""
+
+    timeouts: Mapping[str, float] = field(default_factory=dict)
+    hang: float | None = None
+
+    def timeout(self, kind: str) -> float | None:
+        return self.timeouts.get(kind)
+
+
+def parse_timeout(text: str) -> tuple[str, float]:
+    """``KIND=SECONDS`` → (kind, seconds); KIND is a stage kind or ``all``. Raises ValueError."""
+    kind, sep, value = text.partition("=")
+    kind = kind.strip()
+    if not sep or kind not in KINDS + ("all",):
+        raise ValueError(f"expected KIND=SECONDS with KIND one of {', '.join(KINDS)}, all; got {text!r}")
+    seconds = parse_seconds(value)
+    return kind, seconds
+
+
+def parse_seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise ValueError(f"expected a number of seconds, got {value!r}") from None
+    if seconds <= 0:
+        raise ValueError(f"expected a positive number of seconds, got {value!r}")
+    return seconds
+
+
+def resolve_limits(mode: str, overrides: tuple[str, ...] = (), hang: float | None = None) -> Limits:
+    """Mode defaults, then ``all=`` overrides, then per-kind ones, in the order given."""
+    timeouts = dict(DEFAULT_TIMEOUTS.get(mode, DEFAULT_TIMEOUTS["lite_train_lite_infer"]))
+    parsed = [parse_timeout(text) for text in overrides]
+    for kind, seconds in sorted(parsed, key=lambda kv: kv[0] != "all"):
+        for k in (KINDS if kind == "all" else (kind,)):
+            timeouts[k] = seconds
+    return Limits(timeouts=MappingProxyType(timeouts), hang=hang)

@@ -1,0 +1,128 @@
+"""Find and kill a stage's whole process tree, read from ``/proc``.
+
+A stage's child starts its own session, so its process group holds the
+launcher and every worker it forks. A descendant that calls ``setsid`` leaves
+that group, and once its parent dies it is reparented away from us: only the
+parent links seen *while* the tree was intact still lead to it. ``Tracker``
+therefore remembers every descendant it has seen, keyed by (pid, start time)
+so that a recycled pid is never mistaken for one of ours.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from dataclasses import dataclass
+
+PROC = "/proc"
+
+
+@dataclass(frozen=True, slots=True)
+class ProcInfo:
+    pid: int
+    ppid: int
+    pgid: int
+    sid: int
+    start: int  # clock ticks since boot: with pid, a process's identity
+    zombie: bool
+
+
+def _read_stat(pid: int) -> ProcInfo | None:
+    try:
+        with open(f"{PROC}/{pid}/stat", "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    # The command name is parenthesised and may itself contain spaces or ')'.
+    rest = data[data.rindex(b")") + 2:].split()
+    return ProcInfo(pid=pid, ppid=int(rest[1]), pgid=int(rest[2]), sid=int(rest[3]),
+                    start=int(rest[19]), zombie=rest[0] in (b"Z", b"X"))
+
+
+def snapshot() -> dict[int, ProcInfo]:
+    """Every process visible in /proc now."""
+    table = {}
+    for name in os.listdir(PROC):
+        if name.isdigit():
+            info = _read_stat(int(name))
+            if info is not None:
+                table[info.pid] = info
+    return table
+
+
+def is_alive(pid: int, start: int) -> bool:
+    """True while that very process (not a recycled pid) exists and is not a zombie."""
+    info = _read_stat(pid)
+    return info is not None and info.start == start and not info.zombie
+
+
+class Tracker:
+    """Everything that belongs to one stage: its group, its session, its descendants."""
+
+    def __init__(self, root: int) -> None:
+        self.root = root
+        self.seen: dict[int, int] = {}  # pid -> start time, root excluded
+
+    def scan(self) -> dict[int, int]:
+        """Record the current members and return those alive now (pid -> start)."""
+        table = snapshot()
+        children: dict[int, list[int]] = {}
+        for info in table.values():
+            children.setdefault(info.ppid, []).append(info.pid)
+        members = {p.pid for p in table.values()
+                   if p.pid != self.root and (p.pgid == self.root or p.sid == self.root)}
+        stack = list(children.get(self.root, ()))
+        while stack:
+            pid = stack.pop()
+            members.add(pid)
+            stack.extend(c for c in children.get(pid, ()) if c not in members)
+        for pid in members:
+            self.seen.setdefault(pid, table[pid].start)
+        return {pid: start for pid, start in self.seen.items()
+                if pid in table and table[pid].start == start and not table[pid].zombie}
+
+
+def _signal_all(root: int, procs: dict[int, int], sig: int) -> None:
+    try:
+        os.killpg(root, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for pid, start in procs.items():
+        if is_alive(pid, start):
+            try:
+                os.kill(pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
+def _wait_gone(root_alive, tracker: Tracker, deadline: float) -> dict[int, int]:
+    """Poll until the root has exited and no tracked process lives, or the deadline."""
+    while True:
+        alive = tracker.scan()
+        if not alive and not root_alive():
+            return {}
+        if time.monotonic() >= deadline:
+            return alive
+        time.sleep(0.02)
+
+
+def kill_tree(tracker: Tracker, root_alive, grace: float) -> None:
+    """SIGTERM the group and every tracked process, wait ``grace``, then SIGKILL what is left.
+
+    ``root_alive()`` says whether the (unreaped) root still runs; the caller reaps it
+    afterwards, which keeps its pid, hence its group id, from being recycled meanwhile.
+    A second Ctrl-C during the grace period skips straight to SIGKILL.
+    """
+    alive = tracker.scan()
+    _signal_all(tracker.root, alive, signal.SIGTERM)
+    try:
+        alive = _wait_gone(root_alive, tracker, time.monotonic() + grace)
+    except KeyboardInterrupt:
+        alive = tracker.scan()
+    # Processes may fork while dying: repeat until nothing tracked is left.
+    for _ in range(50):
+        if not alive and not root_alive():
+            return
+        _signal_all(tracker.root, alive, signal.SIGKILL)
+        alive = _wait_gone(root_alive, tracker, time.monotonic() + 0.1)

@@ -1,0 +1,81 @@
+"""The results directory: ``results_python.log``, ``results.jsonl`` and ``run.json``.
+
+Several processes may write one directory at once (pytest-xdist workers run
+different chains of the same plan), so every append is one ``write`` on an
+``O_APPEND`` descriptor: lines never interleave, and each is on disk as soon
+as its stage ends, whatever happens to the run afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from tipc.run.record import RunInfo, StageRecord, read_records
+
+LEGACY_LOG = "results_python.log"
+RECORDS = "results.jsonl"
+RUN_INFO = "run.json"
+
+
+def _append(path: Path, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+class ResultsDir:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @property
+    def legacy_log(self) -> Path:
+        return self.path / LEGACY_LOG
+
+    @property
+    def records_file(self) -> Path:
+        return self.path / RECORDS
+
+    @property
+    def run_info_file(self) -> Path:
+        return self.path / RUN_INFO
+
+    def begin(self, info: RunInfo) -> None:
+        """Start a run: ``run.json`` written, ``results.jsonl`` emptied.
+
+        ``results_python.log`` is left to grow, as the bash's does: old CI jobs
+        read it that way. ``results.jsonl`` describes this run only.
+        """
+        self.path.mkdir(parents=True, exist_ok=True)
+        self.records_file.write_text("")
+        self.write_run_info(info)
+
+    def write_run_info(self, info: RunInfo) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+        tmp = self.run_info_file.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(info.to_json() + "\n")
+        tmp.replace(self.run_info_file)
+
+    def read_run_info(self) -> RunInfo | None:
+        try:
+            return RunInfo.from_dict(json.loads(self.run_info_file.read_text()))
+        except FileNotFoundError:
+            return None
+
+    def append_record(self, record: StageRecord) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+        _append(self.records_file, record.to_json() + "\n")
+
+    def append_legacy(self, line: str) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+        _append(self.legacy_log, line)
+
+    def records(self) -> list[StageRecord]:
+        try:
+            with open(self.records_file) as f:
+                return list(read_records(f))
+        except FileNotFoundError:
+            return []

@@ -1,0 +1,202 @@
+"""One plan's run, shared by both fronts (``pytest tipc`` and ``tipc run``).
+
+A ``RunSession`` decides (gating), executes (an ``Executor``), and records:
+each stage's ``StageRecord`` in ``results.jsonl`` and its legacy line in
+``results_python.log`` the moment the stage ends. It knows nothing of pytest.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import socket
+import time
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import tipc
+from tipc.plan.model import Plan, Skipped, Stage, StageKind
+from tipc.run import legacy
+from tipc.run.executor import ExecRequest, Executor, ExecResult, Outcome
+from tipc.run.gating import NOT_RANK0, decide, not_applicable
+from tipc.run.limits import Limits
+from tipc.run.record import RunInfo, StageRecord, Status
+from tipc.run.results import ResultsDir
+
+
+@dataclass(frozen=True, slots=True)
+class RunSettings:
+    """How stages run, independent of which plan: resolved once by a front."""
+
+    limits: Limits = field(default_factory=Limits)
+    dry_run: bool = False
+    node_rank: int = 0
+    host: str = field(default_factory=socket.gethostname)
+    device: str = ""
+    overrides: Mapping[str, str] = field(default_factory=dict)  # option -> value as given, for run.json
+
+
+def _status(result: ExecResult) -> tuple[Status, str]:
+    if result.outcome is Outcome.EXITED:
+        if result.returncode == 0:
+            return Status.PASSED, ""
+        return Status.FAILED, f"exit code {result.returncode}"
+    if result.outcome is Outcome.TIMEOUT:
+        return Status.TIMEOUT, result.reason
+    if result.outcome is Outcome.HUNG:
+        return Status.HUNG, result.reason
+    return Status.FAILED, result.reason
+
+
+def _extract_metrics(kind: str, log: Path) -> tuple[dict[str, Any], str]:
+    """Metrics from a stage's log through ``tipc.metrics.extract``, and a note when that failed.
+
+    A parser error must not cost the stage its record, so it becomes a note in the reason.
+    """
+    try:
+        from tipc.metrics import extract
+    except ImportError:
+        return {}, ""
+    try:
+        return dict(extract(kind, log.read_text(errors="replace"))), ""
+    except OSError:
+        return {}, ""
+    except Exception as exc:  # noqa: BLE001 - any parser bug
+        return {}, f"metrics not parsed ({type(exc).__name__}: {exc})"
+
+
+def command_text(stage: Stage) -> str:
+    """What a dry run prints: the env overrides and the argv, as one shell-readable line."""
+    env = " ".join(f"{k}={shlex.quote(v)}" if v is not None else f"-u {k}" for k, v in stage.env.items())
+    prefix = f"env {env} " if env else ""
+    return f"{prefix}{shlex.join(stage.argv)}"
+
+
+class RunSession:
+    def __init__(self, plan: Plan, settings: RunSettings, executor: Executor,
+                 echo: Callable[[str], None] | None = None,
+                 include_hint: Callable[[Stage], str] | None = None) -> None:
+        self.plan = plan
+        self.settings = settings
+        self.executor = executor
+        self.echo = echo
+        self.include_hint = include_hint or (lambda s: f"run {s.id} too")
+        self.cwd = Path(plan.cwd).resolve()
+        self.results = ResultsDir(self.cwd / plan.output_dir)
+        self.done: dict[str, StageRecord] = {}
+        self.start = 0.0
+
+    # --- run files: written by the one process that owns the run (not by xdist workers) ---
+
+    def run_info(self, duration: float = 0.0) -> RunInfo:
+        nodes = sorted({ip for chain in self.plan.chains for ip in chain.topology.ips})
+        return RunInfo(
+            model=self.plan.model, mode=self.plan.mode, config=self.plan.config_path,
+            config_sha256=self.plan.config_sha256, overrides=dict(self.settings.overrides),
+            tipc_version=tipc.__version__, python=self.plan.python, device=self.settings.device,
+            host=self.settings.host, node_rank=self.settings.node_rank, nodes=tuple(nodes),
+            start=self.start, duration=duration, notes=self.plan.notes)
+
+    def begin(self) -> None:
+        self.start = time.time()
+        if not self.settings.dry_run:
+            self.results.begin(self.run_info())
+
+    def end(self) -> None:
+        if not self.settings.dry_run and self.start:
+            self.results.write_run_info(self.run_info(time.time() - self.start))
+
+    # --- stages ---
+
+    def _record(self, stage: Stage, status: Status, reason: str = "", **kw: Any) -> StageRecord:
+        case = stage.infer
+        return StageRecord(
+            id=stage.id, kind=stage.kind.value, chain=stage.chain, status=status, argv=stage.argv,
+            env=dict(stage.env), cwd=str(self.cwd_of(stage)), log=str(self.log_of(stage)),
+            reason=reason, node_rank=self.settings.node_rank, host=self.settings.host,
+            model=self.plan.model, mode=self.plan.mode, config=self.plan.config_path,
+            infer=None if case is None else asdict(case), **kw)
+
+    def cwd_of(self, stage: Stage) -> Path:
+        return (self.cwd / stage.cwd).resolve()
+
+    def log_of(self, stage: Stage) -> Path:
+        return self.cwd_of(stage) / stage.log
+
+    def _finish(self, stage: Stage, record: StageRecord, ran: bool) -> StageRecord:
+        self.done[stage.id] = record
+        if self.settings.dry_run:
+            return record
+        if ran:
+            line = legacy.stage_line(record.status is Status.PASSED, self.plan.model, stage)
+            self.results.append_legacy(line)
+            if self.echo:
+                self.echo(line)
+        self.results.append_record(record)
+        return record
+
+    def run_stage(self, stage: Stage) -> StageRecord:
+        """Gate, run and record one stage. Re-raises KeyboardInterrupt after recording it."""
+        if self.settings.dry_run:  # every stage "passes" by having its command printed
+            skip = not_applicable(stage, self.settings.node_rank)
+            status, reason = (Status.SKIPPED, NOT_RANK0) if skip else (Status.PASSED, "dry run")
+            return self._finish(stage, self._record(stage, status, reason), ran=False)
+        decision = decide(stage, self.plan, self.done, self.settings.node_rank, self.include_hint)
+        if not decision.runs:
+            return self._finish(stage, self._record(stage, decision.status, decision.reason), ran=False)
+        result = self.executor.run(self._request(stage))
+        self._copy_train_log(stage)
+        status, reason = _status(result)
+        record = self._record(stage, status, reason, returncode=result.returncode, start=result.start,
+                              duration=result.duration)
+        if result.outcome is not Outcome.NOT_STARTED:
+            metrics, note = _extract_metrics(stage.kind.value, self._metrics_log(stage))
+            record = replace(record, metrics=metrics, reason="; ".join(filter(None, (reason, note))))
+        interrupted = result.outcome is Outcome.INTERRUPTED
+        self._finish(stage, record, ran=not interrupted)
+        if interrupted:
+            raise KeyboardInterrupt(result.reason)
+        return record
+
+    def skip_dropped(self, skipped: Skipped) -> StageRecord:
+        """A case the plan dropped by rule: recorded as SKIPPED with that rule."""
+        chain, _, name = skipped.id.rpartition("::")
+        kind = next((k.value for k in StageKind if name.startswith(k.value)), "")
+        record = StageRecord(id=skipped.id, kind=kind, chain=chain, status=Status.SKIPPED,
+                             reason=skipped.reason, node_rank=self.settings.node_rank,
+                             host=self.settings.host, model=self.plan.model, mode=self.plan.mode,
+                             config=self.plan.config_path)
+        if not self.settings.dry_run:
+            self.results.append_record(record)
+        return record
+
+    def _request(self, stage: Stage) -> ExecRequest:
+        cwd = self.cwd_of(stage)
+        watch = ()
+        if stage.copy_train_log:
+            # rank 0 writes S/train.log; launch workers write S_launch_log/: both are output.
+            train_log = cwd / stage.copy_train_log[0]
+            watch = (train_log, train_log.parent.with_name(train_log.parent.name + "_launch_log"))
+        return ExecRequest(argv=stage.argv, cwd=str(cwd), env=stage.env, log=self.log_of(stage),
+                           timeout=self.settings.limits.timeout(stage.kind.value),
+                           hang_timeout=self.settings.limits.hang, watch=watch, title=stage.id)
+
+    def _copy_train_log(self, stage: Stage) -> None:
+        """S/train.log → S.log, as the bash did, but copied rather than appended: the trainer's
+        own train.log is opened in append mode, so appending it again on every rerun would
+        duplicate its whole history into S.log (spec §8 B12)."""
+        if not stage.copy_train_log:
+            return
+        src, dst = (self.cwd_of(stage) / p for p in stage.copy_train_log)
+        if src.is_file() and dst != self.log_of(stage):
+            shutil.copyfile(src, dst)
+
+    def _metrics_log(self, stage: Stage) -> Path:
+        """Train metrics come from rank 0's train.log when there is one (a launcher's stdout
+        holds none of the workers' lines); every other stage's from its own log."""
+        if stage.copy_train_log:
+            src = self.cwd_of(stage) / stage.copy_train_log[0]
+            if src.is_file():
+                return src
+        return self.log_of(stage)

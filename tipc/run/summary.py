@@ -1,0 +1,58 @@
+"""Short texts both fronts print: a failed stage's story, and the end-of-run paragraph."""
+
+from __future__ import annotations
+
+import shlex
+from collections import Counter
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from tipc.run.record import StageRecord, Status
+from tipc.run.results import LEGACY_LOG, RECORDS, RUN_INFO, ResultsDir
+
+TAIL_LINES = 20
+
+
+def log_tail(path: str, lines: int = TAIL_LINES) -> str:
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, 2)
+            f.seek(max(0, f.tell() - 64 * 1024))  # enough for 20 lines of any sane log
+            text = f.read().decode(errors="replace")
+    except OSError:
+        return "(no log)"
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def failure_text(record: StageRecord, tail_lines: int = TAIL_LINES) -> str:
+    """Status, command, exit code, log path and the log's last lines: no traceback."""
+    head = f"{record.id}: {record.status.value.upper()}"
+    if record.reason:
+        head += f" ({record.reason})"
+    return "\n".join((
+        f"{head} after {record.duration:.1f} s",
+        f"command: {shlex.join(record.argv)}",
+        f"cwd: {record.cwd}",
+        f"exit code: {record.returncode}",
+        f"log: {record.log}",
+        f"--- last {tail_lines} lines of the log ---",
+        log_tail(record.log, tail_lines),
+    ))
+
+
+def counts_text(records: Iterable[StageRecord]) -> str:
+    counts = Counter(r.status for r in records)
+    return ", ".join(f"{counts[s]} {s.value}" for s in Status if counts[s]) or "no stage finished"
+
+
+def run_paragraph(results: Sequence[ResultsDir]) -> str:
+    """One paragraph per run: counts per status and where the results are."""
+    parts = []
+    for out in results:
+        records = out.records()
+        parts.append(f"{counts_text(records)} in {out.path}/ ({LEGACY_LOG}, {RECORDS}, {RUN_INFO}).")
+        problems = [r for r in records if not r.status.ok]
+        failed = [r for r in problems if r.status is not Status.BLOCKED]
+        if failed:
+            parts.append("Failed: " + "; ".join(f"{r.id} ({r.status.value}, {Path(r.log).name})" for r in failed) + ".")
+    return "tipc: " + " ".join(parts)

@@ -181,8 +181,8 @@ LEGACY = {
     "train": (f"python tools/train.py -c {FYML} -o Global.print_batch_step=1 Train.loader.shuffle=false "
               f"Global.use_gpu=False  Global.save_model_dir={FS} Global.epoch_num=3    "
               f"Train.loader.batch_size_per_card=16    ", f"{FS}.log"),
-    # The bash kept the value's trailing space ("-o  Global..."); the parser trims values, so one space less.
-    "export": (f"python tools/export_model.py -c {FYML} -o Global.checkpoints={FS}/latest "
+    # The value's trailing space survives into the text, as in the bash ("-o  Global...").
+    "export": (f"python tools/export_model.py -c {FYML} -o  Global.checkpoints={FS}/latest "
                f"Global.save_inference_dir={FS} > {FS}_nodes_1_export.log 2>&1 ", f"{FS}_nodes_1_export.log"),
     "infer[cpu-mkldnn_False-threads_6-fp32-bs1]": (
         f'python tools/infer/predict_rec.py --rec_image_shape="3,48,320" --use_gpu=False --enable_mkldnn=False '

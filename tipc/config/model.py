@@ -6,7 +6,7 @@ plan, the runner or a report) can point back at the config text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 NULL = "null"
@@ -19,6 +19,9 @@ class Field:
     key: str
     value: str
     line: int  # 1-based physical line number in the file
+    # What the bash saw after the first colon, spaces kept: only the legacy command text uses it
+    # (a trailing space after ``-o `` shows up as a double space in results_python.log).
+    raw: str = field(default="", compare=False)
 
     @property
     def is_null(self) -> bool:

@@ -109,6 +109,7 @@ class _Entry:
     key: str
     value: str
     line: int
+    raw: str
     placeholder_before: int  # line of a '##' between the previous entry and this one; 0 if none
 
 
@@ -217,7 +218,7 @@ def _scan(text: str, path: str) -> _Document:
                 raise ConfigError(path, number, f"expected 'key:value', found '{line}' (no colon)")
             if not key.strip():
                 raise ConfigError(path, number, f"expected 'key:value', found '{line}' (empty key)")
-            entries.append(_Entry(key.strip(), value.strip(), number, placeholder))
+            entries.append(_Entry(key.strip(), value.strip(), number, raw.rstrip("\r").partition(":")[2], placeholder))
             placeholder, last_text = 0, f"'{key.strip()}'"
     if not name:
         raise ConfigError(path, 0, "empty file: expected a TIPC config starting with the 'train_params' header")
@@ -264,7 +265,7 @@ def _check_values(fields: dict[str, Field], path: str) -> None:
 
 
 def _field(entry: _Entry) -> Field:
-    return Field(entry.key, entry.value, entry.line)
+    return Field(entry.key, entry.value, entry.line, entry.raw)
 
 
 def _describe(slot: _Slot) -> str:

@@ -1,0 +1,43 @@
+"""Figures from stage logs: the benchmark block, train speed/loss, eval metrics.
+
+``extract(kind, log_text)`` is what the runner calls to fill
+``StageRecord.metrics``; the keys per kind are listed in docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+from .benchmark import BenchmarkFigures, BenchmarkRecorder, format_benchmark_block, parse_benchmark_block
+from .evallog import eval_metrics
+from .trainlog import train_metrics
+
+__all__ = [
+    "BenchmarkFigures",
+    "BenchmarkRecorder",
+    "extract",
+    "eval_metrics",
+    "format_benchmark_block",
+    "parse_benchmark_block",
+    "train_metrics",
+]
+
+
+def _infer_metrics(text: str) -> dict:
+    figures = parse_benchmark_block(text)
+    return {} if figures is None else figures.metrics()
+
+
+_EXTRACTORS = {
+    "train": train_metrics,
+    "eval": eval_metrics,
+    "export": lambda text: {},
+    "infer": _infer_metrics,
+}
+
+
+def extract(kind: str, log_text: str) -> dict:
+    """Metrics of one stage's log; ``kind`` is a ``StageKind`` value."""
+    try:
+        extractor = _EXTRACTORS[str(getattr(kind, "value", kind))]
+    except KeyError:
+        raise ValueError(f"metrics.extract: unknown stage kind {kind!r}, expected one of {sorted(_EXTRACTORS)}") from None
+    return extractor(log_text)

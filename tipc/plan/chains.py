@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tipc.config.model import NULL, Field, TipcConfig
 from tipc.config.values import paired
@@ -44,7 +44,10 @@ class Context:
         return self.param(field, field.value)
 
     def script(self, text: str, field: Field) -> Fragment:
-        return config_text(text, self.config.path, field)
+        fragment = config_text(text, self.config.path, field)
+        if field.raw.strip() == text:  # the whole line's value: keep the bash's trailing spaces
+            fragment = replace(fragment, text=text + field.raw[len(field.raw.rstrip()):])
+        return fragment
 
     def stage(self, chain: str, name: str, kind: StageKind, command: Command, env, log: str, **extra) -> Stage:
         extra.setdefault("legacy_log", log)

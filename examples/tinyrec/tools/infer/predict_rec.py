@@ -1,0 +1,63 @@
+"""tools/infer/predict_rec.py: PaddleOCR's recognition predictor contract.
+
+Unlike PaddleOCR's, a failure exits non-zero. ``--benchmark True`` prints the
+AutoLog block through tipc's drop-in ``auto_log``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tinyrec.data import list_images  # noqa: E402
+from tinyrec.logger import get_logger  # noqa: E402
+from tinyrec.predictor import TextRecognizer, argument_parser  # noqa: E402
+from tinyrec.runtime import UsageError  # noqa: E402
+
+
+def auto_logger_class():
+    try:
+        from tipc.compat.auto_log import AutoLogger
+    except ImportError:
+        try:
+            from auto_log import AutoLogger  # tipc's shim on PYTHONPATH, or AutoLog itself
+        except ImportError as exc:
+            raise UsageError(f"--benchmark=True needs tipc (or auto_log) importable: {exc}") from None
+    return AutoLogger
+
+
+def main() -> int:
+    args = argument_parser().parse_args()
+    logger = get_logger()
+    try:
+        images = list_images(args.image_dir)
+        recognizer = TextRecognizer(args)
+        autolog = None
+        if args.benchmark:
+            autolog = auto_logger_class()(
+                model_name="rec", model_precision=args.precision, batch_size=args.rec_batch_num,
+                data_shape="dynamic", save_path=None, inference_config=recognizer.config,
+                pids=os.getpid(), process_name=None, gpu_ids=args.gpu_id if args.use_gpu else None,
+                time_keys=["preprocess_time", "inference_time", "postprocess_time"], warmup=0, logger=logger)
+            recognizer.timer = autolog.times
+        for start in range(0, len(images), args.rec_batch_num):
+            chunk = images[start:start + args.rec_batch_num]
+            for path, result in zip(chunk, recognizer(chunk)):
+                logger.info(f"Predicts of {path}:{result}")
+    except (UsageError, FileNotFoundError) as exc:
+        logger.error(str(exc))
+        return 1
+    except Exception:  # a crash in recognition must not look like success (PaddleOCR exits 0 here)
+        logger.error(traceback.format_exc())
+        return 1
+    if autolog is not None:
+        autolog.report()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

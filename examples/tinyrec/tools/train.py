@@ -1,0 +1,39 @@
+"""tools/train.py -c <yml> -o Key.path=value …: train, log, save ``latest.*`` per epoch."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tinyrec import checkpoint, program, runtime  # noqa: E402
+from tinyrec.config import ConfigError, config_from_argv, dump_config, log_config  # noqa: E402
+from tinyrec.logger import get_logger  # noqa: E402
+
+
+def main() -> None:
+    try:
+        config = config_from_argv("train a tinyrec model")
+    except ConfigError as exc:
+        sys.exit(f"tools/train.py: {exc}")
+    global_cfg = config["Global"]
+    save_dir = Path(global_cfg.get("save_model_dir", "./output/rec_tiny"))
+    rank = runtime.rank()
+    logger = get_logger(save_dir / "train.log", rank)
+    try:
+        runtime.select_device(bool(global_cfg.get("use_gpu", False)))
+    except runtime.UsageError as exc:
+        runtime.fail(logger, str(exc))
+    # Every rank writes config.yml, as PaddleOCR does; only rank 0 logs and saves weights.
+    dump_config(config, save_dir / "config.yml")
+    log_config(config, logger)
+    runtime.seed_everything(global_cfg.get("seed"))
+    try:
+        program.train(config, logger)
+    except (checkpoint.CheckpointError, FileNotFoundError) as exc:
+        runtime.fail(logger, str(exc))
+
+
+if __name__ == "__main__":
+    main()

@@ -4,9 +4,17 @@
 #
 #   TIPC_CONFIG=<config> TIPC_MODE=<mode> TIPC_RESULTS=<mode dir> nightly/local-2node.sh [extra pytest args]
 #
+# e.g. the reference target's fleet config:
+#   TIPC_CONFIG=tinyrec/train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt \
+#   TIPC_MODE=lite_train_lite_infer \
+#   TIPC_RESULTS=examples/tinyrec/test_tipc/output/tinyrec/lite_train_lite_infer nightly/local-2node.sh
+#
 # TIPC_RESULTS is the <repo>/test_tipc/output/<model>/<mode> directory both nodes
 # write into (node0/ and node1/); each node's console goes to node<rank>.console.log
 # there. TIPC_PYTEST replaces the node command (default: <python> -m pytest).
+# The data is made once first (both nodes share this machine's repo) with
+# `tipc prepare`; TIPC_PREPARE=0 skips that. The venv's bin/ goes first on PATH,
+# so a config's `python:python3` finds the interpreter that has paddle.
 set -euo pipefail
 
 : "${TIPC_CONFIG:?set TIPC_CONFIG to the config, as pytest tipc --config takes it}"
@@ -20,6 +28,12 @@ IPS=127.0.0.2,127.0.0.3
 
 cd "$TIPC_HOME"
 mkdir -p "$TIPC_RESULTS"
+PATH="$(dirname "$PYTHON"):$PATH"
+export PATH
+
+if [ "${TIPC_PREPARE:-1}" != 0 ]; then
+    "$PYTHON" -m tipc prepare --config "$TIPC_CONFIG" --mode "$TIPC_MODE"
+fi
 
 pids=()
 stop_nodes() {

@@ -131,7 +131,7 @@ def test_local_2node_runs_both_nodes_and_merges(tmp_path, free_port, fail_rank, 
     env = dict(os.environ, TIPC_CONFIG="tinyrec/cfg.txt", TIPC_MODE="lite_train_lite_infer",
                TIPC_RESULTS=str(results), TIPC_PYTHON=sys.executable,
                TIPC_PYTEST=f"{sys.executable} {fake}", TIPC_START_PORT=str(free_port(2) + 1),
-               FAIL_RANK=fail_rank)
+               FAIL_RANK=fail_rank, TIPC_PREPARE="0")
     done = subprocess.run(["bash", str(NIGHTLY / "local-2node.sh"), "--rendezvous-timeout", "20"],
                           env=env, capture_output=True, text=True, timeout=120)
     consoles = "".join((results / f"node{r}.console.log").read_text() for r in (0, 1))

@@ -231,3 +231,39 @@ def test_interrupt_stops_the_stage_and_keeps_results(tipc_run, signum):
     assert len(legacy) == 3  # the interrupted stage gets no legacy line
     assert all(gone(int(p)) for p in pids.read_text().split())
     assert b"KeyboardInterrupt" in out
+
+
+def lone_node0_args(rendezvous_timeout: str = "1") -> tuple[str, ...]:
+    """Node 0 of a 2-node job whose node 1 never comes."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.2", 0))
+        port = s.getsockname()[1] + 1
+    return ("--ips", "127.0.0.2,127.0.0.3", "--host", "127.0.0.2", "--start-port", str(port),
+            "--rendezvous-timeout", rendezvous_timeout)
+
+
+def test_failed_preflight_ends_the_run_before_any_stage(tipc_run):
+    result = tipc_run.run(*lone_node0_args())
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["tipc preflight: PASS node list: 127.0.0.2 is node 0 of 127.0.0.2,127.0.0.3*",
+                                 "tipc preflight: FAIL peers: node 1 (127.0.0.3) never arrived within 1 s",
+                                 "    fix: start the same command on every node*"])
+    result.stderr.fnmatch_lines(["*tipc preflight failed; nothing was run:",
+                                 "tipc preflight: FAIL peers: node 1 (127.0.0.3) never arrived within 1 s"])
+    node0 = tipc_run.out() / "node0"
+    records = [json.loads(line) for line in (node0 / "results.jsonl").read_text().splitlines()]
+    assert [r["status"] for r in records] == ["blocked"] * 5
+    assert "never arrived" in records[0]["reason"]
+    assert (node0 / "results_python.log").read_text() == ""
+    assert not list(node0.glob("*_train.log")), "no stage ran"
+    notes = json.loads((node0 / "run.json").read_text())["notes"]
+    assert any(n.startswith("tipc preflight: FAIL peers") for n in notes)
+
+
+def test_multi_node_refuses_xdist(tipc_run):
+    pytest.importorskip("xdist")
+    result = tipc_run.run("-n", "2", "--dist", "loadscope", *lone_node0_args())
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*a multi-node run cannot use pytest-xdist*drop -n*"])

@@ -44,7 +44,13 @@ def test_defaults_from_target_yaml_and_mode():
     (("--repo", "."), lambda s: s.targets[0].options.repo == str(FAKE)),
     (("--dry-run", "--live"), lambda s: s.run.dry_run and s.live),
     (("--device", "cpu"), lambda s: s.targets[0].options.device == "cpu"),
-], ids=["timeouts-all-then-kind", "hang", "python", "output-root", "repo", "dry-run-live", "device"])
+    (("--python", "venv/bin/python"), lambda s: s.targets[0].options.python == str(FAKE / "venv/bin/python")),
+    (("--python", "python3.11"), lambda s: s.targets[0].options.python == "python3.11"),
+    (("--ips", "127.0.0.2,127.0.0.3", "--node-rank", "1", "--start-port", "17100"),
+     lambda s: (s.targets[0].node.multi_node, s.targets[0].options.node_rank, s.run.node_rank) == (True, 1, 1)),
+    ((), lambda s: not s.targets[0].node.multi_node and s.targets[0].options.node_rank is None),
+], ids=["timeouts-all-then-kind", "hang", "python", "output-root", "repo", "dry-run-live", "device",
+        "relative-python-made-absolute", "python-name-left-to-path", "multi-node-context", "single-node-context"])
 def test_options_map_to_settings(argv, check):
     assert check(settings("--config", str(CPU), "--mode", "lite_train_lite_infer", *argv))
 

@@ -48,3 +48,26 @@ def test_dry_run_prints_commands_only(fake_repo, capsys):
     assert tipc_run(fake_repo, "--dry-run") == 0
     assert "tools/export_model.py" in capsys.readouterr().out
     assert not (fake_repo / "test_tipc").exists()
+
+
+def test_failed_preflight_exits_1_before_any_stage(fake_repo, capsys, free_port_pair):
+    code = tipc_run(fake_repo, "--ips", "127.0.0.2,127.0.0.3", "--node-rank", "0", "--start-port",
+                    str(free_port_pair), "--rendezvous-timeout", "1")
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "tipc preflight: FAIL peers: node 1 (127.0.0.3) never arrived within 1 s" in captured.out
+    assert captured.err.startswith("tipc preflight failed; nothing was run:\n")
+    node0 = fake_repo / "test_tipc/output/fake_rec/lite_train_lite_infer/node0"
+    records = [json.loads(r) for r in (node0 / "results.jsonl").read_text().splitlines()]
+    assert [r["status"] for r in records] == ["blocked"] * 5
+    assert (node0 / "results_python.log").is_file()
+
+
+@pytest.fixture
+def free_port_pair() -> int:
+    """A port on 127.0.0.2 whose neighbour below (the rendezvous) is most likely free too."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.2", 0))
+        return s.getsockname()[1] + 1

@@ -121,3 +121,67 @@ def test_metrics_come_from_tipc_metrics_extract(fake_plan, monkeypatch):
     train_text = seen[0][1]
     assert "ips:" in train_text and not train_text.startswith("# tipc stage")  # rank 0's train.log
     assert seen[3][1].startswith("# tipc stage: ") and "Perf info" in seen[3][1]  # the infer stage's own log
+
+
+FAKE_LAUNCH = """\
+import os, sys, time
+log_dir = next(a.split("=", 1)[1] for a in sys.argv if a.startswith("--log_dir="))
+os.makedirs(log_dir, exist_ok=True)
+for rank, text in ((0, "step 1\\n"), (1, "Traceback (most recent call last):\\nValueError: rank 1 broke\\n")):
+    with open(os.path.join(log_dir, f"workerlog.{rank}"), "w") as f:
+        f.write(text)
+if os.environ.get("FAKE_LAUNCH") == "hang":
+    time.sleep(60)
+print("Container rank 1 status failed cmd [...] code 1")
+sys.exit(1)
+"""
+
+
+def launch_plan(fake_plan, tmp_path, ips=("127.0.0.2", "127.0.0.3")):
+    """The fake plan whose train is a stand-in ``python -m paddle.distributed.launch`` on two nodes."""
+    package = tmp_path / "fakepaddle" / "paddle" / "distributed"
+    package.mkdir(parents=True)
+    for init in (package.parent / "__init__.py", package / "__init__.py"):
+        init.write_text("")
+    (package / "launch.py").write_text(FAKE_LAUNCH)
+    chain = fake_plan.chains[0]
+    train = chain.stages[0]
+    argv = (train.argv[0], "-m", "paddle.distributed.launch", f"--log_dir={chain.save_dir}_launch_log",
+            *train.argv[1:])
+    train = replace(train, argv=argv, env={**train.env, "PYTHONPATH": str(tmp_path / "fakepaddle")})
+    chain = replace(chain, stages=(train, *chain.stages[1:]), topology=replace(chain.topology, ips=ips))
+    return replace(fake_plan, chains=(chain,))
+
+
+def test_failed_launch_names_the_failing_rank_and_shows_its_log(fake_plan, tmp_path):
+    from tipc.run.summary import failure_text
+
+    session, records = run_all(launch_plan(fake_plan, tmp_path))
+    train = records[0]
+    assert train.status is Status.FAILED
+    worker = Path(train.cwd) / f"{fake_plan.chains[0].save_dir}_launch_log" / "workerlog.1"
+    assert train.reason == f"exit code 1; failed rank(s) 1 (see {worker.resolve()})"
+    text = failure_text(train)
+    assert f"--- last 20 lines of rank 1's log: {worker.resolve()} ---" in text
+    assert text.endswith("ValueError: rank 1 broke")
+
+
+def test_timed_out_launch_names_the_peers_it_waited_for(fake_plan, tmp_path, monkeypatch):
+    monkeypatch.setenv("FAKE_LAUNCH", "hang")
+    _, records = run_all(launch_plan(fake_plan, tmp_path, ips=("127.0.0.2", "127.0.0.3", "127.0.0.4")),
+                         node_rank=1, limits=resolve_limits("lite_train_lite_infer", ("train=1",)))
+    assert records[0].status is Status.TIMEOUT
+    assert "waited for its peers node 0 (127.0.0.2), node 2 (127.0.0.4)" in records[0].reason
+
+
+def test_block_all_records_every_stage_and_keeps_the_legacy_log(fake_plan):
+    session = RunSession(fake_plan, RunSettings(), ProcessExecutor(grace=0.2))
+    session.begin()
+    session.block_all("blocked: tipc preflight failed")
+    session.end()
+    records = session.results.records()
+    assert [(r.id, r.status, r.reason) for r in records] == [
+        (i, Status.BLOCKED, "blocked: tipc preflight failed") for i in IDS]
+    assert session.results.legacy_log.read_text() == ""
+    info = session.results.read_run_info()
+    assert info.paddle_version and info.python_version  # asked from the stage interpreter

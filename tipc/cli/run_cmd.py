@@ -3,7 +3,8 @@
 Prints each stage's status line as the bash did (yellow on a terminal), a
 failed stage's log tail, and the summary paragraph. Exit status: 0 when every
 stage passed or was skipped by rule, 1 when any failed, timed out or hung,
-2 for bad options, 130 when interrupted (results so far are kept).
+2 for bad options, 130 when interrupted (results so far are kept). A failed
+multi-node preflight stops before the first stage with exit 1.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tipc.config import load_config
     from tipc.plan import build_plan
+    from tipc.plugin.preflight import failure_message, preflight
     from tipc.plugin.settings import SettingsError, resolve_settings
     from tipc.run import legacy
     from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
@@ -47,6 +49,12 @@ def run(args: argparse.Namespace) -> int:
                                  include_hint=lambda stage: f"run its chain ({stage.chain}) too")
             sessions.append(session)
             session.begin()
+            report = preflight(session, target.node, print)
+            if report is not None and not report.ok:
+                print(failure_message(report), file=sys.stderr)
+                session.end()
+                failed = True
+                break
             try:
                 for stage in plan.stages():
                     if settings.run.dry_run:

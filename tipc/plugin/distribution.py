@@ -1,7 +1,8 @@
 """pytest-xdist: chains run whole on one worker; different chains may run in parallel.
 
 A chain's stages depend on each other through files (train writes what export
-reads), so a chain must never be split across workers. ``--dist loadscope``
+reads), so a chain must never be split across workers. Multi-node runs refuse
+xdist altogether: their chains share one launch port range across nodes. ``--dist loadscope``
 is the documented way: xdist's scope of ``<config>::<chain>::<stage>`` is
 ``<config>::<chain>``, so each chain goes to one worker, in order.
 (``loadfile`` keeps whole configs together and is accepted too.)
@@ -14,12 +15,19 @@ import pytest
 KEEPS_CHAINS_WHOLE = ("no", "loadscope", "loadfile")
 
 
-def check_distribution(config: pytest.Config) -> None:
-    """Refuse any xdist mode that could split a chain (``-n 2`` alone means ``--dist load``)."""
+def check_distribution(config: pytest.Config, multi_node: bool = False) -> None:
+    """Refuse any xdist mode that could split a chain (``-n 2`` alone means ``--dist load``),
+    and any xdist at all on a multi-node run."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
     distributed = config.getoption("numprocesses", None) or config.getoption("tx", None)
     dist = config.getoption("dist", "no")
+    if distributed and multi_node:
+        # Each worker would resolve the node (ports, identity) again, and two chains in
+        # parallel would both launch on the one start port every node agreed on.
+        raise pytest.UsageError(
+            "tipc: a multi-node run cannot use pytest-xdist (-n/--tx): every node runs its chains "
+            "one at a time on the start port all nodes share; drop -n")
     if distributed and dist not in KEEPS_CHAINS_WHOLE:
         raise pytest.UsageError(
             f"tipc: --dist {dist} could split a train → export → infer chain across workers; "

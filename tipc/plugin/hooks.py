@@ -20,6 +20,7 @@ from tipc.config import ConfigError, load_config
 from tipc.plan import Plan, build_plan
 from tipc.plugin.collect import KINDS, PLUGIN_KEY, TipcDirectory, keyword_for
 from tipc.plugin.distribution import check_distribution
+from tipc.plugin.preflight import failure_message, preflight
 from tipc.plugin.settings import ConfigTarget, Settings, SettingsError, add_options, resolve_settings
 from tipc.run import legacy
 from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
@@ -45,7 +46,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if settings is None:
         return
     if not hasattr(config, "workerinput"):
-        check_distribution(config)
+        check_distribution(config, multi_node=any(t.node and t.node.multi_node for t in settings.targets))
     config.stash[SETTINGS_KEY] = settings
     plugin = TipcPlugin(config, settings)
     config.stash[PLUGIN_KEY] = plugin
@@ -105,9 +106,20 @@ class TipcPlugin:
         self._signals.enter_context(sigterm_as_interrupt())
         if not self.owner:
             return
+        failed = []
         for target in self.settings.targets:
             with contextlib.suppress(ConfigError):  # a bad config is reported by its collector
-                self.session(target).begin()
+                run = self.session(target)
+                run.begin()
+                report = preflight(run, target.node, lambda line: self.write(line + "\n"))
+                if report is not None and not report.ok:
+                    failed.append(report)
+        if failed:
+            # Before collection, so nothing runs; sessionfinish is not called after an exit here.
+            self._signals.close()
+            for run in self._sessions.values():
+                run.end()
+            pytest.exit("\n".join(failure_message(r) for r in failed), returncode=pytest.ExitCode.TESTS_FAILED)
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         self._signals.close()
@@ -119,6 +131,10 @@ class TipcPlugin:
             self.report = self._write_report()
 
     def _write_report(self) -> Path | None:
+        """This run's HTML report. On several nodes only node 0 writes one, of its own results,
+        without waiting for the peers: ``tipc merge`` + ``tipc report`` give the joined view."""
+        if any(t.node and t.node.multi_node and t.node.node_rank != 0 for t in self.settings.targets):
+            return None
         dirs = [run.results.path for run in self._sessions.values() if run.results.records_file.is_file()]
         try:
             from tipc.report import write_report

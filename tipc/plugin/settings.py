@@ -12,11 +12,13 @@ Extend the mapping here, nowhere else.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from tipc.cluster import ClusterError, cluster_args, ips_from_gpu_list, resolve_node, to_plan_kwargs
+from tipc.cluster import (ClusterError, NodeContext, cluster_args, ips_from_gpu_list, resolve_node,
+                          to_plan_kwargs)
 from tipc.cluster import add_options as add_cluster_options
 from tipc.config import ConfigError, load_config
 from tipc.config.locate import CONFIG_DIR, declared_repo, resolve_config
@@ -58,6 +60,7 @@ class ConfigTarget:
     path: Path  # the config file
     display: str  # how node ids spell it: relative to test_configs/ when it lives there
     options: PlanOptions
+    node: NodeContext | None = None  # this node's place in the job (ips == () on one node)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,10 +115,19 @@ def _target(arg: str, get: Callable[[str], Any], mode: str, cwd: Path) -> Config
     config = load_config(str(path))
     node = resolve_node(cluster_args(get, _process_count(config)),
                         config_ips=ips_from_gpu_list(config.gpu_list.values()))
-    options = PlanOptions(mode=mode, repo=str(_repo(get("tipc_repo"), path, cwd)), python=get("tipc_python"),
+    options = PlanOptions(mode=mode, repo=str(_repo(get("tipc_repo"), path, cwd)),
+                          python=_python(get("tipc_python"), cwd),
                           **({"output_root": get("tipc_output_root")} if get("tipc_output_root") else {}),
                           **to_plan_kwargs(node))
-    return ConfigTarget(path=path.resolve(), display=display_name(path, cwd), options=options)
+    return ConfigTarget(path=path.resolve(), display=display_name(path, cwd), options=options, node=node)
+
+
+def _python(given: str | None, cwd: Path) -> str | None:
+    """A ``--python`` path is made absolute (stages run in the repo, not here); a bare name is
+    left to PATH. Not resolved through symlinks: a venv's python is one, and must stay it."""
+    if given is None or os.sep not in given:
+        return given
+    return os.path.abspath(cwd / given)
 
 
 def _given(get: Callable[[str], Any]) -> dict[str, str]:

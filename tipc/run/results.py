@@ -51,6 +51,8 @@ class ResultsDir:
         """
         self.path.mkdir(parents=True, exist_ok=True)
         self.records_file.write_text("")
+        # Present even when no stage runs (a failed preflight): merge and old CI expect it.
+        self.legacy_log.touch()
         self.write_run_info(info)
 
     def write_run_info(self, info: RunInfo) -> None:

@@ -21,8 +21,10 @@ from tipc.run import legacy
 from tipc.run.executor import ExecRequest, Executor, ExecResult, Outcome
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
+from tipc.run.probe import InterpreterFacts, interpreter_facts
 from tipc.run.record import RunInfo, StageRecord, Status
 from tipc.run.results import ResultsDir
+from tipc.run.workerlogs import failing_workers, launch_log_dir
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +88,8 @@ class RunSession:
         self.results = ResultsDir(self.cwd / plan.output_dir)
         self.done: dict[str, StageRecord] = {}
         self.start = 0.0
+        self.facts = InterpreterFacts()
+        self.notes: list[str] = []  # decided during the run (preflight lines), for run.json
 
     # --- run files: written by the one process that owns the run (not by xdist workers) ---
 
@@ -94,14 +98,25 @@ class RunSession:
         return RunInfo(
             model=self.plan.model, mode=self.plan.mode, config=self.plan.config_path,
             config_sha256=self.plan.config_sha256, overrides=dict(self.settings.overrides),
-            tipc_version=tipc.__version__, python=self.plan.python, device=self.settings.device,
+            tipc_version=tipc.__version__, paddle_version=self.facts.paddle_version,
+            python=self.plan.python, python_version=self.facts.python_version, device=self.settings.device,
             host=self.settings.host, node_rank=self.settings.node_rank, nodes=tuple(nodes),
-            start=self.start, duration=duration, notes=self.plan.notes)
+            start=self.start, duration=duration, notes=(*self.plan.notes, *self.notes))
 
     def begin(self) -> None:
+        """Ask the stage interpreter for its versions, then start the results files."""
         self.start = time.time()
         if not self.settings.dry_run:
+            self.facts = interpreter_facts(self.plan.python)
+            if self.facts.problem:
+                self.notes.append(f"interpreter not asked for versions: {self.facts.problem}")
             self.results.begin(self.run_info())
+
+    def block_all(self, reason: str) -> None:
+        """Record every stage of the plan as BLOCKED (the run stops before its first stage)."""
+        for stage in self.plan.stages():
+            if stage.id not in self.done:
+                self._finish(stage, self._record(stage, Status.BLOCKED, reason), ran=False)
 
     def end(self) -> None:
         if not self.settings.dry_run and self.start:
@@ -148,6 +163,7 @@ class RunSession:
         result = self.executor.run(self._request(stage))
         self._copy_train_log(stage)
         status, reason = _status(result)
+        reason = "; ".join(filter(None, (reason, self._launch_story(stage, status))))
         record = self._record(stage, status, reason, returncode=result.returncode, start=result.start,
                               duration=result.duration)
         if result.outcome is not Outcome.NOT_STARTED:
@@ -158,6 +174,27 @@ class RunSession:
         if interrupted:
             raise KeyboardInterrupt(result.reason)
         return record
+
+    def _launch_story(self, stage: Stage, status: Status) -> str:
+        """What a launch stage that did not pass adds to its reason: the failing rank's log,
+        and on several nodes, the peers it depended on (a peer that never came or died
+        leaves the others waiting until the stage's time limit)."""
+        if status is Status.PASSED:
+            return ""
+        log_dir = launch_log_dir(stage.argv, self.cwd_of(stage))
+        if log_dir is None:
+            return ""
+        workers = failing_workers(str(self.log_of(stage)), log_dir)
+        story = []
+        if status is Status.FAILED and workers:
+            story.append("failed rank(s) " + ", ".join(f"{r} (see {p})" for r, p in workers.items()))
+        ips = next((c.topology.ips for c in self.plan.chains if c.id == stage.chain), ())
+        peers = [f"node {k} ({ip})" for k, ip in enumerate(ips) if k != self.settings.node_rank]
+        if peers and status in (Status.TIMEOUT, Status.HUNG):
+            story.append(f"this node's launch waited for its peers {', '.join(peers)}: a peer that never "
+                         "arrived or died holds every node until the time limit; check that node's console "
+                         "and results")
+        return "; ".join(story)
 
     def skip_dropped(self, skipped: Skipped) -> StageRecord:
         """A case the plan dropped by rule: recorded as SKIPPED with that rule."""

@@ -9,6 +9,7 @@ from typing import Iterable, Sequence
 
 from tipc.run.record import StageRecord, Status
 from tipc.run.results import LEGACY_LOG, RECORDS, RUN_INFO, ResultsDir
+from tipc.run.workerlogs import failing_workers, launch_log_dir
 
 TAIL_LINES = 20
 
@@ -25,11 +26,15 @@ def log_tail(path: str, lines: int = TAIL_LINES) -> str:
 
 
 def failure_text(record: StageRecord, tail_lines: int = TAIL_LINES) -> str:
-    """Status, command, exit code, log path and the log's last lines: no traceback."""
+    """Status, command, exit code, log path and the log's last lines: no traceback.
+
+    A launch stage adds the tail of each failing rank's ``workerlog.N``, where
+    the real error is (the launcher's own output rarely holds it).
+    """
     head = f"{record.id}: {record.status.value.upper()}"
     if record.reason:
         head += f" ({record.reason})"
-    return "\n".join((
+    parts = [
         f"{head} after {record.duration:.1f} s",
         f"command: {shlex.join(record.argv)}",
         f"cwd: {record.cwd}",
@@ -37,7 +42,12 @@ def failure_text(record: StageRecord, tail_lines: int = TAIL_LINES) -> str:
         f"log: {record.log}",
         f"--- last {tail_lines} lines of the log ---",
         log_tail(record.log, tail_lines),
-    ))
+    ]
+    log_dir = launch_log_dir(record.argv, record.cwd)
+    if log_dir is not None:
+        for rank, path in failing_workers(record.log, log_dir).items():
+            parts += [f"--- last {tail_lines} lines of rank {rank}'s log: {path} ---", log_tail(str(path), tail_lines)]
+    return "\n".join(parts)
 
 
 def counts_text(records: Iterable[StageRecord]) -> str:

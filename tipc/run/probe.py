@@ -1,0 +1,57 @@
+"""What the stage interpreter is: its Python and paddle versions, asked once per run.
+
+tipc never imports paddle; the interpreter the stages run with is asked instead,
+in a child bounded by a timeout. The answers go into ``run.json`` and into the
+multi-node preflight, which compares paddle versions across nodes.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import subprocess
+from dataclasses import dataclass
+
+PROBE_TIMEOUT = 60.0  # importing paddle on a loaded machine takes seconds, not minutes
+
+# Prints one JSON object; a missing or broken paddle is "" rather than an error.
+PROBE = """\
+import json, platform
+try:
+    import paddle
+    version = paddle.__version__
+except Exception:
+    version = ""
+print(json.dumps({"python_version": platform.python_version(), "paddle_version": version}))
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class InterpreterFacts:
+    python_version: str = ""
+    paddle_version: str = ""
+    problem: str = ""  # why the interpreter could not be asked ("" when it answered)
+
+
+def ask_interpreter(python: str, timeout: float = PROBE_TIMEOUT) -> InterpreterFacts:
+    """Run ``python`` once to learn its versions; never raises, never outlives ``timeout``."""
+    try:
+        done = subprocess.run([python, "-c", PROBE], stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, timeout=timeout, start_new_session=True)
+    except subprocess.TimeoutExpired:
+        return InterpreterFacts(problem=f"{python} did not answer within {timeout:g} s")
+    except OSError as exc:
+        return InterpreterFacts(problem=f"cannot start {python!r}: {exc.strerror or exc}")
+    lines = done.stdout.strip().splitlines()
+    try:
+        answer = json.loads(lines[-1])
+        return InterpreterFacts(str(answer["python_version"]), str(answer["paddle_version"]))
+    except (IndexError, ValueError, KeyError, TypeError):
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return InterpreterFacts(problem=f"{python} exited with {done.returncode}: {tail}")
+
+
+@functools.lru_cache(maxsize=8)
+def interpreter_facts(python: str) -> InterpreterFacts:
+    """``ask_interpreter`` once per interpreter and process (every config of a run shares it)."""
+    return ask_interpreter(python)

@@ -1,0 +1,58 @@
+"""The per-rank logs of a ``paddle.distributed.launch`` stage, and which rank failed.
+
+The launcher's own output (the stage log) says little; the error sits in
+``<log_dir>/workerlog.<rank>``. These helpers find that directory from the
+stage's argv and pick the workers to show when the stage did not pass.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Sequence
+
+LOG_DIR_FLAG = "--log_dir="
+# The launcher's "Container rank 0 status failed cmd [...] code 1 log .../workerlog.0".
+FAILED_RANK = re.compile(r"rank (\d+) status failed")
+ERROR_HINTS = ("Traceback", "Error", "ERROR")
+MAX_SHOWN = 4
+
+
+def launch_log_dir(argv: Sequence[str], cwd: str | Path) -> Path | None:
+    """The ``--log_dir`` of a launch argv, resolved against the stage's cwd."""
+    if "paddle.distributed.launch" not in argv:
+        return None
+    for token in argv:
+        if token.startswith(LOG_DIR_FLAG):
+            return Path(cwd) / token[len(LOG_DIR_FLAG):]
+    return None
+
+
+def worker_logs(log_dir: Path) -> dict[int, Path]:
+    """``workerlog.<rank>`` files of ``log_dir`` by rank."""
+    try:
+        found = {p.name.rpartition(".")[2]: p for p in log_dir.glob("workerlog.*")}
+    except OSError:
+        return {}
+    return {int(rank): path for rank, path in sorted(found.items()) if rank.isdigit()}
+
+
+def failing_workers(launcher_log: str, log_dir: Path) -> dict[int, Path]:
+    """The workers to show: those the launcher reported failed, else those whose log shows an error,
+    else every worker (a timeout: nobody failed, someone waited)."""
+    logs = worker_logs(log_dir)
+    named = [int(r) for r in FAILED_RANK.findall(_tail_text(launcher_log))]
+    chosen = {r: logs[r] for r in dict.fromkeys(named) if r in logs}
+    if not chosen:
+        chosen = {r: p for r, p in logs.items() if any(h in _tail_text(str(p)) for h in ERROR_HINTS)}
+    return dict(list((chosen or logs).items())[:MAX_SHOWN])
+
+
+def _tail_text(path: str, size: int = 16 * 1024) -> str:
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, 2)
+            f.seek(max(0, f.tell() - size))
+            return f.read().decode(errors="replace")
+    except OSError:
+        return ""

@@ -6,8 +6,11 @@ STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 DEMO_CONFIG ?= tinyrec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt
 DEMO_MODE   ?= lite_train_lite_infer
 PYTEST_ARGS ?=
+FLEET_CONFIG ?= tinyrec/train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt
+# The configs say `python:python3`; tipc uses it when it resolves on PATH, so the venv comes first.
+export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: install demo test test-fast bench clean
+.PHONY: install demo test test-fast bench nightly-local clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +29,11 @@ test: install
 
 test-fast: install
 	$(PY) -m pytest tests -m "not slow" $(PYTEST_ARGS)
+
+# Two nodes on one machine (127.0.0.2 and 127.0.0.3), merged, then reported: see docs/nightly.md.
+nightly-local: install
+	TIPC_CONFIG=$(FLEET_CONFIG) TIPC_MODE=$(DEMO_MODE) \
+	TIPC_RESULTS=examples/tinyrec/test_tipc/output/tinyrec/$(DEMO_MODE) nightly/local-2node.sh
 
 bench: install
 	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done

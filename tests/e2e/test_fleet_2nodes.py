@@ -3,15 +3,13 @@
 Node 0 is ``127.0.0.2`` and node 1 ``127.0.0.3``, each a separate ``pytest tipc``
 process with the same command but ``--host``. They train tinyrec for real through
 ``paddle.distributed.launch`` (CPU, lite data), so these are slow; the target is
-a temporary copy of ``examples/tinyrec`` prepared once per module, so a run never
-races anyone else's data in the checkout.
+the prepared copy of ``examples/tinyrec`` from conftest.py.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -31,18 +29,6 @@ MODE = "lite_train_lite_infer"
 IPS = ("127.0.0.2", "127.0.0.3")
 NODE_TIMEOUT = 420  # seconds a node may take before the test gives up on it
 RENDEZVOUS_TIMEOUT = 20
-
-
-@pytest.fixture(scope="module")
-def target(tmp_path_factory) -> Path:
-    """examples/tinyrec without its data and outputs, then ``tipc prepare``d."""
-    repo = tmp_path_factory.mktemp("fleet") / "tinyrec"
-    shutil.copytree(CHECKOUT / "examples" / "tinyrec", repo, ignore=shutil.ignore_patterns(
-        "train_data", "inference", "output", "test_tipc", "log", "__pycache__"))
-    done = subprocess.run([sys.executable, "-m", "tipc", "prepare", "--config", CONFIG, "--mode", MODE,
-                           "--repo", str(repo)], cwd=CHECKOUT, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return repo
 
 
 @pytest.fixture
@@ -124,9 +110,9 @@ def mode_dir(out: Path) -> Path:
     return out / "results" / "tinyrec" / MODE
 
 
-def test_two_nodes_train_then_node0_exports_and_infers_and_merge_joins_them(target, tmp_path, start_port):
+def test_two_nodes_train_then_node0_exports_and_infers_and_merge_joins_them(tinyrec, tmp_path, start_port):
     t0 = time.monotonic()
-    codes = wait_all(start_nodes(target, tmp_path, IPS, start_port))
+    codes = wait_all(start_nodes(tinyrec, tmp_path, IPS, start_port))
     wall = time.monotonic() - t0
     assert codes == [0, 0], console(tmp_path, IPS[0])[-4000:] + console(tmp_path, IPS[1])[-4000:]
     for host in IPS:
@@ -166,9 +152,9 @@ def test_two_nodes_train_then_node0_exports_and_infers_and_merge_joins_them(targ
     print(f"2-node fleet job: {wall:.1f} s wall")
 
 
-def test_node1_never_started_node0_fails_within_the_rendezvous_timeout_naming_it(target, tmp_path, start_port):
+def test_node1_never_started_node0_fails_within_the_rendezvous_timeout_naming_it(tinyrec, tmp_path, start_port):
     t0 = time.monotonic()
-    codes = wait_all(start_nodes(target, tmp_path, IPS[:1], start_port))
+    codes = wait_all(start_nodes(tinyrec, tmp_path, IPS[:1], start_port))
     wall = time.monotonic() - t0
     text = console(tmp_path, IPS[0])
     assert codes == [1], text[-4000:]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tipc.compat import shim_path
 from tipc.plugin.collect import keyword_for
 from tipc.plugin.settings import CHECKOUT, SettingsError, add_options, display_name, resolve_settings
 
@@ -49,8 +50,13 @@ def test_defaults_from_target_yaml_and_mode():
     (("--ips", "127.0.0.2,127.0.0.3", "--node-rank", "1", "--start-port", "17100"),
      lambda s: (s.targets[0].node.multi_node, s.targets[0].options.node_rank, s.run.node_rank) == (True, 1, 1)),
     ((), lambda s: not s.targets[0].node.multi_node and s.targets[0].options.node_rank is None),
+    ((), lambda s: s.report and s.report_dir is None and s.run.pythonpath == ()),
+    (("--report-dir", "out/reports"), lambda s: s.report_dir == FAKE / "out/reports"),
+    (("--no-report",), lambda s: not s.report),
+    (("--autolog-shim",), lambda s: s.run.pythonpath == (shim_path(),)),
 ], ids=["timeouts-all-then-kind", "hang", "python", "output-root", "repo", "dry-run-live", "device",
-        "relative-python-made-absolute", "python-name-left-to-path", "multi-node-context", "single-node-context"])
+        "relative-python-made-absolute", "python-name-left-to-path", "multi-node-context", "single-node-context",
+        "report-defaults", "report-dir", "no-report", "autolog-shim"])
 def test_options_map_to_settings(argv, check):
     assert check(settings("--config", str(CPU), "--mode", "lite_train_lite_infer", *argv))
 

@@ -14,14 +14,16 @@ CPU_CONFIG = "configs/fake_rec/train_linux_cpu_normal_normal_infer_python_linux_
 
 def tipc_run(repo, *extra: str) -> int:
     return main(["run", "--config", str(repo / CPU_CONFIG), "--mode", "lite_train_lite_infer",
-                 "--python", sys.executable, *extra])
+                 "--python", sys.executable, "--report-dir", str(repo / "reports"), *extra])
 
 
 def test_pass_exits_0_and_prints_status_lines(fake_repo, capsys):
     assert tipc_run(fake_repo) == 0
     out = capsys.readouterr().out.splitlines()
     assert len([l for l in out if l.startswith(" Run successfully with command - fake_rec - ")]) == 5
-    assert out[-1].startswith("tipc: 5 passed in ")
+    assert out[-2].startswith("tipc: 5 passed in ")
+    report = fake_repo / "reports" / "fake_rec" / "lite_train_lite_infer" / "latest" / "index.html"
+    assert out[-1].startswith("tipc: report: ") and report.is_file()
 
 
 def test_failure_exits_1_with_log_tail(fake_repo, capsys, monkeypatch):

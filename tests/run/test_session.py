@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -107,7 +108,7 @@ def test_dry_run_on_node_1_skips_rank0_stages(fake_plan):
 
 
 def test_metrics_come_from_tipc_metrics_extract(fake_plan, monkeypatch):
-    import tipc.metrics
+    import tipc.run.session
 
     seen = []
 
@@ -115,7 +116,7 @@ def test_metrics_come_from_tipc_metrics_extract(fake_plan, monkeypatch):
         seen.append((kind, text))
         return {"kind": kind}
 
-    monkeypatch.setattr(tipc.metrics, "extract", extract, raising=False)
+    monkeypatch.setattr(tipc.run.session, "extract", extract)
     _, records = run_all(fake_plan)
     assert [r.metrics for r in records] == [{"kind": r.kind} for r in records]
     train_text = seen[0][1]
@@ -185,3 +186,18 @@ def test_block_all_records_every_stage_and_keeps_the_legacy_log(fake_plan):
     assert session.results.legacy_log.read_text() == ""
     info = session.results.read_run_info()
     assert info.paddle_version and info.python_version  # asked from the stage interpreter
+
+
+def test_autolog_shim_goes_first_on_the_stages_pythonpath(fake_plan, monkeypatch):
+    from tipc.compat import shim_path
+
+    monkeypatch.setenv("PYTHONPATH", "/elsewhere")
+    probe = "import auto_log, os; print('AUTOLOG', auto_log.__file__, os.environ['PYTHONPATH'])"
+    train = replace(fake_plan.chains[0].stages[0], argv=(sys.executable, "-c", probe), copy_train_log=None,
+                    outputs=())
+    plan = replace(fake_plan, chains=(replace(fake_plan.chains[0], stages=(train,)),))
+    session, (record,) = run_all(plan, pythonpath=(shim_path(),))
+    assert record.status is Status.PASSED
+    line = next(l for l in Path(record.log).read_text().splitlines() if l.startswith("AUTOLOG"))
+    _, module, pythonpath = line.split(" ")
+    assert module.startswith(shim_path()) and pythonpath == f"{shim_path()}:/elsewhere"

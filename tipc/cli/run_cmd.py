@@ -1,7 +1,8 @@
 """``tipc run``: the same run as ``pytest tipc``, without pytest's output.
 
 Prints each stage's status line as the bash did (yellow on a terminal), a
-failed stage's log tail, and the summary paragraph. Exit status: 0 when every
+failed stage's log tail, the summary paragraph and the HTML report's path
+(``--report-dir``, default ``./reports``). Exit status: 0 when every
 stage passed or was skipped by rule, 1 when any failed, timed out or hung,
 2 for bad options, 130 when interrupted (results so far are kept). A failed
 multi-node preflight stops before the first stage with exit 1.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tipc.config import load_config
     from tipc.plan import build_plan
+    from tipc.plugin.final_report import final_report
     from tipc.plugin.preflight import failure_message, preflight
     from tipc.plugin.settings import SettingsError, resolve_settings
     from tipc.run import legacy
@@ -75,6 +78,10 @@ def run(args: argparse.Namespace) -> int:
                 break
     if not settings.run.dry_run:
         print(run_paragraph([s.results for s in sessions]))
+        dirs = [s.results.path for s in sessions if s.results.records_file.is_file()]
+        report = final_report(settings, dirs, Path.cwd() / "reports")
+        if report is not None:
+            print(f"tipc: report: {report}")
     if interrupted:
         return 130
     return 1 if failed else 0

@@ -20,6 +20,7 @@ from tipc.config import ConfigError, load_config
 from tipc.plan import Plan, build_plan
 from tipc.plugin.collect import KINDS, PLUGIN_KEY, TipcDirectory, keyword_for
 from tipc.plugin.distribution import check_distribution
+from tipc.plugin.final_report import final_report
 from tipc.plugin.preflight import failure_message, preflight
 from tipc.plugin.settings import ConfigTarget, Settings, SettingsError, add_options, resolve_settings
 from tipc.run import legacy
@@ -127,22 +128,8 @@ class TipcPlugin:
             return
         for run in self._sessions.values():
             run.end()
-        if not self.settings.run.dry_run:
-            self.report = self._write_report()
-
-    def _write_report(self) -> Path | None:
-        """This run's HTML report. On several nodes only node 0 writes one, of its own results,
-        without waiting for the peers: ``tipc merge`` + ``tipc report`` give the joined view."""
-        if any(t.node and t.node.multi_node and t.node.node_rank != 0 for t in self.settings.targets):
-            return None
         dirs = [run.results.path for run in self._sessions.values() if run.results.records_file.is_file()]
-        try:
-            from tipc.report import write_report
-        except ImportError:
-            return None
-        if not dirs:
-            return None
-        return write_report(dirs, self.config.rootpath / "reports")
+        self.report = final_report(self.settings, dirs, self.config.rootpath / "reports")
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if not self.owner:

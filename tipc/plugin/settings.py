@@ -20,6 +20,7 @@ from typing import Any, Callable
 from tipc.cluster import (ClusterError, NodeContext, cluster_args, ips_from_gpu_list, resolve_node,
                           to_plan_kwargs)
 from tipc.cluster import add_options as add_cluster_options
+from tipc.compat import shim_path
 from tipc.config import ConfigError, load_config
 from tipc.config.locate import CONFIG_DIR, declared_repo, resolve_config
 from tipc.plan import MODES, PlanOptions
@@ -48,6 +49,13 @@ OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
                        help="stream each stage's output to the terminal while it runs")),
     (("--output-root",), dict(dest="tipc_output_root", default=None, metavar="DIR",
                               help="results root inside the repo (default: ./test_tipc/output)")),
+    (("--report-dir",), dict(dest="tipc_report_dir", default=None, metavar="DIR",
+                             help="where the HTML report goes (default: reports/ under pytest's rootdir)")),
+    (("--no-report",), dict(dest="tipc_no_report", action="store_true", default=False,
+                            help="write no HTML report at the end of the run")),
+    (("--autolog-shim",), dict(dest="tipc_autolog_shim", action="store_true", default=False,
+                               help="let the target's predictors import tipc's drop-in auto_log "
+                                    "(for PaddleOCR's --benchmark True where AutoLog is not installed)")),
 )
 
 
@@ -68,6 +76,8 @@ class Settings:
     targets: tuple[ConfigTarget, ...]
     run: RunSettings
     live: bool = False
+    report_dir: Path | None = None  # None: the front's default place
+    report: bool = True
 
 
 def add_options(add: Callable[..., Any]) -> None:
@@ -160,5 +170,10 @@ def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Sett
     first = targets[0].options
     overrides = _given(get)
     run = RunSettings(limits=limits, dry_run=bool(get("tipc_dry_run")), node_rank=first.node_rank or 0,
-                      device=str(first.device), overrides=overrides, **({"host": first.host} if first.host else {}))
-    return Settings(targets=targets, run=run, live=bool(get("tipc_live")))
+                      device=str(first.device), overrides=overrides,
+                      pythonpath=(shim_path(),) if get("tipc_autolog_shim") else (),
+                      **({"host": first.host} if first.host else {}))
+    report_dir = get("tipc_report_dir")
+    return Settings(targets=targets, run=run, live=bool(get("tipc_live")),
+                    report_dir=None if report_dir is None else (cwd / report_dir).resolve(),
+                    report=not get("tipc_no_report"))

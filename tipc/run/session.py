@@ -7,6 +7,7 @@ each stage's ``StageRecord`` in ``results.jsonl`` and its legacy line in
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import socket
@@ -17,8 +18,10 @@ from typing import Any, Callable, Mapping
 
 import tipc
 from tipc.plan.model import Plan, Skipped, Stage, StageKind
+from tipc.metrics import extract
 from tipc.run import legacy
 from tipc.run.executor import ExecRequest, Executor, ExecResult, Outcome
+from tipc.run.false_pass import false_pass
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
 from tipc.run.probe import InterpreterFacts, interpreter_facts
@@ -37,6 +40,7 @@ class RunSettings:
     host: str = field(default_factory=socket.gethostname)
     device: str = ""
     overrides: Mapping[str, str] = field(default_factory=dict)  # option -> value as given, for run.json
+    pythonpath: tuple[str, ...] = ()  # put first on every stage's PYTHONPATH (the drop-in auto_log)
 
 
 def _status(result: ExecResult) -> tuple[Status, str]:
@@ -57,15 +61,18 @@ def _extract_metrics(kind: str, log: Path) -> tuple[dict[str, Any], str]:
     A parser error must not cost the stage its record, so it becomes a note in the reason.
     """
     try:
-        from tipc.metrics import extract
-    except ImportError:
-        return {}, ""
-    try:
         return dict(extract(kind, log.read_text(errors="replace"))), ""
     except OSError:
         return {}, ""
     except Exception as exc:  # noqa: BLE001 - any parser bug
         return {}, f"metrics not parsed ({type(exc).__name__}: {exc})"
+
+
+def _read_text(log: Path) -> str:
+    try:
+        return log.read_text(errors="replace")
+    except OSError:
+        return ""
 
 
 def command_text(stage: Stage) -> str:
@@ -163,6 +170,9 @@ class RunSession:
         result = self.executor.run(self._request(stage))
         self._copy_train_log(stage)
         status, reason = _status(result)
+        if status is Status.PASSED:
+            problem = false_pass(stage, self.cwd_of(stage), _read_text(self.log_of(stage)), self._owns_outputs(stage))
+            status, reason = (Status.FAILED, problem) if problem else (status, reason)
         reason = "; ".join(filter(None, (reason, self._launch_story(stage, status))))
         record = self._record(stage, status, reason, returncode=result.returncode, start=result.start,
                               duration=result.duration)
@@ -196,6 +206,11 @@ class RunSession:
                          "and results")
         return "; ".join(story)
 
+    def _owns_outputs(self, stage: Stage) -> bool:
+        """Only trainer 0's node writes the model on a multi-node run."""
+        ips = next((c.topology.ips for c in self.plan.chains if c.id == stage.chain), ())
+        return len(ips) < 2 or self.settings.node_rank == 0
+
     def skip_dropped(self, skipped: Skipped) -> StageRecord:
         """A case the plan dropped by rule: recorded as SKIPPED with that rule."""
         chain, _, name = skipped.id.rpartition("::")
@@ -215,9 +230,15 @@ class RunSession:
             # rank 0 writes S/train.log; launch workers write S_launch_log/: both are output.
             train_log = cwd / stage.copy_train_log[0]
             watch = (train_log, train_log.parent.with_name(train_log.parent.name + "_launch_log"))
-        return ExecRequest(argv=stage.argv, cwd=str(cwd), env=stage.env, log=self.log_of(stage),
+        return ExecRequest(argv=stage.argv, cwd=str(cwd), env=self._env(stage), log=self.log_of(stage),
                            timeout=self.settings.limits.timeout(stage.kind.value),
                            hang_timeout=self.settings.limits.hang, watch=watch, title=stage.id)
+
+    def _env(self, stage: Stage) -> Mapping[str, str | None]:
+        if not self.settings.pythonpath or "PYTHONPATH" in stage.env:
+            return stage.env
+        inherited = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+        return {**stage.env, "PYTHONPATH": os.pathsep.join((*self.settings.pythonpath, *inherited))}
 
     def _copy_train_log(self, stage: Stage) -> None:
         """S/train.log → S.log, as the bash did, but copied rather than appended: the trainer's

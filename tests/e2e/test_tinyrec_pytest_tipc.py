@@ -1,0 +1,104 @@
+"""The reference target's chains end to end through ``pytest tipc`` (issue 4's "done when").
+
+Real paddle training on lite synthetic data: train → eval → export (Student) →
+predict at batch sizes 1 and 6 with ``--benchmark True``, and the 2-process CPU
+chain through ``paddle.distributed.launch``, in one ``pytest tipc`` run with two
+``--config`` values. Asserts on the real artifacts and the parsed figures.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import tipc
+
+pytestmark = pytest.mark.slow
+
+LITE = "lite_train_lite_infer"
+CPU_CONFIG = "tinyrec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
+NPROC2_CONFIG = "tinyrec/train_linux_cpu_nproc2_normal_infer_python_linux_cpu.txt"
+INFER_IMAGES = 8  # test_configs/tinyrec/target.yaml: lite infer count
+OUT = Path("test_tipc/output/tinyrec") / LITE
+
+
+@pytest.fixture(scope="module")
+def run(tinyrec, tmp_path_factory):
+    """One ``pytest tipc`` run of both configs; rootdir in tmp so reports and caches stay there."""
+    here = tmp_path_factory.mktemp("run")
+    (here / "pytest.ini").write_text("[pytest]\n")
+    argv = [sys.executable, "-m", "pytest", str(Path(tipc.__file__).parent), "-c", str(here / "pytest.ini"),
+            "-p", "no:cacheprovider", "--config", CPU_CONFIG, "--config", NPROC2_CONFIG, "--mode", LITE,
+            "--repo", str(tinyrec), "--python", sys.executable, "--device", "cpu",
+            "--report-dir", str(here / "reports"), "--junitxml", str(here / "junit.xml")]
+    done = subprocess.run(argv, cwd=here, capture_output=True, text=True, timeout=600)
+    records = [json.loads(line) for line in (tinyrec / OUT / "results.jsonl").read_text().splitlines()]
+    return done, {r["id"]: r for r in records}, here
+
+
+def test_every_stage_of_both_chains_passed(run):
+    done, records, _ = run
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    ran = {i: r["status"] for i, r in records.items() if r["status"] != "skipped"}
+    expected = [f"{chain}::{name}" for chain in ("norm_train-gpus_-1-fp32", "norm_train-gpus_0,1-fp32")
+                for name in ("train", "eval", "export", "infer[cpu-mkldnn_False-threads_2-fp32-bs1]",
+                             "infer[cpu-mkldnn_False-threads_2-fp32-bs6]")]
+    assert ran == {i: "passed" for i in expected}
+
+
+def test_artifacts_are_real(run, tinyrec):
+    for save in ("norm_train_gpus_-1_autocast_fp32", "norm_train_gpus_0,1_autocast_fp32"):
+        s = tinyrec / OUT / save
+        for name in ("latest.pdparams", "latest.pdopt", "train.log"):
+            assert (s / name).is_file() and (s / name).stat().st_size > 0, s / name
+        for sub in ("Student", "Teacher"):
+            assert (s / sub / "inference.json").is_file() and (s / sub / "inference.pdiparams").is_file()
+        assert (tinyrec / OUT / f"{save}.log").read_text() == (s / "train.log").read_text()
+
+
+def test_benchmark_figures_are_parsed_per_batch_size(run):
+    _, records, _ = run
+    for bs in (1, 6):
+        m = records[f"norm_train-gpus_-1-fp32::infer[cpu-mkldnn_False-threads_2-fp32-bs{bs}]"]["metrics"]
+        assert (m["batch_size"], m["precision"], m["runtime_device"]) == (bs, "fp32", "cpu")
+        assert m["data_num"] == math.ceil(INFER_IMAGES / bs)  # AutoLog's meaning: batches
+        assert m["inference_ms"] > 0 and m["total_s"] > 0 and m["cpu_rss_mb"] > 100
+        assert m["gpu_rss_mb"] is None
+
+
+def test_train_and_eval_figures(run):
+    _, records, _ = run
+    train = records["norm_train-gpus_-1-fp32::train"]["metrics"]
+    assert train["ips"] > 0 and train["loss"] > 0 and train["steps"] > 0
+    acc = records["norm_train-gpus_-1-fp32::eval"]["metrics"]["acc"]
+    assert 0.0 <= acc <= 1.0
+
+
+def test_two_process_chain_launched_two_workers(run, tinyrec):
+    _, records, _ = run
+    train = records["norm_train-gpus_0,1-fp32::train"]
+    assert "--nproc_per_node=2" in train["argv"] and "--gpus=0,1" not in " ".join(train["argv"])
+    launch_log = tinyrec / OUT / "norm_train_gpus_0,1_autocast_fp32_launch_log"
+    assert {p.name for p in launch_log.glob("workerlog.*")} == {"workerlog.0", "workerlog.1"}
+    assert "epoch: [" in (launch_log / "workerlog.0").read_text()
+
+
+def test_results_python_log_and_report_and_junit(run, tinyrec):
+    done, _, here = run
+    lines = (tinyrec / OUT / "results_python.log").read_text().splitlines()
+    assert len(lines) == 10
+    assert all(line.startswith(" Run successfully with command - tinyrec - ") and line.endswith(" ")
+               for line in lines)
+    report = here / "reports" / "tinyrec" / LITE / "latest" / "index.html"
+    printed = Path(done.stdout.split("tipc: report: ")[1].split()[0])
+    assert printed.resolve() == report.resolve()
+    html = report.read_text()
+    assert html.count("<svg") >= 2 and "norm_train-gpus_0,1-fp32" in html
+    props = {p.get("name") for p in ET.parse(here / "junit.xml").iter("property")}
+    assert {"stage", "argv", "log", "duration"} <= props

@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 
+import tipc
 from tipc.config.errors import ConfigError
 
 COMMANDS = {
@@ -22,7 +23,7 @@ COMMANDS = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tipc", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="tipc", description=tipc.__doc__)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)

@@ -26,10 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tipc.config import load_config
-    from tipc.config.locate import declared_repo, resolve_config
+    from tipc.config.locate import TIPC_CHECKOUT, declared_repo, resolve_config
     from tipc.plan import PlanOptions, build_plan, plan_to_json, plan_to_text, validate_mode
 
-    config_path = resolve_config(args.config, Path.cwd())
+    config_path = resolve_config(args.config, Path.cwd(), TIPC_CHECKOUT)
     validate_mode(args.mode, str(config_path))
     repo = (args.repo or declared_repo(config_path) or Path.cwd()).absolute()
     config = load_config(config_path)

@@ -32,12 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tipc.config import load_config
-    from tipc.config.locate import TARGET_FILE, declared_repo, resolve_config
+    from tipc.config.locate import TARGET_FILE, TIPC_CHECKOUT, declared_repo, resolve_config
     from tipc.prepare.apply import apply_job
     from tipc.prepare.sizes import declared_sizes, resolve_sizes
     from tipc.prepare.targets import plan_prepare
 
-    config_path = resolve_config(args.config, Path.cwd())
+    config_path = resolve_config(args.config, Path.cwd(), TIPC_CHECKOUT)
     repo = (args.repo or declared_repo(config_path) or Path.cwd()).absolute()
     config = load_config(config_path)
     overrides = {"train": args.train_count, "eval": args.eval_count, "infer": args.infer_count}

@@ -13,18 +13,21 @@ CONFIG_DIR = "test_configs"
 TARGET_FILE = "target.yaml"
 
 
-def resolve_config(arg: str, search_root: Path) -> Path:
-    """``--config`` as given if that path exists, else relative to ``<search_root>/test_configs/``.
+def resolve_config(arg: str, *search_roots: Path) -> Path:
+    """``--config`` as given if that path exists, else relative to ``<root>/test_configs/`` of the
+    first search root that has it (the fronts pass the current directory, then tipc's checkout).
 
     An existing directory is returned as is: ``load_config`` then names the problem.
     """
-    as_given = Path(arg)
-    if as_given.exists():
-        return as_given
-    under_root = Path(search_root) / CONFIG_DIR / arg
-    if under_root.exists():
-        return under_root
-    raise ConfigError(arg, 0, f"config not found: tried '{as_given}' and '{under_root}'")
+    tried = [Path(arg), *(Path(root) / CONFIG_DIR / arg for root in search_roots)]
+    for path in tried:
+        if path.exists():
+            return path
+    raise ConfigError(arg, 0, "config not found: tried " + " and ".join(f"'{p}'" for p in tried))
+
+
+# Where tipc's own test_configs/ live (a source checkout or an editable install).
+TIPC_CHECKOUT = Path(__file__).resolve().parents[2]
 
 
 def declared_repo(config_path: Path) -> Path | None:

@@ -22,13 +22,12 @@ from tipc.cluster import (ClusterError, NodeContext, cluster_args, ips_from_gpu_
 from tipc.cluster import add_options as add_cluster_options
 from tipc.compat import shim_path
 from tipc.config import ConfigError, load_config
-from tipc.config.locate import CONFIG_DIR, declared_repo, resolve_config
+from tipc.config.locate import CONFIG_DIR, TIPC_CHECKOUT as CHECKOUT, declared_repo, resolve_config
 from tipc.plan import MODES, PlanOptions
 from tipc.plan.topology import parse_topology
 from tipc.run.limits import parse_seconds, resolve_limits
 from tipc.run.session import RunSettings
 
-CHECKOUT = Path(__file__).resolve().parents[2]  # where tipc's own test_configs/ lives
 
 OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
     (("--config",), dict(dest="tipc_config", action="append", default=[], metavar="CONFIG",
@@ -96,11 +95,7 @@ def display_name(config: Path, cwd: Path) -> str:
 
 def _locate(arg: str, cwd: Path) -> Path:
     try:
-        return resolve_config(arg, cwd)
-    except ConfigError:
-        pass
-    try:
-        return resolve_config(arg, CHECKOUT).resolve()
+        return resolve_config(arg, cwd, CHECKOUT)
     except ConfigError:
         raise SettingsError(f"--config {arg}: no such file (looked as given, under {cwd / CONFIG_DIR}/ and "
                             f"{CHECKOUT / CONFIG_DIR}/); give a path or a name under test_configs/") from None

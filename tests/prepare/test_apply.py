@@ -54,6 +54,17 @@ def test_a_deleted_file_is_made_again(tmp_path):
     assert (target.data_dir / "rec_gt_train/word_00002.png").is_file()
 
 
+def test_a_clobbered_label_file_is_made_again(tmp_path):
+    """Two prepares racing left a label file listing images that no longer exist."""
+    target = _rec(tmp_path)
+    apply_target(target)
+    good = target.label_file.read_bytes()
+    target.label_file.write_text("rec_gt_train/word_00065.png\tzz\n", encoding="utf-8")
+    assert apply_target(target).outcome is Outcome.REGENERATED
+    assert target.label_file.read_bytes() == good
+    assert apply_target(target).outcome is Outcome.UNCHANGED
+
+
 def test_new_parameters_remove_only_tipc_files_no_longer_needed(tmp_path):
     target = _rec(tmp_path, count=6)
     apply_target(target)

@@ -9,8 +9,9 @@ wants to write that no manifest lists belongs to the user: tipc refuses unless
 
 from __future__ import annotations
 
+import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any, Callable
@@ -47,6 +48,12 @@ class _Work:
     planned: tuple[Path, ...]  # absolute, every file the write produces
     write: Callable[[], object]
     exclusive_dir: bool  # the directory must hold only tipc's files
+    label_file: Path | None = None  # its digest proves the dataset is still as written
+
+    def digest(self) -> str:
+        if self.label_file is None or not self.label_file.is_file():
+            return ""
+        return hashlib.sha256(self.label_file.read_bytes()).hexdigest()
 
 
 def _params(target: Target) -> dict[str, Any]:
@@ -69,7 +76,7 @@ def _work(target: Target) -> _Work:
                      images + (target.label_file,),
                      lambda: write_rec_dataset(target.data_dir, target.label_file, target.count, style.charset,
                                                target.seed, **text),
-                     exclusive_dir=False)
+                     exclusive_dir=False, label_file=target.label_file)
     images = tuple(target.dir / image_name(i) for i in range(target.count))
     return _Work(target.dir, INFER_KEY, _params(target), images,
                  lambda: write_image_dir(target.dir, target.count, style.charset, target.seed, **text),
@@ -122,7 +129,8 @@ def apply_target(target: Target, *, force: bool = False) -> Prepared:
     where = target.label_file if isinstance(target, RecDataset) else target.dir
     manifest = read_manifest(work.dir)
     entry = manifest.entries.get(work.key)
-    if entry is not None and entry.params == work.params and all((work.dir / f).exists() for f in entry.files):
+    if (entry is not None and entry.params == work.params and entry.digest == work.digest()
+            and all((work.dir / f).exists() for f in entry.files)):
         return Prepared(target, Outcome.UNCHANGED, where)
     _check_foreign(work, manifest, force)
     if entry is not None:
@@ -131,6 +139,7 @@ def apply_target(target: Target, *, force: bool = False) -> Prepared:
     new_entry = Entry(work.params, tuple(_rel(p, work.dir) for p in work.planned))
     write_manifest(manifest.with_entry(work.key, new_entry))
     work.write()
+    write_manifest(manifest.with_entry(work.key, replace(new_entry, digest=work.digest())))
     return Prepared(target, Outcome.CREATED if entry is None else Outcome.REGENERATED, where)
 
 

@@ -4,10 +4,12 @@ The manifest is the only proof of ownership: tipc overwrites or removes a file
 only when a manifest in that directory lists it. Layout::
 
     {"tool": "tipc prepare", "format": 1,
-     "entries": {"<key>": {"params": {...}, "files": ["rel/path.png", ...]}}}
+     "entries": {"<key>": {"params": {...}, "files": ["rel/path.png", ...], "digest": "<sha256>"}}}
 
 ``key`` names one dataset in the directory (a label file's path relative to
-the directory, or ``inference_images``); ``files`` are relative to the directory.
+the directory, or ``inference_images``); ``files`` are relative to the directory;
+``digest`` is the sha256 of the label file as written, so a label file that was
+edited or clobbered afterwards (two prepares racing) is made again.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ _FORMAT = 1
 class Entry:
     params: Mapping[str, Any]
     files: tuple[str, ...]
+    digest: str = ""  # sha256 of the label file; "" for an image directory
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +79,13 @@ def read_manifest(dir: Path) -> Manifest:
         if not (isinstance(value, dict) and isinstance(value.get("params"), dict)
                 and isinstance(value.get("files"), list) and all(isinstance(f, str) for f in value["files"])):
             raise _malformed(path, f"entry {key!r} lacks params/files")
-        parsed[key] = Entry(value["params"], tuple(value["files"]))
+        parsed[key] = Entry(value["params"], tuple(value["files"]), str(value.get("digest", "")))
     return Manifest(dir, parsed)
 
 
 def write_manifest(manifest: Manifest) -> None:
-    entries = {key: {"params": dict(e.params), "files": list(e.files)} for key, e in sorted(manifest.entries.items())}
+    entries = {key: {"params": dict(e.params), "files": list(e.files), "digest": e.digest}
+               for key, e in sorted(manifest.entries.items())}
     text = json.dumps({"tool": _TOOL, "format": _FORMAT, "entries": entries}, indent=1, sort_keys=True)
     manifest.dir.mkdir(parents=True, exist_ok=True)
     manifest.path.write_text(text + "\n", encoding="utf-8")

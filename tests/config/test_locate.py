@@ -27,12 +27,20 @@ def test_resolve_config_falls_back_to_test_configs(tmp_path: Path) -> None:
     assert resolve_config("m/a.txt", tmp_path) == tmp_path / "test_configs" / "m" / "a.txt"
 
 
-def test_resolve_config_names_both_places_tried(tmp_path: Path) -> None:
+def test_resolve_config_finds_a_checkouts_own_test_tipc_configs(tmp_path: Path) -> None:
+    make(tmp_path / "ocr", "test_tipc/configs/m/a.txt")
+    make(tmp_path / "tipc", "test_configs/m/a.txt")
+    found = resolve_config("m/a.txt", tmp_path / "ocr", tmp_path / "tipc")
+    assert found == tmp_path / "ocr" / "test_tipc" / "configs" / "m" / "a.txt"
+
+
+def test_resolve_config_names_every_place_tried(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         resolve_config("m/none.txt", tmp_path)
     error = caught.value
     assert (error.path, error.line) == ("m/none.txt", 0)
-    assert error.message == f"config not found: tried 'm/none.txt' and '{tmp_path / 'test_configs' / 'm' / 'none.txt'}'"
+    assert error.message == (f"config not found: tried 'm/none.txt' and '{tmp_path / 'test_configs/m/none.txt'}' "
+                             f"and '{tmp_path / 'test_tipc/configs/m/none.txt'}'")
 
 
 def test_resolve_config_finds_the_shipped_configs() -> None:

@@ -144,6 +144,21 @@ def test_recorder_intervals(ticks, warmup, means, total):
     assert (figures.data_num, figures.batch_size, figures.cpu_rss_mb) == (len(ticks) // 4, 6, 10.0)
 
 
+def test_paddleocr_pattern_start_once_then_stamps_per_batch():
+    """predict_rec: start() once; per batch stamp, stamp, end(stamp=True). Each batch counts,
+    and batch 2's preprocessing runs from batch 1's end (AutoLog loses it)."""
+    recorder = BenchmarkRecorder(clock=FakeClock((0.0, 0.001, 0.011, 0.012, 0.015, 0.025, 0.026)))
+    recorder.start()
+    for _ in range(2):
+        recorder.stamp()
+        recorder.stamp()
+        recorder.end(stamp=True)
+    assert recorder.batches == 2
+    assert recorder.interval_means_ms() == pytest.approx(
+        {"preprocess_time": 2.0, "inference_time": 10.0, "postprocess_time": 1.0})
+    assert recorder.total_s() == pytest.approx(0.026)
+
+
 def test_end_without_stamp_leaves_last_interval_open():
     recorder = BenchmarkRecorder(clock=FakeClock((0.0, 0.002, 0.010)))
     recorder.start()

@@ -195,7 +195,7 @@ def test_bad_options_are_usage_errors(tipc_run, args, message):
 
 @pytest.mark.parametrize(("args", "message"), [
     (("--mode", "fast"), "*--mode fast: --config needs --mode, one of lite_train_lite_infer*"),
-    (("--config", "fake_rec/nope.txt"), "*--config fake_rec/nope.txt: no such file*"),
+    (("--config", "fake_rec/nope.txt"), "*--config fake_rec/nope.txt: config not found: tried *"),
 ], ids=["unknown-mode", "missing-config"])
 def test_bad_config_or_mode_are_usage_errors(tipc_run, args, message):
     base = [tipc_run.tipc_dir, "-c", str(tipc_run.pytester.path / "tox.ini"), "--python", sys.executable]

@@ -63,7 +63,7 @@ def test_options_map_to_settings(argv, check):
 
 @pytest.mark.parametrize(("argv", "message"), [
     (("--config", str(CPU)), "--mode (missing): --config needs --mode"),
-    (("--config", "nope.txt", "--mode", "whole_infer"), "--config nope.txt: no such file"),
+    (("--config", "nope.txt", "--mode", "whole_infer"), "--config nope.txt: config not found: tried 'nope.txt'"),
     (("--config", str(CPU), "--mode", "whole_infer", "--timeout", "train"), "expected KIND=SECONDS"),
     (("--config", str(CPU), "--mode", "whole_infer", "--repo", "missing"), "--repo missing: not a directory"),
 ], ids=["no-mode", "no-config", "timeout-shape", "bad-repo"])

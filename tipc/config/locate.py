@@ -14,18 +14,20 @@ TARGET_FILE = "target.yaml"
 
 
 def resolve_config(arg: str, *search_roots: Path) -> Path:
-    """``--config`` as given if that path exists, else relative to ``<root>/test_configs/`` of the
-    first search root that has it (the fronts pass the current directory, then tipc's checkout).
+    """``--config`` as given if that path exists, else relative to ``<root>/test_configs/`` or
+    ``<root>/test_tipc/configs/`` (a PaddleOCR checkout's own) of the first search root that has it
+    (the fronts pass the current directory, then tipc's checkout).
 
     An existing directory is returned as is: ``load_config`` then names the problem.
     """
-    tried = [Path(arg), *(Path(root) / CONFIG_DIR / arg for root in search_roots)]
+    tried = [Path(arg), *(Path(root) / sub / arg for root in search_roots for sub in (CONFIG_DIR, TARGET_CONFIG_DIR))]
     for path in tried:
         if path.exists():
             return path
     raise ConfigError(arg, 0, "config not found: tried " + " and ".join(f"'{p}'" for p in tried))
 
 
+TARGET_CONFIG_DIR = "test_tipc/configs"  # where a PaddleOCR-style repository keeps its TIPC configs
 # Where tipc's own test_configs/ live (a source checkout or an editable install).
 TIPC_CHECKOUT = Path(__file__).resolve().parents[2]
 

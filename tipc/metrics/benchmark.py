@@ -163,6 +163,11 @@ class BenchmarkRecorder:
     A batch's stamps split it into the ``time_keys`` intervals (``end(stamp=True)``
     closes the last one); its total is end − start. The first ``warmup``
     batches count in ``data_num`` but not in the times.
+
+    PaddleOCR's recogniser calls ``start()`` once and then, per batch, ``stamp()``,
+    ``stamp()``, ``end(stamp=True)``: a stamp with no batch running opens the next
+    one, as AutoLog's does. AutoLog opens it at that stamp, losing the batch's
+    preprocessing time; here it opens where the previous batch ended.
     """
 
     def __init__(self, time_keys: Iterable[str] = ("preprocess_time", "inference_time", "postprocess_time"),
@@ -172,13 +177,15 @@ class BenchmarkRecorder:
         self._clock = clock
         self._stamps: list = []
         self._batches: list = []  # (stamps, end) per finished batch
+        self._last_end: Optional[float] = None
 
     def start(self) -> None:
         self._stamps = [self._clock()]
 
     def stamp(self) -> None:
-        if self._stamps:
-            self._stamps.append(self._clock())
+        if not self._stamps:
+            self._stamps = [self._clock() if self._last_end is None else self._last_end]
+        self._stamps.append(self._clock())
 
     def end(self, stamp: bool = True) -> None:
         if not self._stamps:
@@ -187,6 +194,7 @@ class BenchmarkRecorder:
         stamps = tuple(self._stamps) + ((now,) if stamp else ())
         self._batches.append((stamps, now))
         self._stamps = []
+        self._last_end = now
 
     @property
     def batches(self) -> int:

@@ -22,7 +22,7 @@ from tipc.cluster import (ClusterError, NodeContext, cluster_args, ips_from_gpu_
 from tipc.cluster import add_options as add_cluster_options
 from tipc.compat import shim_path
 from tipc.config import ConfigError, load_config
-from tipc.config.locate import CONFIG_DIR, TIPC_CHECKOUT as CHECKOUT, declared_repo, resolve_config
+from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, TIPC_CHECKOUT as CHECKOUT, declared_repo, resolve_config
 from tipc.plan import MODES, PlanOptions
 from tipc.plan.topology import parse_topology
 from tipc.run.limits import parse_seconds, resolve_limits
@@ -87,7 +87,7 @@ def add_options(add: Callable[..., Any]) -> None:
 
 def display_name(config: Path, cwd: Path) -> str:
     config = config.resolve()
-    for base in (CHECKOUT / CONFIG_DIR, cwd.resolve() / CONFIG_DIR, cwd.resolve()):
+    for base in (CHECKOUT / CONFIG_DIR, cwd.resolve() / CONFIG_DIR, cwd.resolve() / TARGET_CONFIG_DIR, cwd.resolve()):
         if config.is_relative_to(base):
             return config.relative_to(base).as_posix()
     return config.as_posix()
@@ -96,9 +96,9 @@ def display_name(config: Path, cwd: Path) -> str:
 def _locate(arg: str, cwd: Path) -> Path:
     try:
         return resolve_config(arg, cwd, CHECKOUT)
-    except ConfigError:
-        raise SettingsError(f"--config {arg}: no such file (looked as given, under {cwd / CONFIG_DIR}/ and "
-                            f"{CHECKOUT / CONFIG_DIR}/); give a path or a name under test_configs/") from None
+    except ConfigError as exc:
+        raise SettingsError(f"--config {arg}: {exc.message}; give a path, or a name under test_configs/ "
+                            "or test_tipc/configs/") from None
 
 
 def _repo(given: str | None, config: Path, cwd: Path) -> Path:

@@ -35,6 +35,14 @@ def test_collect_only_lists_one_item_per_stage(tipc_run):
     assert not tipc_run.out().exists()
 
 
+def test_bare_tipc_argument_names_the_package_from_any_directory(tipc_run):
+    """In a target checkout there is no ``tipc`` directory: the argument still means tipc."""
+    args = ["tipc", *tipc_run.args("--collect-only", "-q")[1:]]
+    assert not (tipc_run.pytester.path / "tipc").exists()
+    result = tipc_run.pytester.runpytest(*args)
+    assert result.ret == 0 and result.outlines[:5] == IDS
+
+
 def test_inert_without_config(tipc_run):
     result = tipc_run.pytester.runpytest(tipc_run.tipc_dir, "-c", str(tipc_run.pytester.path / "tox.ini"))
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED

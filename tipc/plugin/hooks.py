@@ -37,6 +37,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(group.addoption)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
+    """``pytest tipc`` from any directory: a ``tipc`` argument that is not a path here names the
+    installed package (in tipc's own checkout it is that directory anyway)."""
+    for index, arg in enumerate(args):
+        name, sep, rest = arg.partition("::")
+        if name == "tipc" and not Path(name).exists():
+            args[index] = f"{TIPC_DIR}{sep}{rest}"
+
+
 def pytest_configure(config: pytest.Config) -> None:
     for kind in KINDS:
         config.addinivalue_line("markers", f"{kind}: tipc {kind} stages")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import platform
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from tipc.run.probe import InterpreterFacts, ask_interpreter
+from tipc.run.probe import InterpreterFacts, ask_interpreter, facts_in_background
 
 PADDLES = {
     "paddle-present": "__version__ = '9.8.7'\n",
@@ -48,3 +49,11 @@ def test_an_interpreter_that_does_not_answer_is_a_problem_not_an_error(tmp_path,
     facts = ask_interpreter(str(python), timeout=0.5)
     assert (facts.paddle_version, facts.python_version) == ("", "")
     assert problem in facts.problem
+
+
+def test_facts_in_background_answers_later_without_blocking_the_caller(tmp_path):
+    python = fake_python(tmp_path, "import time; time.sleep(1.5); __version__ = '1.2.3'\n")
+    started = time.perf_counter()
+    answer = facts_in_background(python)
+    assert time.perf_counter() - started < 1.0  # the caller goes on while paddle imports
+    assert answer() == InterpreterFacts(platform.python_version(), "1.2.3")

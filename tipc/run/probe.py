@@ -10,7 +10,9 @@ from __future__ import annotations
 import functools
 import json
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Callable
 
 PROBE_TIMEOUT = 60.0  # importing paddle on a loaded machine takes seconds, not minutes
 
@@ -55,3 +57,12 @@ def ask_interpreter(python: str, timeout: float = PROBE_TIMEOUT) -> InterpreterF
 def interpreter_facts(python: str) -> InterpreterFacts:
     """``ask_interpreter`` once per interpreter and process (every config of a run shares it)."""
     return ask_interpreter(python)
+
+
+def facts_in_background(python: str) -> Callable[[], InterpreterFacts]:
+    """Start ``interpreter_facts`` in a thread; the returned call waits for its answer (bounded
+    by the probe's own timeout), so the child never outlives the run that waits for it."""
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tipc-probe")
+    future = pool.submit(interpreter_facts, python)
+    pool.shutdown(wait=False)
+    return future.result

@@ -24,7 +24,7 @@ from tipc.run.executor import ExecRequest, Executor, ExecResult, Outcome
 from tipc.run.false_pass import false_pass
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
-from tipc.run.probe import InterpreterFacts, interpreter_facts
+from tipc.run.probe import InterpreterFacts, facts_in_background
 from tipc.run.record import RunInfo, StageRecord, Status
 from tipc.run.results import ResultsDir
 from tipc.run.workerlogs import failing_workers, launch_log_dir
@@ -95,28 +95,32 @@ class RunSession:
         self.results = ResultsDir(self.cwd / plan.output_dir)
         self.done: dict[str, StageRecord] = {}
         self.start = 0.0
-        self.facts = InterpreterFacts()
+        self._facts: Callable[[], InterpreterFacts] = InterpreterFacts
         self.notes: list[str] = []  # decided during the run (preflight lines), for run.json
 
     # --- run files: written by the one process that owns the run (not by xdist workers) ---
 
-    def run_info(self, duration: float = 0.0) -> RunInfo:
+    @property
+    def facts(self) -> InterpreterFacts:
+        """The stage interpreter's versions (waits for the background probe the first time)."""
+        return self._facts()
+
+    def run_info(self, duration: float = 0.0, facts: InterpreterFacts = InterpreterFacts()) -> RunInfo:
         nodes = sorted({ip for chain in self.plan.chains for ip in chain.topology.ips})
         return RunInfo(
             model=self.plan.model, mode=self.plan.mode, config=self.plan.config_path,
             config_sha256=self.plan.config_sha256, overrides=dict(self.settings.overrides),
-            tipc_version=tipc.__version__, paddle_version=self.facts.paddle_version,
-            python=self.plan.python, python_version=self.facts.python_version, device=self.settings.device,
+            tipc_version=tipc.__version__, paddle_version=facts.paddle_version,
+            python=self.plan.python, python_version=facts.python_version, device=self.settings.device,
             host=self.settings.host, node_rank=self.settings.node_rank, nodes=tuple(nodes),
             start=self.start, duration=duration, notes=(*self.plan.notes, *self.notes))
 
     def begin(self) -> None:
-        """Ask the stage interpreter for its versions, then start the results files."""
+        """Start the results files and ask the stage interpreter for its versions meanwhile:
+        importing paddle takes a second or more, which the first stage need not wait for."""
         self.start = time.time()
         if not self.settings.dry_run:
-            self.facts = interpreter_facts(self.plan.python)
-            if self.facts.problem:
-                self.notes.append(f"interpreter not asked for versions: {self.facts.problem}")
+            self._facts = facts_in_background(self.plan.python)
             self.results.begin(self.run_info())
 
     def block_all(self, reason: str) -> None:
@@ -127,7 +131,10 @@ class RunSession:
 
     def end(self) -> None:
         if not self.settings.dry_run and self.start:
-            self.results.write_run_info(self.run_info(time.time() - self.start))
+            facts = self.facts
+            if facts.problem:
+                self.notes.append(f"interpreter not asked for versions: {facts.problem}")
+            self.results.write_run_info(self.run_info(time.time() - self.start, facts))
 
     # --- stages ---
 

@@ -11,13 +11,14 @@ from pathlib import Path
 
 from tipc.config import load_config
 from tipc.config.errors import ConfigError
+from tipc.config.locate import CONFIG_DIR, find_configs
 from tipc.plan import MODES, PlanOptions, build_plan
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def main() -> int:
-    configs = sorted((REPO / "test_configs").rglob("*.txt"))
+    configs = find_configs(REPO / CONFIG_DIR)
     plans = stages = errors = 0
     start = time.perf_counter()
     for path in configs:

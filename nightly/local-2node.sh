@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Two tipc nodes on this machine (127.0.0.2 and 127.0.0.3, each with --host),
-# waited for, then merged into one results directory. For CI tests and `make`.
+# waited for, then merged into one results directory and reported (TIPC_REPORTS,
+# default reports/ under TIPC_HOME). For CI tests and `make nightly-local`.
 #
 #   TIPC_CONFIG=<config> TIPC_MODE=<mode> TIPC_RESULTS=<mode dir> nightly/local-2node.sh [extra pytest args]
 #
@@ -58,5 +59,8 @@ for rank in 0 1; do
 done
 trap - INT TERM
 
-"$PYTHON" -m tipc merge "$TIPC_RESULTS" || { rc=$?; if [ "$status" -eq 0 ]; then status=$rc; fi; }
+rc=0
+"$PYTHON" -m tipc merge "$TIPC_RESULTS" && "$PYTHON" -m tipc report "$TIPC_RESULTS" \
+    --out "${TIPC_REPORTS:-reports}" || rc=$?
+if [ "$status" -eq 0 ]; then status=$rc; fi
 exit "$status"

@@ -13,8 +13,19 @@ from tipc.cluster.hostlist import expand_hostlist
     ("n[1-2],m[5,7]", ("n1", "n2", "m5", "m7")),
     (" 10.0.0.1,10.0.0.2 ", ("10.0.0.1", "10.0.0.2")),
     ("rack[1-2]n[0-1]", ("rack1n0", "rack1n1", "rack2n0", "rack2n1")),
+    ("node[5]", ("node5",)),
+    ("n[0-2]", ("n0", "n1", "n2")),
+    ("n[009-011]", ("n009", "n010", "n011")),
+    ("n[08-10,1]", ("n08", "n09", "n10", "n1")),
+    ("a[1-2].ib", ("a1.ib", "a2.ib")),
+    ("n[01-02]x[1,3]y", ("n01x1y", "n01x3y", "n02x1y", "n02x3y")),
+    ("n[1-2, 5] , m", ("n1", "n2", "n5", "m")),
+    ("10.0.0.[1-3]", ("10.0.0.1", "10.0.0.2", "10.0.0.3")),
+    ("gpu-01,gpu-02", ("gpu-01", "gpu-02")),
 ], ids=["plain", "padded-range-and-single", "cartesian", "comma-list-mixed", "padding-widens",
-        "two-bracketed-items", "ip-list", "adjacent-groups"])
+        "two-bracketed-items", "ip-list", "adjacent-groups", "one-in-brackets", "zero-low-bound",
+        "three-digit-padding", "each-piece-its-own-width", "suffix-after-brackets",
+        "two-groups-commas-inside", "spaces-around-commas", "bracketed-address", "dashes-no-brackets"])
 def test_expand(text, expected):
     assert expand_hostlist(text) == expected
 

@@ -7,6 +7,7 @@ from tipc.cluster.topology import ClusterSpec
 TWO = ClusterSpec(("127.0.0.2", "127.0.0.3"), "--ips", ("127.0.0.2", "127.0.0.3"))
 SLURM = ClusterSpec(("10.1.0.1", "10.1.0.2"), "SLURM_JOB_NODELIST", ("node01", "node02"))
 PADDLE = ClusterSpec(("10.2.0.1", "10.2.0.2"), "PADDLE_TRAINERS", ("10.2.0.1", "10.2.0.2"))
+CONFIG = ClusterSpec(("192.168.0.1", "192.168.0.2"), "config gpu_list", ("192.168.0.1", "192.168.0.2"))
 NAMES = {"node02": "10.1.0.2", "me": "127.0.0.3"}
 
 
@@ -29,9 +30,17 @@ def resolve(name):
     (TWO, None, None, {}, ("192.0.2.2/32", "127.0.0.3"), Identity("127.0.0.3", 1, "local interfaces")),
     (SLURM, None, None, {}, ("10.1.0.0/24",), None),
     (TWO, None, None, {"SLURM_NODEID": "0"}, ("127.0.0.2/32",), Identity("127.0.0.2", 0, "local interfaces")),
+    (PADDLE, None, 1, {"PADDLE_TRAINER_ID": "0", "POD_IP": "10.2.0.1"}, (),
+     Identity("10.2.0.2", 1, "--node-rank")),
+    (CONFIG, None, None, {"PADDLE_TRAINER_ID": "1"}, ("192.168.0.1/32",),
+     Identity("192.168.0.1", 0, "local interfaces")),
+    (SLURM, None, None, {"SLURM_NODEID": "0"}, ("10.1.0.2/32",), Identity("10.1.0.1", 0, "SLURM_NODEID")),
+    (CONFIG, None, None, {"POD_IP": "192.168.0.2"}, ("192.168.0.1/32",),
+     Identity("192.168.0.2", 1, "POD_IP")),
 ], ids=["cli-host", "cli-rank", "cli-both-agree", "cli-hostname", "cli-beats-env", "slurm-rank",
         "paddle-rank", "pod-ip", "pod-ip-with-foreign-rank-var", "one-local-address",
-        "two-local-addresses", "slurm-rank-ignored-for-cli-list"])
+        "two-local-addresses", "slurm-rank-ignored-for-cli-list", "cli-rank-beats-env",
+        "paddle-rank-ignored-for-config-list", "env-beats-interfaces", "pod-ip-checked-against-config-list"])
 def test_identity(spec, host, rank, env, local, expected):
     if expected is None:
         with pytest.raises(ClusterError, match="--host .* or --node-rank"):

@@ -13,43 +13,63 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tipc.cli import merge_cmd
+from tipc.cli import merge_cmd, prepare_cmd, report_cmd
+from tipc.config import load_config
+from tipc.config.locate import TIPC_CHECKOUT, resolve_config
+from tipc.plan import PlanOptions, build_plan
 from tipc.cluster.node import ClusterArgs, resolve_node
-from tipc.cluster.options import add_options, cluster_args
+from tipc.cluster.options import cluster_args
+from tipc.plugin.settings import add_options as add_plugin_options
 
 NIGHTLY = Path(__file__).resolve().parents[2] / "nightly"
+COMMANDS = {"merge": merge_cmd, "report": report_cmd, "prepare": prepare_cmd}
 
 
 def logical_lines(script: str) -> list[list[str]]:
-    """Shell commands with continuations joined and comments dropped, split into words."""
+    """Shell commands with continuations joined and comments dropped, split into words;
+    ``a && b || c`` gives ``a`` and ``b`` (the ``||`` branch is error handling)."""
     joined = re.sub(r"\\\n\s*", " ", script)
     commands = []
     for line in joined.splitlines():
         words = shlex.split(line, comments=True)
+        words = words[:words.index("||")] if "||" in words else words
+        while "&&" in words:
+            cut = words.index("&&")
+            commands.append(words[:cut])
+            words = words[cut + 1:]
         if words:
-            commands.append(words[:words.index("||")] if "||" in words else words)
+            commands.append(words)
     return commands
 
 
 def parse_node_command(words: list[str]) -> tuple[argparse.Namespace, ClusterArgs]:
-    """``... -m pytest tipc <options>`` parsed with the options the plugin registers."""
+    """``... -m pytest tipc <options>`` parsed with every option the plugin registers."""
     start = words.index("pytest")
     assert words[start - 1] == "-m" and words[start + 1] == "tipc", words
     parser = argparse.ArgumentParser()
-    parser.add_argument("--config", required=True)
-    parser.add_argument("--mode", required=True)
-    parser.add_argument("-p", action="append")
-    add_options(parser.add_argument)
-    ns = parser.parse_args(words[start + 2:])
+    parser.add_argument("-p", action="append")  # pytest's own
+    add_plugin_options(parser.add_argument)
+    ns = parser.parse_args([w for w in words[start + 2:] if w != "$@"])  # "$@": the caller's extras
     return ns, cluster_args(lambda dest: getattr(ns, dest))
 
 
-def parse_merge_command(words: list[str]) -> argparse.Namespace:
-    start = words.index("merge")
-    assert words[start - 2:start] == ["-m", "tipc"], words
+def parse_tipc_command(words: list[str], name: str) -> argparse.Namespace:
+    """``... -m tipc <name> <arguments>`` (or ``.venv/bin/tipc <name>``) parsed by that command's parser."""
+    start = words.index(name)
+    assert words[start - 2:start] == ["-m", "tipc"] or words[start - 1].endswith("/tipc"), words
     parser = argparse.ArgumentParser()
-    merge_cmd.add_arguments(parser)
+    COMMANDS[name].add_arguments(parser)
     return parser.parse_args(words[start + 1:])
+
+
+def expand(word: str, env: dict[str, str]) -> str:
+    """``$NAME`` → its value in ``env`` (a CI job's ``env:``); other words unchanged."""
+    return env.get(word[1:], word) if word.startswith("$") else word
+
+
+def tipc_commands(commands: list[list[str]], name: str) -> list[argparse.Namespace]:
+    return [parse_tipc_command(words, name) for words in commands
+            if name in words and "tipc" in " ".join(words[:words.index(name)])]
 
 
 @pytest.mark.parametrize("name", ["slurm.sbatch", "local-2node.sh"])
@@ -69,7 +89,7 @@ def test_sbatch_node_command_parses_and_takes_identity_from_slurm():
     srun = next(words for words in lines if words[0] == "srun")
     assert "--ntasks-per-node=1" in srun
     ns, args = parse_node_command(srun)
-    assert (ns.config, ns.mode) == ("$TIPC_CONFIG", "$TIPC_MODE")
+    assert (ns.tipc_config, ns.tipc_mode) == (["$TIPC_CONFIG"], "$TIPC_MODE")
     assert args == ClusterArgs(device="auto", rendezvous_timeout=300.0)
     # what srun gives the second task: the same command resolves to node 1
     env = {"SLURM_JOB_NODELIST": "gpu[07-08]", "SLURM_NODEID": "1", "FLAGS_START_PORT": "17000"}
@@ -77,8 +97,15 @@ def test_sbatch_node_command_parses_and_takes_identity_from_slurm():
                        which=lambda _: None, exists=lambda _: False)
     assert (ctx.ips, ctx.host, ctx.node_rank, ctx.start_port, ctx.rendezvous_port) == (
         ("10.0.0.7", "10.0.0.8"), "10.0.0.8", 1, 17000, 16999)
-    merge = next(words for words in lines if "merge" in words)
-    assert parse_merge_command(merge).dirs == ["$TIPC_RESULTS"]
+    assert srun[-1] == "$@"  # sbatch's own arguments (--repo ...) reach every node
+    assert [ns.dirs for ns in tipc_commands(lines, "merge")] == [["$TIPC_RESULTS"]]
+    assert [ns.results_dirs for ns in tipc_commands(lines, "report")] == [[Path("$TIPC_RESULTS")]]
+
+
+def test_local_2node_merges_then_reports():
+    lines = logical_lines((NIGHTLY / "local-2node.sh").read_text())
+    assert [ns.dirs for ns in tipc_commands(lines, "merge")] == [["$TIPC_RESULTS"]]
+    assert [ns.results_dirs for ns in tipc_commands(lines, "report")] == [[Path("$TIPC_RESULTS")]]
 
 
 def test_ci_job_runs_the_same_command_per_rank_then_merges():
@@ -88,10 +115,33 @@ def test_ci_job_runs_the_same_command_per_rank_then_merges():
     runs = [step["run"] for step in node["steps"] if "pytest" in step.get("run", "")]
     assert len(runs) == 1
     for rank in (0, 1):
-        _, args = parse_node_command(shlex.split(runs[0].replace("${{ matrix.rank }}", str(rank))))
+        ns, args = parse_node_command(shlex.split(runs[0].replace("${{ matrix.rank }}", str(rank))))
         assert (args.ips, args.node_rank, args.rendezvous_timeout) == (("$TIPC_IPS",), rank, 600.0)
-    merge_run = next(step["run"] for step in merge["steps"] if " merge " in step.get("run", ""))
-    assert parse_merge_command(shlex.split(merge_run)).out == "nightly-results/merged"
+        assert (ns.tipc_config, ns.tipc_mode, ns.tipc_repo) == (["$TIPC_CONFIG"], "$TIPC_MODE", "$TIPC_REPO")
+    steps = [shlex.split(step["run"]) for step in merge["steps"] if "run" in step]
+    (merged,) = tipc_commands(steps, "merge")
+    (report,) = tipc_commands(steps, "report")
+    assert merged.out == "nightly-results/merged" and report.results_dirs == [Path(merged.out)]
+
+
+def test_ci_job_names_a_real_config_and_uploads_where_the_nodes_write():
+    job = yaml.safe_load((NIGHTLY / "ci-job.yml").read_text())
+    env, node = job["env"], job["jobs"]["node"]
+    config = resolve_config(env["TIPC_CONFIG"], TIPC_CHECKOUT)
+    checkout = next(step for step in node["steps"] if step.get("with", {}).get("repository"))
+    assert checkout["with"]["path"] == "${{ env.TIPC_REPO }}"
+    runs = [[expand(w, env) for w in shlex.split(s["run"])] for s in node["steps"] if "run" in s]
+    (prepare,) = tipc_commands(runs, "prepare")
+    assert (prepare.config, prepare.mode, prepare.repo) == (
+        env["TIPC_CONFIG"], env["TIPC_MODE"], Path(env["TIPC_REPO"]))
+    ips = tuple(env["TIPC_IPS"].split(","))
+    for rank in (0, 1):
+        plan = build_plan(load_config(str(config)), PlanOptions(
+            mode=env["TIPC_MODE"], repo=env["TIPC_REPO"], ips=ips, host=ips[rank], node_rank=rank))
+        written = Path(plan.cwd) / plan.output_dir
+        upload = next(s["with"]["path"] for s in node["steps"] if "upload-artifact" in s.get("uses", ""))
+        assert Path(upload.replace("${{ env.TIPC_RESULTS }}", env["TIPC_RESULTS"])
+                    .replace("${{ matrix.rank }}", str(rank))) == written
 
 
 FAKE_NODE = """
@@ -131,7 +181,7 @@ def test_local_2node_runs_both_nodes_and_merges(tmp_path, free_port, fail_rank, 
     env = dict(os.environ, TIPC_CONFIG="tinyrec/cfg.txt", TIPC_MODE="lite_train_lite_infer",
                TIPC_RESULTS=str(results), TIPC_PYTHON=sys.executable,
                TIPC_PYTEST=f"{sys.executable} {fake}", TIPC_START_PORT=str(free_port(2) + 1),
-               FAIL_RANK=fail_rank, TIPC_PREPARE="0")
+               FAIL_RANK=fail_rank, TIPC_PREPARE="0", TIPC_REPORTS=str(tmp_path / "reports"))
     done = subprocess.run(["bash", str(NIGHTLY / "local-2node.sh"), "--rendezvous-timeout", "20"],
                           env=env, capture_output=True, text=True, timeout=120)
     consoles = "".join((results / f"node{r}.console.log").read_text() for r in (0, 1))
@@ -141,3 +191,5 @@ def test_local_2node_runs_both_nodes_and_merges(tmp_path, free_port, fail_rank, 
     merged = [json.loads(line) for line in (results / "results.jsonl").read_text().splitlines()]
     assert [(r["node_rank"], r["host"]) for r in merged] == [(0, "127.0.0.2"), (1, "127.0.0.3")]
     assert "tipc merge: 2 node(s), 2 record(s)" in done.stdout
+    (index,) = (tmp_path / "reports").rglob("index.html")
+    assert str(index) in done.stdout and "127.0.0.3" in index.read_text()

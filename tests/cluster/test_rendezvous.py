@@ -50,34 +50,30 @@ def test_from_wire_rejects_garbage():
         Hello.from_wire([1])
 
 
-def run_pair(port, hello0, hello1, timeout=5.0, start1_after=0.0):
-    """Node 0 and node 1 in two threads; both verdicts."""
-    results = {}
+def background(call):
+    """Run ``call`` in a thread; the returned function joins it (bounded) and gives its result."""
+    result = {}
+    thread = threading.Thread(target=lambda: result.update(value=call()))
+    thread.start()
 
-    def node(h, delay):
-        time.sleep(delay)
-        results[h.rank] = rendezvous(h, IPS, port, timeout)
+    def outcome():
+        thread.join(20)
+        assert not thread.is_alive()
+        return result["value"]
+    return outcome
 
-    threads = [threading.Thread(target=node, args=(hello0, 0.0)),
-               threading.Thread(target=node, args=(hello1, start1_after))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout * 3)
-        assert not t.is_alive()
-    return results[0], results[1]
+
+def run_pair(port, hello0, hello1, timeout=5.0, node0_after=0.0):
+    """Node 1 and node 0 side by side (node 0 after a delay); both verdicts."""
+    peer = background(lambda: rendezvous(hello1, IPS, port, timeout))
+    time.sleep(node0_after)
+    return rendezvous(hello0, IPS, port, timeout), peer()
 
 
 def test_pass_with_peer_starting_first(free_port):
-    port = free_port()
     # node 1 starts before node 0 listens: it retries until node 0 is up
-    results = {}
-    peer = threading.Thread(target=lambda: results.update(p=rendezvous(hello(1), IPS, port, 5)))
-    peer.start()
-    time.sleep(0.5)
-    v0 = rendezvous(hello(0), IPS, port, 5)
-    peer.join(10)
-    assert v0 == results["p"] == Verdict(True, (), (0, 1))
+    v0, v1 = run_pair(free_port(), hello(0), hello(1), node0_after=0.5)
+    assert v0 == v1 == Verdict(True, (), (0, 1))
 
 
 def test_mismatch_reaches_both_nodes(free_port):
@@ -110,14 +106,12 @@ def test_port_taken_on_node0_raises(free_port, listener):
 
 def test_garbage_connection_does_not_block_node0(free_port):
     port = free_port()
-    results = {}
-    server = threading.Thread(target=lambda: results.update(v=rendezvous(hello(0), IPS, port, 3)))
-    server.start()
+    server = background(lambda: rendezvous(hello(0), IPS, port, 3))
     time.sleep(0.3)
     with socket.create_connection(("127.0.0.2", port), timeout=6) as junk:
         junk.sendall(b"not json\n")
         reply = json.loads(junk.makefile().readline())
-    server.join(10)
+    verdict = server()
     assert reply["ok"] is False
-    assert results["v"].problems[0].startswith("a connection from 127.0.0.")
-    assert results["v"].problems[1] == "node 1 (127.0.0.3) never arrived within 3 s"
+    assert verdict.problems[0].startswith("a connection from 127.0.0.")
+    assert verdict.problems[1] == "node 1 (127.0.0.3) never arrived within 3 s"

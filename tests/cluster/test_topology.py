@@ -3,7 +3,8 @@ import pytest
 from tipc.cluster.errors import ClusterError
 from tipc.cluster.topology import ClusterSpec, ips_from_gpu_list, node_list
 
-HOSTS = {"node01": "10.1.0.1", "node02": "10.1.0.2", "node03": "10.1.0.3", "localhost": "127.0.0.1"}
+HOSTS = {"node01": "10.1.0.1", "node02": "10.1.0.2", "node03": "10.1.0.3", "localhost": "127.0.0.1",
+         "debian-self": "127.0.1.1"}
 
 
 def resolver(name):
@@ -27,8 +28,20 @@ def resolver(name):
      ClusterSpec(("192.168.0.1", "192.168.0.2"), "config gpu_list", ("192.168.0.1", "192.168.0.2"))),
     ((), {}, ("192.168.0.1", "192.168.0.2"),
      ClusterSpec(("192.168.0.1", "192.168.0.2"), "config gpu_list", ("192.168.0.1", "192.168.0.2"))),
+    ((), {"SLURM_JOB_NODELIST": "node[01-02]", "SLURM_NODELIST": "node[02-03]"}, (),
+     ClusterSpec(("10.1.0.1", "10.1.0.2"), "SLURM_JOB_NODELIST", ("node01", "node02"))),
+    ((), {"SLURM_JOB_NODELIST": "node01", "PADDLE_TRAINERS": "10.2.0.1,10.2.0.2"}, (),
+     ClusterSpec(("10.2.0.1", "10.2.0.2"), "PADDLE_TRAINERS", ("10.2.0.1", "10.2.0.2"))),
+    ((), {"PADDLE_TRAINERS": "10.2.0.1", "POD_IP": "10.2.0.1"}, ("192.168.0.1", "192.168.0.2"),
+     ClusterSpec(("192.168.0.1", "192.168.0.2"), "config gpu_list", ("192.168.0.1", "192.168.0.2"))),
+    (("127.0.0.2", "127.0.0.3"), {"PADDLE_TRAINERS": "10.2.0.1,10.2.0.2"}, (),
+     ClusterSpec(("127.0.0.2", "127.0.0.3"), "--ips", ("127.0.0.2", "127.0.0.3"))),
+    ((), {"SLURM_JOB_NODELIST": ""}, ("192.168.0.1", "192.168.0.2"),
+     ClusterSpec(("192.168.0.1", "192.168.0.2"), "config gpu_list", ("192.168.0.1", "192.168.0.2"))),
 ], ids=["nothing", "cli-beats-all", "slurm-beats-paddle", "old-slurm-name", "paddle-beats-config",
-        "one-node-allocation-falls-through", "config"])
+        "one-node-allocation-falls-through", "config", "job-nodelist-beats-old-name",
+        "one-node-slurm-then-paddle", "one-trainer-falls-through", "cli-beats-paddle",
+        "empty-slurm-var-ignored"])
 def test_precedence(cli, env, config, expected):
     assert node_list(cli, env, config, resolver) == expected
 
@@ -36,10 +49,14 @@ def test_precedence(cli, env, config, expected):
 @pytest.mark.parametrize("cli, env, fragment", [
     (("127.0.0.2", "127.0.0.2"), {}, "names 127.0.0.2 twice"),
     (("127.0.0.1", "127.0.0.2"), {}, "contains 127.0.0.1"),
-    ((), {"SLURM_JOB_NODELIST": "localhost,node01"}, "contains 127.0.0.1"),
+    ((), {"SLURM_JOB_NODELIST": "localhost,node01"}, "'localhost' resolves to the loopback address 127.0.0.1"),
     ((), {"SLURM_JOB_NODELIST": "node[01-02],ghost"}, "cannot resolve host 'ghost'"),
     ((), {"PADDLE_TRAINERS": "10.0.0.1,"}, "PADDLE_TRAINERS="),
-], ids=["duplicate", "launch-rewrites-127.0.0.1", "localhost-in-slurm", "unresolvable", "bad-trainers"])
+    ((), {"SLURM_JOB_NODELIST": "debian-self,node02"},
+     "host 'debian-self' resolves to the loopback address 127.0.1.1 on this machine"),
+    ((), {"SLURM_JOB_NODELIST": "node[01-02"}, "'[' is never closed"),
+], ids=["duplicate", "launch-rewrites-127.0.0.1", "localhost-in-slurm", "unresolvable", "bad-trainers",
+        "hostname-resolving-to-loopback", "bad-slurm-list"])
 def test_bad_lists(cli, env, fragment):
     with pytest.raises(ClusterError) as err:
         node_list(cli, env, (), resolver)
@@ -64,3 +81,9 @@ def test_describe_names_source_and_hostnames():
     spec = node_list((), {"SLURM_JOB_NODELIST": "node[01-02]"}, (), resolver)
     assert spec.describe() == "2 node(s) 10.1.0.1,10.1.0.2 (node01,node02) from SLURM_JOB_NODELIST"
     assert spec.multi_node
+
+
+def test_loopback_addresses_given_as_addresses_stay_allowed():
+    """Two nodes on one machine (127.0.0.2/127.0.0.3) are addresses, not names."""
+    assert node_list((), {"PADDLE_TRAINERS": "127.0.0.2,127.0.0.3"}, (), resolver).ips == (
+        "127.0.0.2", "127.0.0.3")

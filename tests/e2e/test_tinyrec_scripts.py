@@ -94,19 +94,21 @@ def test_export_writes_one_model_per_submodel(exported):
     assert "character_dict" in (exported / "inference.yml").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("batch", [1, 6], ids=["bs1", "bs6"])
-def test_predict_prints_results_and_benchmark_block(workdir, exported, batch):
+@pytest.mark.parametrize(("batch", "mkldnn", "precision"), [(1, False, "fp32"), (6, False, "fp32"),
+                                                             (6, True, "fp32"), (6, True, "fp16")],
+                         ids=["bs1", "bs6", "bs6-mkldnn", "bs6-mkldnn-fp16-is-bf16"])
+def test_predict_prints_results_and_benchmark_block(workdir, exported, batch, mkldnn, precision):
     done = run([str(TINYREC / "tools/infer/predict_rec.py"), '--rec_image_shape=3,32,100', "--use_gpu=False",
-                "--enable_mkldnn=False", "--cpu_threads=2", f"--rec_model_dir={exported}/Student",
+                f"--enable_mkldnn={mkldnn}", "--cpu_threads=2", f"--rec_model_dir={exported}/Student",
                 f"--rec_batch_num={batch}", "--image_dir=./inference/rec_inference", "--benchmark=True",
-                "--precision=fp32"], workdir)
+                f"--precision={precision}", "--use_tensorrt=False"], workdir)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert done.stdout.count("ppocr INFO: Predicts of ") == INFER_IMAGES
     figures = extract("infer", done.stdout)
     assert figures["batch_size"] == batch
     assert figures["data_num"] == math.ceil(INFER_IMAGES / batch)  # batches, as AutoLog counts
-    assert (figures["precision"], figures["runtime_device"], figures["model_name"]) == ("fp32", "cpu", "rec")
-    assert (figures["enable_mkldnn"], figures["cpu_threads"], figures["enable_tensorrt"]) == (False, 2, False)
+    assert (figures["precision"], figures["runtime_device"], figures["model_name"]) == (precision, "cpu", "rec")
+    assert (figures["enable_mkldnn"], figures["cpu_threads"], figures["enable_tensorrt"]) == (mkldnn, 2, False)
     assert figures["paddle_version"] and figures["gpu_rss_mb"] is None
     assert figures["inference_ms"] > 0 and figures["cpu_rss_mb"] > 100
 
@@ -120,8 +122,12 @@ def test_predict_prints_results_and_benchmark_block(workdir, exported, batch):
           "--rec_model_dir=./missing"], "--rec_model_dir ./missing: no inference.json"),
         (["tools/train.py", "-c", YML, "-o", "Global.use_gpu=True", "Global.save_model_dir=./output/gpu"],
          "Global.use_gpu=True but this paddle build has no CUDA"),
+        (["tools/train.py", "-c", YML, "-o", "Global.pretrained_model=./missing", "Global.save_model_dir=./output/m",
+          f"Global.character_dict_path={DICT}"],
+         "weights not found: missing.pdparams"),
     ],
-    ids=["predict-use-gpu-on-cpu-build", "predict-missing-model", "train-use-gpu-on-cpu-build"],
+    ids=["predict-use-gpu-on-cpu-build", "predict-missing-model", "train-use-gpu-on-cpu-build",
+         "train-missing-pretrained-model"],
 )
 def test_failures_exit_non_zero_with_a_clear_message(workdir, argv, message):
     script, *rest = argv
@@ -129,6 +135,45 @@ def test_failures_exit_non_zero_with_a_clear_message(workdir, argv, message):
     done = run([str(TINYREC / script), *rest], workdir)
     assert done.returncode != 0
     assert message in done.stdout + done.stderr
+
+
+def test_checkpoints_resume_where_pretrained_model_starts_over(workdir, trained):
+    """PaddleOCR's split: Global.checkpoints resumes (weights, optimizer, epoch and step counters),
+    Global.pretrained_model loads the weights only and trains from epoch 1."""
+    save, _ = trained
+    resumed = run(tool("tools/train.py", ["Global.print_batch_step=1", "Global.use_gpu=False",
+                                          f"Global.checkpoints={save}/latest", "Global.epoch_num=3",
+                                          f"Global.save_model_dir={workdir / 'output' / 'resumed'}",
+                                          "Train.loader.batch_size_per_card=16"]), workdir)
+    assert resumed.returncode == 0, resumed.stdout[-3000:] + resumed.stderr[-3000:]
+    assert f"resume from {save}/latest" in resumed.stdout
+    assert "epoch: [1/3]" not in resumed.stdout and "epoch: [2/3]" not in resumed.stdout
+    assert "epoch: [3/3], global_step: 7, " in resumed.stdout  # 2 epochs × 3 steps were done before
+    warm = run(tool("tools/train.py", ["Global.print_batch_step=1", "Global.use_gpu=False",
+                                       f"Global.pretrained_model={save}/latest", "Global.epoch_num=1",
+                                       f"Global.save_model_dir={workdir / 'output' / 'warm'}",
+                                       "Train.loader.batch_size_per_card=16"]), workdir)
+    assert warm.returncode == 0, warm.stdout[-3000:] + warm.stderr[-3000:]
+    assert f"load pretrain successful from {save}/latest" in warm.stdout
+    assert "epoch: [1/1], global_step: 1, " in warm.stdout
+
+
+def test_amp_to_static_and_print_batch_step(workdir):
+    """The AMP overrides tipc adds for autocast=amp and to_static_train's override run on CPU:
+    AMP says it is a no-op there, to_static traces the model; print_batch_step=2 over 3 steps
+    logs steps 2 and 3 (the last step of an epoch is always logged)."""
+    save = workdir / "output" / "amp_static"
+    done = run(tool("tools/train.py", ["Global.print_batch_step=2", "Global.use_gpu=False", "Global.use_amp=True",
+                                       "Global.scale_loss=1024.0", "Global.use_dynamic_loss_scaling=True",
+                                       "Global.to_static=true", f"Global.save_model_dir={save}",
+                                       "Global.epoch_num=1", "Train.loader.batch_size_per_card=16"]), workdir)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "AMP is a no-op on CPU" in done.stdout
+    assert "paddle.jit.to_static" in done.stdout
+    steps = [line.split("global_step: ")[1].split(",")[0] for line in done.stdout.splitlines()
+             if "global_step: " in line]
+    assert steps == ["2", "3"]
+    assert (save / "latest.pdparams").is_file()
 
 
 def test_two_process_launch_saves_on_rank_zero_only(workdir):

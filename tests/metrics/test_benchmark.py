@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,31 @@ def test_writer_shape_matches_autolog():
     assert messages[-3] == " cpu_rss(MB): 317.3867, gpu_rss(MB): None, gpu_util: None%"
     assert all(m.startswith(" ") for m in messages if ":" in m)
     assert len(messages) == 1 + 6 + 4 + 3 + 6 + 2 + 3 + 3
+
+
+_LOGGER_PREFIX = "[2025/03/04 10:11:13] ppocr INFO: "
+
+
+def _skeleton(lines) -> list[str]:
+    """Block lines from the first ``INFO:`` newline to the last field, values masked.
+
+    Only lines with the logger prefix count: the fixture's stray ``nvcc`` line is
+    AutoLog's noise, not part of the format a writer must reproduce.
+    """
+    lines = [line for line in lines if line.startswith("[")]
+    first = next(i for i, line in enumerate(lines) if "Env info" in line) - 1
+    last = next(i for i, line in enumerate(lines) if "postprocess_time(ms)" in line)
+    cut = len(_LOGGER_PREFIX) - 1  # keep the space the logger adds after "INFO:"
+    return [re.sub(r"(: )[^,]*", r"\1V", line[cut:]) for line in lines[first:last + 1]]
+
+
+def test_writer_matches_autolog_output_line_by_line():
+    """Through a ppocr logger, the writer's block is AutoLog's, line for line and value-masked:
+    two spaces before every field, the 22/23-dash rulers, the field order."""
+    autolog = _skeleton(fixture("rec_cpu_bs6_stray_nvcc.log").splitlines())
+    ours = _skeleton("".join(_LOGGER_PREFIX + m + "\n" for m in format_benchmark_block(FULL)).splitlines())
+    assert ours == autolog
+    assert ours[2] == "  OS_version: V" and len(ours) == 28
 
 
 class FakeClock:

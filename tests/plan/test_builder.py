@@ -1,11 +1,14 @@
 """Plan-level behaviour: chain order, modes, notes, log de-duplication, options, errors."""
 
 import hashlib
+from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from tipc.config import load_config, parse_config_text
 from tipc.config.errors import ConfigError
+from tipc.config.locate import find_configs
 from tipc.plan import MODES, PlanOptions, build_plan, validate_mode
 
 from .plan_factory import PATH, config_text, make_config, make_plan
@@ -137,3 +140,38 @@ def test_unknown_mode():
 def test_validate_mode_accepts_the_four():
     for mode in MODES:
         validate_mode(mode, "c.txt")
+
+
+def written_files(plan) -> list[str]:
+    """Every file a stage writes its story into: its log, and for a train the S.log copy."""
+    return [path for s in plan.stages() for path in {s.log, s.legacy_log, *(s.copy_train_log or ())[1:]}]
+
+
+WIDE = dict(
+    gpu_list="gpu_list:-1|0|0,1|a,b;0,1|c,d;0", train_use_gpu="Global.use_gpu:False|True|True|True|True",
+    autocast="Global.auto_cast:fp32|amp", trainer="trainer:norm_train|pact_train|fpgm_train|to_static_train",
+    pact_train="pact_train:tools/train.py -c q.yml -o", fpgm_train="fpgm_train:tools/train.py -c f.yml -o",
+    quant_export="quant_export:tools/export_model.py -c q.yml -o",
+    fpgm_export="fpgm_export:tools/export_model.py -c f.yml -o", eval="eval:tools/eval.py -c e.yml -o",
+    batch_size="--rec_batch_num:1|6", precision="--precision:fp32|int8", enable_mkldnn="--enable_mkldnn:False|True",
+)
+
+
+@pytest.mark.parametrize("mode, lines, chains", [
+    ("lite_train_lite_infer", WIDE, 5 * 2 * 4),
+    ("whole_infer", dict(infer_model="infer_model:./a|./b|./c",
+                         infer_export="infer_export:null|tools/export_model.py -o|tools/export_model.py -o",
+                         infer_quant="infer_quant:False|True|False"), 3),
+], ids=["gpu-entries-x-autocast-x-trainers", "whole-infer-models"])
+def test_no_log_overwrites_another(mode, lines, chains):
+    plan = make_plan(mode, to_static=True, **lines)
+    files = written_files(plan)
+    assert len(plan.chains) == chains
+    assert len(files) == len(set(files)), [f for f, n in Counter(files).items() if n > 1][:3]
+
+
+def test_no_log_overwrites_another_in_any_shipped_plan():
+    for path in find_configs(Path(__file__).resolve().parents[2] / "test_configs"):
+        for mode in MODES:
+            files = written_files(build_plan(load_config(path), PlanOptions(mode, python="py")))
+            assert len(files) == len(set(files)), (path, mode)

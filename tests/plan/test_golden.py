@@ -15,11 +15,12 @@ import pytest
 
 from tipc.config import load_config
 from tipc.config.errors import ConfigError
+from tipc.config.locate import find_configs
 from tipc.plan import MODES, PlanOptions, build_plan, plan_to_json
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "golden"
-CONFIGS = sorted((REPO / "test_configs").rglob("*.txt"))
+CONFIGS = find_configs(REPO / "test_configs")
 UPDATE = os.environ.get("TIPC_UPDATE_GOLDEN") == "1"
 
 

@@ -1,6 +1,7 @@
 """``tipc plan`` through tipc.cli.main (only the plan command registered, so other commands' state never matters)."""
 
 import json
+import os
 
 import pytest
 
@@ -75,3 +76,64 @@ def test_bad_config_line(tipc, tmp_path):
     assert code == 2
     assert err == f"tipc: error: {path}:4: gpu_list: entry 'zz': expected -1 (CPU), a GPU id, a comma list of ids, " \
                   f"or '<ip>,<ip>;<ids>'\n"
+
+
+def test_json_schema_is_the_issues(tipc, tmp_path):
+    """The object ``tipc plan --format json`` promises, on a shipped multi-node config found under
+    test_configs/: every stage's argv starts with the interpreter, ``requires`` names earlier stages."""
+    code, out, _ = tipc("--config", "PP-OCRv3_mobile_rec/train_linux_gpu_fleet_normal_infer_python_linux_gpu_cpu.txt",
+                        "--mode", "lite_train_lite_infer", "--python", "/opt/py", "--format", "json")
+    data = json.loads(out)
+    assert code == 0
+    assert (data["model"], data["mode"]) == ("PP-OCRv3_mobile_rec", "lite_train_lite_infer")
+    seen = set()
+    for stage in data["stages"]:
+        assert stage["kind"] in ("train", "eval", "export", "infer")
+        assert stage["argv"][0] == "/opt/py" and all(isinstance(t, str) for t in stage["argv"])
+        assert not {">", "2>&1"} & set(stage["argv"])  # redirection is the runner's job, not a token
+        assert all(isinstance(k, str) and (v is None or isinstance(v, str)) for k, v in stage["env"].items())
+        assert stage["cwd"] == str(tmp_path) and stage["log"].startswith("./test_tipc/output/PP-OCRv3_mobile_rec/")
+        assert set(stage["requires"]) <= seen
+        seen.add(stage["id"])
+    train = data["stages"][0]
+    assert train["argv"][1:5] == ["-m", "paddle.distributed.launch", "--ips=127.0.0.2,127.0.0.3", "--gpus=0,1"]
+    infer = data["stages"][-1]
+    assert "--rec_image_shape=3,48,320" in infer["argv"]  # the config's quotes resolved, no shell
+    assert all(set(s) == {"id", "reason"} and all(isinstance(v, str) for v in s.values()) for s in data["skipped"])
+    assert data["notes"][0] == "python: /opt/py (from --python)"
+    assert all(isinstance(n, str) for n in data["notes"])
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "{path}: empty file: expected a TIPC config starting with the 'train_params' header"),
+    (b"=====train_params=====\nmodel_name:x\x00y\n", "{path}:2: binary content (NUL byte): expected a text config"),
+    (b"=====train_params=====\nmodel_name:x\npython:python3\n",
+     "{path}:3: truncated config: it ends at line 3 ('python'); expected key 'gpu_list' (role gpu_list) next"),
+], ids=["empty", "binary", "truncated"])
+def test_bad_files_exit_2_without_traceback(tipc, tmp_path, content, message):
+    path = tmp_path / "c.txt"
+    path.write_bytes(content)
+    code, out, err = tipc("--config", str(path), "--mode", "whole_infer")
+    assert (code, out, err) == (2, "", f"tipc: error: {message.format(path=path)}\n")
+
+
+def test_unknown_mode_text(tipc, config):
+    code, _, err = tipc("--config", "rec/train.txt", "--mode", "benchmark_train")
+    assert (code, err) == (2, f"tipc: error: {config}: unknown mode 'benchmark_train': expected one of "
+                              "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer\n")
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path):
+    """``tipc plan … | head``: the pipe closes before the plan is written."""
+    import subprocess
+    import sys
+
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([sys.executable, "-m", "tipc", "plan", "--config", "PP-OCRv3_mobile_rec/train_infer_python.txt",
+                               "--mode", "lite_train_lite_infer", "--format", "json"],
+                              stdout=write, stderr=subprocess.PIPE, text=True, cwd=tmp_path, timeout=60)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (141, "")

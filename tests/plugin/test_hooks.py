@@ -19,6 +19,7 @@ STAGES = ("train", "eval", "export", "infer[cpu-mkldnn_False-threads_1-fp32-bs1]
           "infer[cpu-mkldnn_False-threads_1-fp32-bs2]")
 CONFIG_ID = "fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
 IDS = [f"{CONFIG_ID}::{CHAIN}::{s}" for s in STAGES]
+AMP = "train_linux_cpu_normal_amp_infer_python_linux_cpu.txt"
 
 
 def gone(pid: int) -> bool:
@@ -33,6 +34,24 @@ def test_collect_only_lists_one_item_per_stage(tipc_run):
     assert result.ret == 0
     assert result.outlines[:5] == IDS
     assert not tipc_run.out().exists()
+
+
+def test_node_ids_of_a_shipped_config_read_as_the_issue_spells_them(tipc_run):
+    """A name under tipc's own test_configs/, from a directory that has no such config."""
+    args = [tipc_run.tipc_dir, "-c", str(tipc_run.pytester.path / "tox.ini"), "--config",
+            "PP-OCRv3_mobile_rec/train_infer_python.txt", "--mode", "lite_train_lite_infer", "--collect-only", "-q"]
+    result = tipc_run.pytester.runpytest(*args)
+    assert result.ret == 0
+    assert "PP-OCRv3_mobile_rec/train_infer_python.txt::norm_train-gpus_0-fp32::infer[cpu-mkldnn_False-threads_6-fp32-bs1]" \
+        in result.outlines
+
+
+def test_several_configs_are_collected_in_the_order_given(tipc_run):
+    result = tipc_run.run("--config", f"fake_rec/{AMP}", "--collect-only", "-q")
+    assert result.ret == 0
+    assert result.outlines[:5] == IDS
+    amp = [line for line in result.outlines[5:] if "::" in line]
+    assert len(amp) == 10 and all(line.startswith(f"fake_rec/{AMP}::") for line in amp)
 
 
 def test_bare_tipc_argument_names_the_package_from_any_directory(tipc_run):
@@ -100,6 +119,17 @@ def test_failed_train_is_one_failure_and_blocks_the_rest(tipc_run, monkeypatch):
     assert [r["status"] for r in tipc_run.records()] == ["failed"] + ["blocked"] * 4
 
 
+def test_a_broken_report_is_a_warning_and_the_exit_status_stays_the_stages(tipc_run, monkeypatch):
+    def broken_report(*args):
+        raise RuntimeError("template bug")
+
+    monkeypatch.setattr("tipc.plugin.final_report.write_report", broken_report)
+    monkeypatch.setenv("TIPC_FAKE", "train:fail")
+    result = tipc_run.run()
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["tipc: report not written (RuntimeError: template bug); the results are complete: *"])
+
+
 def test_failed_export_blocks_infer_only(tipc_run, monkeypatch):
     monkeypatch.setenv("TIPC_FAKE", "export:fail")
     result = tipc_run.run("-rs")
@@ -157,8 +187,9 @@ def test_lf_reruns_the_failed_export_against_the_trained_model(tipc_run, monkeyp
     assert [r["id"] for r in tipc_run.records()] == [f"{CHAIN}::export"]
 
 
-def test_live_streams_stage_output_and_status_lines(tipc_run):
-    result = tipc_run.run("--live")
+@pytest.mark.parametrize("flag", ["--live", "-s"])
+def test_live_streams_stage_output_and_status_lines(tipc_run, flag):
+    result = tipc_run.run(flag)
     result.assert_outcomes(passed=5)
     result.stdout.fnmatch_lines(["*ppocr INFO: epoch: [[]1/1[]], global_step: 1,*",
                                  " Run successfully with command - fake_rec - * tools/train.py *",
@@ -177,7 +208,7 @@ def test_junitxml_carries_stage_properties(tipc_run):
 
 def test_xdist_loadscope_keeps_each_chain_on_one_worker(tipc_run):
     pytest.importorskip("xdist")
-    result = tipc_run.run("-n", "2", "--dist", "loadscope", "-v", config="train_linux_cpu_normal_amp_infer_python_linux_cpu.txt")
+    result = tipc_run.run("-n", "2", "--dist", "loadscope", "-v", config=AMP)
     result.assert_outcomes(passed=10)
     workers: dict[str, set[str]] = {}
     for line in result.outlines:

@@ -21,7 +21,7 @@ def test_columns_put_kinds_first_then_infer_cases_in_run_order():
 
 
 @pytest.mark.parametrize("record, status, text, note, in_title", [
-    (None, "none", "—", "", "not in"),
+    (None, "none", "—", "", "no such stage, or the run's selection left it out"),
     (rec("a::train", duration=12.34), "passed", "passed", "12.3 s", "a::train: passed"),
     (rec("a::train", Status.FAILED, returncode=2), "failed", "FAILED", "", "exit code 2"),
     (rec("a::export", Status.BLOCKED, reason="a::train failed (see ./S.log)"), "blocked", "blocked",

@@ -1,13 +1,14 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
 
 from htmlq import Element, parse
 from recorded_runs import (CASES, CPU_CHAIN, DIST_CHAIN, FLEET_CHAIN, FPGM_CHAIN, HOSTILE, ONE_CHAIN, PACT_CHAIN, T0,
-                           label, single_node_run)
+                           ResultsWriter, bench, case, label, single_node_run)
 from tipc.cluster.merge import merge_dirs
 from tipc.config.errors import ConfigError
 from tipc.report import write_report
@@ -86,6 +87,23 @@ def test_hostile_log_text_is_escaped(single_run, tmp_path):
     assert "open" in failed.attrs and HOSTILE in failed.find("pre", cls="log").text
 
 
+def test_hostile_text_outside_logs_is_escaped_too(tmp_path):
+    """Every record field the page shows (reason, argv, env, metrics in table, SVG legend and title,
+    notes, overrides, host) is data from a run, so none of it may become markup."""
+    w = ResultsWriter(tmp_path / "r")
+    hostile_case = case(1, precision=HOSTILE)
+    w.add(CPU_CHAIN, "train", Status.PASSED, metrics={"ips": 1.0, HOSTILE: 2.0}, argv=("python3", HOSTILE),
+          env={HOSTILE: HOSTILE}, returncode=0)
+    w.add(CPU_CHAIN, f"infer[{label(hostile_case)}]", Status.PASSED, infer=hostile_case, returncode=0,
+          metrics=bench(hostile_case, 10.0))
+    w.add(CPU_CHAIN, "eval", Status.BLOCKED, None, reason=HOSTILE)
+    _, doc, html = render([w.write(notes=(HOSTILE,), overrides={HOSTILE: HOSTILE}, host=HOSTILE)],
+                          tmp_path / "reports")
+    assert len(doc.find_all("script")) == 1 and "<script>alert" not in html
+    legend = doc.find("svg", id="plot-1-inference-ms").find("circle", cls="point").find("title").text
+    assert HOSTILE in legend and HOSTILE in doc.find("table", id="perf").text
+
+
 def test_stage_details(single_run, tmp_path):
     _, doc, _ = render([single_run], tmp_path / "reports")
     hung = doc.find("details", id="stage-norm_train-gpus_0-1-fp32-train")
@@ -97,6 +115,10 @@ def test_stage_details(single_run, tmp_path):
     assert tails[-1].text.endswith("NCCL rank 1 died") and "failing rank: workerlog.1" in hung.text
     passed = doc.find("details", id="stage-norm_train-gpus_-1-fp32-train")
     assert "open" not in passed.attrs
+    figures = passed.find("dl", cls="figures")
+    assert {d.find("dt").text: d.find("dd").text for d in figures.find_all("div")} == {
+        "ips": "120.5", "loss": "12.3", "steps": "4"}
+    assert hung.find_all("dl", cls="figures") == []  # nothing parsed, nothing shown
     log_link = [a for a in passed.find_all("a") if a.text.startswith("full log")][0]
     assert log_link.attrs["href"] == "../../../../results/norm_train-gpus_-1-fp32/train.log"
 
@@ -106,8 +128,16 @@ def test_verdict_and_header(single_run, tmp_path):
     assert doc.find(id="verdict").attrs["data-overall"] == "failed"
     counts = {c.attrs["data-status"]: int(c.attrs["data-count"]) for c in doc.find(id="counts").find_all("span")}
     assert counts == {"passed": 5, "failed": 2, "timeout": 1, "hung": 1, "blocked": 3, "skipped": 1}
-    facts = doc.find(id="facts").text
-    assert "train_infer_python.txt" in facts and "--device=cpu" in facts and "3.3.1" in facts
+    facts = {div.find("dt").text: div.find("dd").text.strip() for div in doc.find(id="facts").find_all("div")}
+    assert {k: facts[k] for k in ("config", "config sha256", "overrides", "tipc", "paddle", "device", "node",
+                                  "duration")} == {
+        "config": "test_tipc/configs/rec/train_infer_python.txt", "config sha256": "ab" * 8,
+        "overrides": "--device=cpu", "tipc": "0.1.0", "paddle": "3.3.1", "device": "cpu", "node": "127.0.0.1",
+        "duration": "2m 00s"}
+    assert facts["python"].split() == ["3.11.2", "/usr/bin/python3"]
+    assert facts["started"].startswith(time.strftime("%Y-%m-%d", time.localtime(T0)))
+    h1 = doc.find("h1").text
+    assert "PP-OCRv3_mobile_rec" in h1 and "lite_train_lite_infer" in h1
 
 
 def test_svg_plots_carry_the_benchmark_points(single_run, tmp_path):
@@ -119,7 +149,12 @@ def test_svg_plots_carry_the_benchmark_points(single_run, tmp_path):
     tput = [c.find("title").text for c in tput_plot.find_all("circle", cls="point")]
     assert tput == ["cpu fp32 mkldnn=False threads=1: batch size 1 → 16.61 samples/s",
                     "cpu fp32 mkldnn=False threads=1: batch size 6 → 16.01 samples/s"]
-    assert len(doc.find("table", id="perf").find("tbody").find_all("tr")) == 2
+    rows = doc.find("table", id="perf").find("tbody").find_all("tr")
+    assert len(rows) == 2
+    # each row names the chain it measured and links to that infer stage's details
+    links = [row.find("a") for row in rows]
+    assert {a.text for a in links} == {CPU_CHAIN}
+    assert all(doc.find("details", id=a.attrs["href"][1:]).attrs["data-status"] == "passed" for a in links)
 
 
 def test_comparison_with_the_previous_run_from_history(tmp_path):

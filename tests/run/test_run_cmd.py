@@ -26,10 +26,16 @@ def test_pass_exits_0_and_prints_status_lines(fake_repo, capsys):
     assert out[-1].startswith("tipc: report: ") and report.is_file()
 
 
-def test_failure_exits_1_with_log_tail(fake_repo, capsys, monkeypatch):
+def test_failure_exits_1_with_log_tail_even_when_the_report_breaks(fake_repo, capsys, monkeypatch):
+    def broken_report(*args):
+        raise RuntimeError("template bug")
+
+    monkeypatch.setattr("tipc.plugin.final_report.write_report", broken_report)
     monkeypatch.setenv("TIPC_FAKE", "train:fail")
     assert tipc_run(fake_repo) == 1
     captured = capsys.readouterr()
+    assert "tipc: report not written (RuntimeError: template bug); the results are complete: `tipc report " \
+        in captured.err
     assert "norm_train-gpus_-1-fp32::train: FAILED (exit code 1)" in captured.err
     assert "RuntimeError: fake failure (TIPC_FAKE)" in captured.err
     assert captured.err.count("blocked: train failed (see ") == 4
@@ -73,3 +79,34 @@ def free_port_pair() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.2", 0))
         return s.getsockname()[1] + 1
+
+
+def test_sigterm_stops_the_stage_keeps_the_results_and_exits_130(fake_repo):
+    """A real ``tipc run`` process terminated while its first infer case runs."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from test_executor import wait_for  # same directory: pytest imported it under this name
+
+    results = fake_repo / "test_tipc/output/fake_rec/lite_train_lite_infer"
+    env = {**os.environ, "TIPC_FAKE": "infer:sleep=60"}
+    proc = subprocess.Popen([sys.executable, "-m", "tipc", "run", "--config", str(fake_repo / CPU_CONFIG), "--mode",
+                             "lite_train_lite_infer", "--python", sys.executable, "--no-report"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        three_done = lambda: (results / "results.jsonl").is_file() and \
+            len((results / "results.jsonl").read_text().splitlines()) == 3
+        assert wait_for(three_done, 60), "train, eval and export never finished"
+        time.sleep(0.3)  # the infer case starts within milliseconds, then sleeps for a minute
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, out.decode()
+    records = [json.loads(r) for r in (results / "results.jsonl").read_text().splitlines()]
+    assert [r["status"] for r in records] == ["passed"] * 3 + ["failed"]
+    assert records[3]["reason"].startswith("interrupted")
+    assert len((results / "results_python.log").read_text().splitlines()) == 3
+    assert json.loads((results / "run.json").read_text())["duration"] > 0

@@ -60,12 +60,24 @@ def test_failed_train_blocks_its_dependents_once(fake_plan, monkeypatch):
     assert [r.status for r in session.results.records()] == [r.status for r in records]
 
 
-def test_failed_export_blocks_infer_not_eval(fake_plan, monkeypatch):
+def test_failed_export_blocks_infer_not_eval_and_results_jsonl_tells_it_all(fake_plan, monkeypatch):
     monkeypatch.setenv("TIPC_FAKE", "export:fail")
-    _, records = run_all(fake_plan)
+    session, records = run_all(fake_plan)
     assert [r.status for r in records] == [Status.PASSED, Status.PASSED, Status.FAILED, Status.BLOCKED, Status.BLOCKED]
-    assert records[3].reason.startswith("blocked: export failed (see ")
-    assert records[3].reason.endswith("_nodes_1_export.log)")
+    lines = [json.loads(line) for line in session.results.records_file.read_text().splitlines()]
+    train, export, infer = lines[0], lines[2], lines[3]
+    stage = fake_plan.stage(IDS[0])
+    cwd = Path(fake_plan.cwd).resolve()
+    assert {k: train[k] for k in ("id", "kind", "chain", "argv", "env", "cwd", "log", "returncode", "status", "reason",
+                                  "node_rank")} == {
+        "id": IDS[0], "kind": "train", "chain": CHAIN, "argv": list(stage.argv), "env": {"CUDA_VISIBLE_DEVICES": None},
+        "cwd": str(cwd), "log": str(cwd / stage.log), "returncode": 0, "status": "passed", "reason": "",
+        "node_rank": 0}
+    assert train["start"] > 1e9 and 0 < train["duration"] < 60
+    assert (export["status"], export["returncode"], export["reason"]) == ("failed", 1, "exit code 1")
+    assert (infer["status"], infer["returncode"], infer["duration"]) == ("blocked", None, 0.0)
+    assert infer["reason"] == f"blocked: export failed (see {export['log']})"
+    assert export["log"].endswith("_nodes_1_export.log")
 
 
 def test_one_infer_case_runs_against_existing_export(fake_plan):

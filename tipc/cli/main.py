@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 
 import tipc
@@ -35,10 +37,17 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return importlib.import_module(args._module).run(args)
+        code = importlib.import_module(args._module).run(args)
+        sys.stdout.flush()  # here, where a closed pipe can still be handled below
+        return code
     except ConfigError as exc:
         print(f"tipc: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader left (`tipc plan … | head`). Point stdout at /dev/null so that the
+        # interpreter's last flush cannot fail again, and end as SIGPIPE would have.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":

@@ -79,9 +79,9 @@ def run(args: argparse.Namespace) -> int:
     if not settings.run.dry_run:
         print(run_paragraph([s.results for s in sessions]))
         dirs = [s.results.path for s in sessions if s.results.records_file.is_file()]
-        report = final_report(settings, dirs, Path.cwd() / "reports")
-        if report is not None:
-            print(f"tipc: report: {report}")
+        html = final_report(settings, dirs, Path.cwd() / "reports", lambda text: print(text, file=sys.stderr))
+        if html is not None:
+            print(f"tipc: report: {html}")
     if interrupted:
         return 130
     return 1 if failed else 0

@@ -96,10 +96,8 @@ def _first_source(cli_ips: tuple[str, ...], environ: Mapping[str, str],
 
 
 def _resolve(name: str, source: str, resolver: Resolver) -> str:
-    try:
+    if _is_address(name):
         return str(ipaddress.ip_address(name))
-    except ValueError:
-        pass
     try:
         address = resolver(name)
     except ClusterError as exc:
@@ -115,8 +113,30 @@ def _validate(ips: tuple[str, ...], names: tuple[str, ...], source: str) -> None
                 f"node list from {source} names {ip} twice ({seen[ip]!r} and {name!r}); "
                 "every node needs its own address")
         seen[ip] = name
-    if len(ips) > 1 and any(ipaddress.ip_address(ip) == _LAUNCH_REWRITES for ip in ips):
+    if len(ips) < 2:
+        return
+    _check_loopback_names(ips, names, source)
+    if any(ipaddress.ip_address(ip) == _LAUNCH_REWRITES for ip in ips):
         raise ClusterError(
             f"node list from {source} ({','.join(names)}) contains 127.0.0.1, which "
             "paddle.distributed.launch replaces by the machine's address; for several nodes on "
             "one machine use other loopback addresses, e.g. --ips 127.0.0.2,127.0.0.3")
+
+
+def _check_loopback_names(ips: tuple[str, ...], names: tuple[str, ...], source: str) -> None:
+    """A host name that resolves to loopback here (Debian's ``127.0.1.1`` line in /etc/hosts)
+    names this machine only: the other nodes would look for it elsewhere and never meet."""
+    for ip, name in zip(ips, names):
+        if ipaddress.ip_address(ip).is_loopback and not _is_address(name):
+            raise ClusterError(
+                f"node list from {source}: host {name!r} resolves to the loopback address {ip} on "
+                "this machine, which the other nodes cannot reach; map it to its network address "
+                "(/etc/hosts) or give the addresses with --ips")
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tipc.plan.model import InferCase, Topology
+from tipc.plan.model import InferCase, StageKind, Topology
 
 DEFAULT_OUTPUT_ROOT = "./test_tipc/output"
 
@@ -68,3 +68,8 @@ def stage_id(chain: str, name: str) -> str:
 
 def infer_stage_name(case: InferCase) -> str:
     return f"infer[{case.label}]"
+
+
+def kind_of(name: str) -> StageKind | None:
+    """The kind a stage name stands for (``train``, ``infer[...]``), also for a dropped one."""
+    return next((kind for kind in StageKind if name.startswith(kind.value)), None)

@@ -17,6 +17,7 @@ import pytest
 
 from tipc.config import ConfigError
 from tipc.plan.model import Chain, Skipped, Stage
+from tipc.plan.naming import kind_of
 from tipc.run.record import Status
 from tipc.run.session import command_text
 from tipc.run.summary import failure_text
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from tipc.plugin.hooks import TipcPlugin
     from tipc.plugin.settings import ConfigTarget
 
-KINDS = ("train", "eval", "export", "infer")
 PLUGIN_KEY = pytest.StashKey["TipcPlugin"]()
 # What a -k identifier may contain (pytest's expression grammar); anything else splits it.
 _NOT_IDENT = re.compile(r"[^\w:+\-.\[\]\\/]+")
@@ -98,10 +98,6 @@ class ChainNode(_TipcNode):
         return self.parent.target
 
 
-def _kind_of(name: str) -> str:
-    return next((k for k in KINDS if name.startswith(k)), "")
-
-
 def _skip(reason: str) -> None:
     """Skip, reported at the item (config::chain::stage), not at this file's line."""
     raise pytest.skip.Exception(reason, _use_item_location=True)
@@ -143,9 +139,9 @@ class DroppedItem(pytest.Item):
     def __init__(self, *, skipped: Skipped, **kw) -> None:
         super().__init__(**kw)
         self.skipped = skipped
-        kind = _kind_of(self.name)
+        kind = kind_of(self.name)
         if kind:
-            self.add_marker(kind)
+            self.add_marker(kind.value)
 
     def runtest(self) -> None:
         self.config.stash[PLUGIN_KEY].session(self.parent.target).skip_dropped(self.skipped)

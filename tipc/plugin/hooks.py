@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from tipc.config import ConfigError, load_config
-from tipc.plan import Plan, build_plan
-from tipc.plugin.collect import KINDS, PLUGIN_KEY, TipcDirectory, keyword_for
+from tipc.plan import Plan, StageKind, build_plan
+from tipc.plugin.collect import PLUGIN_KEY, TipcDirectory, keyword_for
 from tipc.plugin.distribution import check_distribution
 from tipc.plugin.final_report import final_report
 from tipc.plugin.preflight import failure_message, preflight
@@ -48,8 +48,8 @@ def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Pa
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for kind in KINDS:
-        config.addinivalue_line("markers", f"{kind}: tipc {kind} stages")
+    for kind in StageKind:
+        config.addinivalue_line("markers", f"{kind.value}: tipc {kind.value} stages")
     try:
         settings = resolve_settings(config.getoption)
     except SettingsError as exc:
@@ -69,10 +69,13 @@ class TipcPlugin:
         self.config = config
         self.settings = settings
         self.owner = not (hasattr(config, "workerinput") or config.option.collectonly)
+        # `-s` asks pytest to show what tests print: a stage's output is what it prints.
+        self.live = settings.live or config.getoption("capture", "fd") == "no"
         self._plans: dict[Path, Plan] = {}
         self._sessions: dict[Path, RunSession] = {}
         self._signals = contextlib.ExitStack()
         self.report: Path | None = None
+        self.warnings: list[str] = []  # shown in the terminal summary
 
     # --- plans and sessions, one per config ---
 
@@ -83,11 +86,10 @@ class TipcPlugin:
 
     def session(self, target: ConfigTarget) -> RunSession:
         if target.path not in self._sessions:
-            live = self.settings.live
-            executor = ProcessExecutor(live=self.write if live else None)
+            executor = ProcessExecutor(live=self.write if self.live else None)
             self._sessions[target.path] = RunSession(
                 self.plan(target), self.settings.run, executor,
-                echo=(lambda line: self.write(line, legacy_echo=True)) if live else None,
+                echo=(lambda line: self.write(line, legacy_echo=True)) if self.live else None,
                 include_hint=lambda stage: f'include its chain: -k "{keyword_for(stage.chain)}"')
         return self._sessions[target.path]
 
@@ -139,7 +141,7 @@ class TipcPlugin:
         for run in self._sessions.values():
             run.end()
         dirs = [run.results.path for run in self._sessions.values() if run.results.records_file.is_file()]
-        self.report = final_report(self.settings, dirs, self.config.rootpath / "reports")
+        self.report = final_report(self.settings, dirs, self.config.rootpath / "reports", self.warnings.append)
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if not self.owner:
@@ -151,3 +153,5 @@ class TipcPlugin:
         terminalreporter.write_line(run_paragraph([run.results for run in self._sessions.values()]))
         if self.report:
             terminalreporter.write_line(f"tipc: report: {self.report}")
+        for warning in self.warnings:
+            terminalreporter.write_line(warning, yellow=True)

@@ -45,7 +45,7 @@ OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
     (("--dry-run",), dict(dest="tipc_dry_run", action="store_true", default=False,
                           help="print every stage's command; run nothing")),
     (("--live",), dict(dest="tipc_live", action="store_true", default=False,
-                       help="stream each stage's output to the terminal while it runs")),
+                       help="stream each stage's output to the terminal while it runs (pytest's -s does too)")),
     (("--output-root",), dict(dest="tipc_output_root", default=None, metavar="DIR",
                               help="results root inside the repo (default: ./test_tipc/output)")),
     (("--report-dir",), dict(dest="tipc_report_dir", default=None, metavar="DIR",

@@ -86,7 +86,7 @@ def header(runs: Sequence[NodeRun]) -> Header:
         model=first.model, mode=first.mode, config=first.config, config_sha256=first.config_sha256,
         overrides=tuple(sorted((k, str(v)) for k, v in first.overrides.items())),
         tipc_version=first.tipc_version, paddle_version=first.paddle_version, python=first.python,
-        python_version=first.python_version, device=first.device, nodes=node_infos(runs),
+        python_version=first.python_version, device=first.device, host=first.host, nodes=node_infos(runs),
         start=format_time(start), duration=duration,
         notes=tuple(dict.fromkeys(n for r in runs for n in r.info.notes)),
     )

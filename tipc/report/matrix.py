@@ -15,6 +15,8 @@ _SHORT = {
 # Cells that were not run say why right in the cell, not only on hover.
 _EXPLAINED = (Status.BLOCKED, Status.SKIPPED)
 NOTE_CHARS = 48
+# A record is missing both when the plan has no such stage and when a -k/-m selection left it out.
+ABSENT_WHY = "not run: this chain has no such stage, or the run's selection left it out"
 
 
 def columns(records: Sequence[StageRecord]) -> tuple[Column, ...]:
@@ -36,7 +38,7 @@ def _short(text: str) -> str:
 
 def cell(record: StageRecord | None, anchor: str) -> Cell:
     if record is None:
-        return Cell(status="none", text="—", note="", title="not in this chain's plan", anchor="")
+        return Cell(status="none", text="—", note="", title=ABSENT_WHY, anchor="")
     status = record.status
     title = f"{record.id}: {status.value}"
     if record.reason:

@@ -52,6 +52,7 @@ class Header:
     python: str
     python_version: str
     device: str
+    host: str  # the node that ran it; multi-node runs list theirs in ``nodes``
     nodes: tuple[NodeInfo, ...]
     start: str
     duration: float

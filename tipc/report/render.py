@@ -7,6 +7,7 @@ from functools import lru_cache
 import jinja2
 
 from tipc.report.figures import THROUGHPUT_DEFINITION
+from tipc.report.matrix import ABSENT_WHY
 from tipc.report.model import ReportModel
 from tipc.report.svg import fmt_number
 
@@ -45,7 +46,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters.update(num=num, duration=duration, percent=percent, short=fmt_number)
-    env.globals["THROUGHPUT_DEFINITION"] = THROUGHPUT_DEFINITION
+    env.globals.update(THROUGHPUT_DEFINITION=THROUGHPUT_DEFINITION, ABSENT_WHY=ABSENT_WHY)
     return env
 
 

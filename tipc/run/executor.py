@@ -107,6 +107,11 @@ def _activity(log_fd: int, watch: tuple[Path, ...]) -> int:
     return total
 
 
+def _exited(pid: int) -> bool:
+    """Has the child exited? Asked without reaping it, so that its pid (its group's id) stays ours."""
+    return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+
+
 class _ExitWaiter:
     """Block until the child exits (without reaping it) or a timeout passes."""
 
@@ -118,18 +123,15 @@ class _ExitWaiter:
             self._poll = select.poll()
             self._poll.register(self._fd, select.POLLIN)
 
-    def exited(self) -> bool:
-        return os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-
     def wait(self, seconds: float) -> bool:
         if self._poll is not None:
             return bool(self._poll.poll(max(0, int(seconds * 1000))))
         end = time.monotonic() + seconds
         while time.monotonic() < end:
-            if self.exited():
+            if _exited(self.pid):
                 return True
             time.sleep(0.005)
-        return self.exited()
+        return _exited(self.pid)
 
     def close(self) -> None:
         if self._poll is not None:
@@ -186,21 +188,25 @@ class ProcessExecutor:
         return result
 
     def _supervise(self, proc: subprocess.Popen, out, req: ExecRequest, t0: float) -> tuple[Outcome, str]:
-        waiter = _ExitWaiter(proc.pid)
         tracker = Tracker(proc.pid)
-        tee = _Tee(req.log, out.tell(), self.live)
-        try:
+        waiter = tee = None
+        outcome, reason = Outcome.INTERRUPTED, "interrupted: process group stopped"
+        try:  # from the first instruction after the start: a Ctrl-C anywhere still kills the tree
+            waiter = _ExitWaiter(proc.pid)
+            tee = _Tee(req.log, out.tell(), self.live)
             outcome, reason = self._watch(waiter, tracker, tee, out, req, t0)
         except KeyboardInterrupt:
-            outcome, reason = Outcome.INTERRUPTED, "interrupted: process group stopped"
+            pass
         try:
             # After a clean exit this only sweeps leftovers (a detached daemon, a worker
             # the launcher forgot); otherwise it is the kill itself.
-            kill_tree(tracker, lambda: not waiter.exited(), 0.0 if outcome is Outcome.EXITED else self.grace)
+            kill_tree(tracker, lambda: not _exited(proc.pid), 0.0 if outcome is Outcome.EXITED else self.grace)
         finally:
             proc.wait()
-            waiter.close()
-            tee.close()
+            if waiter is not None:
+                waiter.close()
+            if tee is not None:
+                tee.close()
         return outcome, reason
 
     def _watch(self, waiter: _ExitWaiter, tracker: Tracker, tee: _Tee, out, req: ExecRequest,

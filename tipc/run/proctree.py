@@ -29,11 +29,18 @@ class ProcInfo:
 
 
 def _read_stat(pid: int) -> ProcInfo | None:
+    # os.open/os.read rather than open(): a scan reads every process's stat, once per
+    # supervision tick, and the buffered file object costs more than the read itself.
     try:
-        with open(f"{PROC}/{pid}/stat", "rb") as f:
-            data = f.read()
+        fd = os.open(f"{PROC}/{pid}/stat", os.O_RDONLY)
     except OSError:
         return None
+    try:
+        data = os.read(fd, 4096)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
     # The command name is parenthesised and may itself contain spaces or ')'.
     rest = data[data.rindex(b")") + 2:].split()
     return ProcInfo(pid=pid, ppid=int(rest[1]), pgid=int(rest[2]), sid=int(rest[3]),
@@ -115,6 +122,8 @@ def kill_tree(tracker: Tracker, root_alive, grace: float) -> None:
     A second Ctrl-C during the grace period skips straight to SIGKILL.
     """
     alive = tracker.scan()
+    if not alive and not root_alive():
+        return  # the usual clean exit: nothing left to signal
     _signal_all(tracker.root, alive, signal.SIGTERM)
     try:
         alive = _wait_gone(root_alive, tracker, time.monotonic() + grace)

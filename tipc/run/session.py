@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import tipc
-from tipc.plan.model import Plan, Skipped, Stage, StageKind
+from tipc.plan.model import Plan, Skipped, Stage
+from tipc.plan.naming import kind_of
 from tipc.metrics import extract
 from tipc.run import legacy
 from tipc.run.executor import ExecRequest, Executor, ExecResult, Outcome
@@ -205,7 +206,7 @@ class RunSession:
         story = []
         if status is Status.FAILED and workers:
             story.append("failed rank(s) " + ", ".join(f"{r} (see {p})" for r, p in workers.items()))
-        ips = next((c.topology.ips for c in self.plan.chains if c.id == stage.chain), ())
+        ips = self._chain_ips(stage)
         peers = [f"node {k} ({ip})" for k, ip in enumerate(ips) if k != self.settings.node_rank]
         if peers and status in (Status.TIMEOUT, Status.HUNG):
             story.append(f"this node's launch waited for its peers {', '.join(peers)}: a peer that never "
@@ -215,14 +216,16 @@ class RunSession:
 
     def _owns_outputs(self, stage: Stage) -> bool:
         """Only trainer 0's node writes the model on a multi-node run."""
-        ips = next((c.topology.ips for c in self.plan.chains if c.id == stage.chain), ())
-        return len(ips) < 2 or self.settings.node_rank == 0
+        return len(self._chain_ips(stage)) < 2 or self.settings.node_rank == 0
+
+    def _chain_ips(self, stage: Stage) -> tuple[str, ...]:
+        return next((c.topology.ips for c in self.plan.chains if c.id == stage.chain), ())
 
     def skip_dropped(self, skipped: Skipped) -> StageRecord:
         """A case the plan dropped by rule: recorded as SKIPPED with that rule."""
         chain, _, name = skipped.id.rpartition("::")
-        kind = next((k.value for k in StageKind if name.startswith(k.value)), "")
-        record = StageRecord(id=skipped.id, kind=kind, chain=chain, status=Status.SKIPPED,
+        kind = kind_of(name)
+        record = StageRecord(id=skipped.id, kind=kind.value if kind else "", chain=chain, status=Status.SKIPPED,
                              reason=skipped.reason, node_rank=self.settings.node_rank,
                              host=self.settings.host, model=self.plan.model, mode=self.plan.mode,
                              config=self.plan.config_path)

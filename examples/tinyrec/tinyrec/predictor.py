@@ -99,6 +99,9 @@ def create_predictor(args):
         # The CPU build turns oneDNN on by default: honour --enable_mkldnn=False explicitly.
         if args.enable_mkldnn:
             config.enable_mkldnn()
+            if args.precision == "fp16":
+                # As PaddleOCR: on CPU, half precision means oneDNN's bfloat16 kernels.
+                config.enable_mkldnn_bfloat16()
         else:
             config.disable_mkldnn()
     config.switch_ir_optim(args.ir_optim)

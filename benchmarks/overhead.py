@@ -1,7 +1,7 @@
 """Harness overhead: ``pytest tipc`` vs the same argv lists run back to back with no harness.
 
 Builds a fake-target plan of 54 stages (2 chains × (train, eval, export, 24
-infer cases)), then times, best of ``--repeat``:
+infer cases)), then times, best of ``--repeat`` interleaved rounds:
 
 * bare: each stage's argv through ``subprocess.run`` into a log file, in plan order;
 * tipc: ``python -m pytest <tipc> --config … --mode …`` in a fresh process;
@@ -48,14 +48,17 @@ def make_repo(work: Path) -> tuple[Path, Path]:
     return repo, config
 
 
-def best_of(repeat: int, run, reset) -> float:
-    times = []
+def best_of(repeat: int, runs: dict, reset) -> dict[str, float]:
+    """The fastest of ``repeat`` rounds for each run. Each round times every run once, in turn,
+    so that a busy spell on a shared machine slows all of them alike instead of one."""
+    best = {name: float("inf") for name in runs}
     for _ in range(repeat):
-        reset()
-        t0 = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+        for name, run in runs.items():
+            reset()
+            t0 = time.perf_counter()
+            run()
+            best[name] = min(best[name], time.perf_counter() - t0)
+    return best
 
 
 def main() -> int:
@@ -94,9 +97,8 @@ def main() -> int:
                 subprocess.run(pytest_argv + list(extra), cwd=work, check=True, stdout=subprocess.DEVNULL)
             return run
 
-        t_bare = best_of(args.repeat, bare, reset)
-        t_tipc = best_of(args.repeat, harness(), reset)
-        t_start = best_of(args.repeat, harness("--collect-only"), reset)
+        best = best_of(args.repeat, {"bare": bare, "tipc": harness(), "start": harness("--collect-only")}, reset)
+        t_bare, t_tipc, t_start = best["bare"], best["tipc"], best["start"]
 
     n = len(stages)
     per_stage = (t_tipc - t_bare) / n * 1000

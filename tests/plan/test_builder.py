@@ -84,7 +84,7 @@ def test_notes(mode, lines, note):
 
 def test_cpu_note_and_ips_ignored_note():
     notes = make_plan(options=dict(device="cpu", ips=("x", "y"))).notes
-    assert any(n.startswith("--device cpu:") for n in notes)
+    assert any(n.startswith("device cpu: training runs as CPU processes") for n in notes)
     assert "--ips ignored: no gpu_list entry (line 4) is multi-node" in notes
 
 

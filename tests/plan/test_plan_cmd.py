@@ -44,12 +44,13 @@ def test_json_output(tipc, config, tmp_path):
 
 
 def test_text_output_with_repo_and_device(tipc, config, tmp_path):
+    (tmp_path / "sub").mkdir()
     code, out, _ = tipc("--config", str(config), "--mode", "whole_infer", "--repo", "sub", "--device", "cpu",
                         "--python", "py")
     assert code == 0
     assert f"cwd: {tmp_path / 'sub'}\n" in out
     assert "infer_model_0::infer[cpu-mkldnn_False-threads_6-fp32-bs1]\n" in out
-    assert "infer_model_0::infer[gpu-trt_False-fp32-bs1]: no GPU: --device cpu" in out
+    assert "infer_model_0::infer[gpu-trt_False-fp32-bs1]: no GPU on this node (device cpu)" in out
 
 
 def test_declared_repo_is_the_default(tipc, config, tmp_path):
@@ -82,7 +83,8 @@ def test_json_schema_is_the_issues(tipc, tmp_path):
     """The object ``tipc plan --format json`` promises, on a shipped multi-node config found under
     test_configs/: every stage's argv starts with the interpreter, ``requires`` names earlier stages."""
     code, out, _ = tipc("--config", "PP-OCRv3_mobile_rec/train_linux_gpu_fleet_normal_infer_python_linux_gpu_cpu.txt",
-                        "--mode", "lite_train_lite_infer", "--python", "/opt/py", "--format", "json")
+                        "--mode", "lite_train_lite_infer", "--python", "/opt/py", "--format", "json",
+                        "--device", "gpu", "--node-rank", "0", "--start-port", "17000")
     data = json.loads(out)
     assert code == 0
     assert (data["model"], data["mode"]) == ("PP-OCRv3_mobile_rec", "lite_train_lite_infer")
@@ -96,11 +98,13 @@ def test_json_schema_is_the_issues(tipc, tmp_path):
         assert set(stage["requires"]) <= seen
         seen.add(stage["id"])
     train = data["stages"][0]
-    assert train["argv"][1:5] == ["-m", "paddle.distributed.launch", "--ips=127.0.0.2,127.0.0.3", "--gpus=0,1"]
+    assert train["argv"][1:7] == ["-m", "paddle.distributed.launch", "--ips=127.0.0.2,127.0.0.3", "--gpus=0,1",
+                                  "--host=127.0.0.2", "--start_port=17000"]
+    assert train["env"]["FLAGS_START_PORT"] == "17000" and "/node0/" in train["log"]
     infer = data["stages"][-1]
     assert "--rec_image_shape=3,48,320" in infer["argv"]  # the config's quotes resolved, no shell
     assert all(set(s) == {"id", "reason"} and all(isinstance(v, str) for v in s.values()) for s in data["skipped"])
-    assert data["notes"][0] == "python: /opt/py (from --python)"
+    assert data["notes"][:2] == ["python: /opt/py (from --python)", "device gpu (--device gpu)"]
     assert all(isinstance(n, str) for n in data["notes"])
 
 

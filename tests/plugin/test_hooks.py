@@ -233,7 +233,7 @@ def test_bad_options_are_usage_errors(tipc_run, args, message):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (("--mode", "fast"), "*--mode fast: --config needs --mode, one of lite_train_lite_infer*"),
+    (("--mode", "fast"), "*fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt: unknown mode 'fast': expected one of lite_train_lite_infer*"),
     (("--config", "fake_rec/nope.txt"), "*--config fake_rec/nope.txt: config not found: tried *"),
 ], ids=["unknown-mode", "missing-config"])
 def test_bad_config_or_mode_are_usage_errors(tipc_run, args, message):

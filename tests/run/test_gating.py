@@ -62,6 +62,17 @@ def test_decide(tmp_path: Path, stage_id, done, files, rank, status, reason):
         (tmp_path / f).write_text("x")
     records = {sid: rec(sid, st, "blocked: train failed (see /abs/c::train.log)" if st is Status.BLOCKED else "")
                for sid, st in done.items()}
-    decision = decide(p.stage(stage_id), p, records, rank, include_hint=lambda s: f"HINT {s.id}")
+    decision = decide(p.stage(stage_id), p, records, lambda s: True, rank, include_hint=lambda s: f"HINT {s.id}")
     assert decision.status is status
     assert decision.reason.startswith(reason)
+
+
+def test_outputs_left_by_another_plan_do_not_stand_in(tmp_path: Path):
+    """A deselected export's files on disk count only when a passed run of this plan made them."""
+    p = plan(str(tmp_path))
+    (tmp_path / "out/S/Student").mkdir(parents=True)
+    (tmp_path / "out/S/Student/inference.pdiparams").write_bytes(b"")
+    decision = decide(p.stage("c::infer[cpu]"), p, {}, lambda s: False, include_hint=lambda s: f"HINT {s.id}")
+    assert decision.status is Status.BLOCKED
+    assert decision.reason == ("blocked: export is not in this run and its outputs on disk were not made by a "
+                               "passed run of this plan; HINT c::export")

@@ -106,4 +106,4 @@ def _explicit_port(cli: ClusterArgs, environ: Mapping[str, str]) -> tuple[int | 
 def to_plan_kwargs(ctx: NodeContext) -> dict[str, object]:
     """The ``PlanOptions`` fields this context decides."""
     return {"ips": ctx.ips, "host": ctx.host, "node_rank": ctx.node_rank,
-            "start_port": ctx.start_port, "device": ctx.device}
+            "start_port": ctx.start_port, "device": ctx.device, "notes": ctx.notes()}

@@ -22,7 +22,7 @@ from tipc.plan.naming import output_dir, train_chain_id, train_infer_prefix, who
 from tipc.plan.topology import CPU_ENTRY, on_cpu, parse_topology, with_ips
 from tipc.plan.trainers import resolve_trainer
 
-CPU_NOTE = ("--device cpu: training runs as CPU processes (launch --nproc_per_node instead of --gpus), "
+CPU_NOTE = ("device cpu: training runs as CPU processes (launch --nproc_per_node instead of --gpus), "
             "train use_gpu is False, GPU inference cases are skipped, CUDA_VISIBLE_DEVICES is removed")
 
 
@@ -39,7 +39,7 @@ def build_plan(config: TipcConfig, options: PlanOptions) -> Plan:
     validate_mode(options.mode, config.path)
     python, python_note = resolve_python(config.python, options.python)
     log_path = output_dir(options.output_root, config.model_name.value, options.mode, options.node_rank)
-    notes = [python_note, *config.notes]
+    notes = [python_note, *options.notes, *config.notes]
     if options.device == "cpu":
         notes.append(CPU_NOTE)
     skipped: list[Skipped] = []

@@ -134,6 +134,7 @@ class PlanOptions:
     node_rank: int | None = None  # multi-node: this node's rank; output goes to <mode>/node<rank>/
     start_port: int | None = None  # launch --start_port= and FLAGS_START_PORT for launch-based trains
     whole_infer_gpu: str | None = None  # the bash's 3rd argument in whole_infer
+    notes: tuple[str, ...] = ()  # what a front decided and why (device, node list, ports), shown with the plan
 
 
 @dataclass(frozen=True, slots=True)

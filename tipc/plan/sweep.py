@@ -11,7 +11,7 @@ from tipc.plan.naming import infer_stage_name
 
 CPU_VALUES = ("False", "cpu")
 GPU_VALUES = ("True", "gpu")
-NO_GPU = "no GPU: --device cpu"
+NO_GPU = "no GPU on this node (device cpu)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,21 +23,30 @@ from tipc.cluster import add_options as add_cluster_options
 from tipc.compat import shim_path
 from tipc.config import ConfigError, load_config
 from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, TIPC_CHECKOUT as CHECKOUT, declared_repo, resolve_config
-from tipc.plan import MODES, PlanOptions
+from tipc.plan import MODES, PlanOptions, validate_mode
 from tipc.plan.topology import parse_topology
 from tipc.run.limits import parse_seconds, resolve_limits
 from tipc.run.session import RunSettings
 
 
-OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
+Option = tuple[tuple[str, ...], dict[str, Any]]
+
+# What decides the plan: shared by `tipc plan` and the fronts that run it.
+PLAN_OPTIONS: tuple[Option, ...] = (
     (("--config",), dict(dest="tipc_config", action="append", default=[], metavar="CONFIG",
-                         help="TIPC config: a path, or relative to test_configs/ (repeatable)")),
+                         help="TIPC config: a path, or a name under test_configs/ or test_tipc/configs/ (repeatable)")),
     (("--mode",), dict(dest="tipc_mode", default=None, metavar="MODE",
                        help=f"one of {', '.join(MODES)}")),
     (("--repo",), dict(dest="tipc_repo", default=None, metavar="DIR",
                        help="the target repo the stages run in (default: the config's target.yaml, else cwd)")),
     (("--python",), dict(dest="tipc_python", default=None, metavar="PY",
                          help="interpreter for every stage (default: the config's, if on PATH, else this one)")),
+    (("--output-root",), dict(dest="tipc_output_root", default=None, metavar="DIR",
+                              help="results root inside the repo (default: ./test_tipc/output)")),
+)
+
+# How the plan runs.
+RUN_OPTIONS: tuple[Option, ...] = (
     (("--timeout",), dict(dest="tipc_timeout", action="append", default=[], metavar="KIND=SECONDS",
                           help="per-stage time limit; KIND one of train, eval, export, infer, all (repeatable)")),
     (("--hang-timeout",), dict(dest="tipc_hang_timeout", default=None, metavar="SECONDS",
@@ -46,8 +55,6 @@ OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
                           help="print every stage's command; run nothing")),
     (("--live",), dict(dest="tipc_live", action="store_true", default=False,
                        help="stream each stage's output to the terminal while it runs (pytest's -s does too)")),
-    (("--output-root",), dict(dest="tipc_output_root", default=None, metavar="DIR",
-                              help="results root inside the repo (default: ./test_tipc/output)")),
     (("--report-dir",), dict(dest="tipc_report_dir", default=None, metavar="DIR",
                              help="where the HTML report goes (default: reports/ under pytest's rootdir)")),
     (("--no-report",), dict(dest="tipc_no_report", action="store_true", default=False,
@@ -79,10 +86,16 @@ class Settings:
     report: bool = True
 
 
-def add_options(add: Callable[..., Any]) -> None:
-    for names, kwargs in OPTIONS:
+def add_plan_options(add: Callable[..., Any]) -> None:
+    for names, kwargs in PLAN_OPTIONS:
         add(*names, **kwargs)
     add_cluster_options(add)
+
+
+def add_options(add: Callable[..., Any]) -> None:
+    add_plan_options(add)
+    for names, kwargs in RUN_OPTIONS:
+        add(*names, **kwargs)
 
 
 def display_name(config: Path, cwd: Path) -> str:
@@ -117,6 +130,7 @@ def _process_count(config) -> int:
 
 def _target(arg: str, get: Callable[[str], Any], mode: str, cwd: Path) -> ConfigTarget:
     path = _locate(arg, cwd)
+    validate_mode(mode, str(path))
     config = load_config(str(path))
     node = resolve_node(cluster_args(get, _process_count(config)),
                         config_ips=ips_from_gpu_list(config.gpu_list.values()))
@@ -138,28 +152,37 @@ def _python(given: str | None, cwd: Path) -> str | None:
 def _given(get: Callable[[str], Any]) -> dict[str, str]:
     """Options the user set, by flag, as typed: run.json's ``overrides``."""
     out = {}
-    for names, kwargs in OPTIONS:
+    for names, kwargs in (*PLAN_OPTIONS, *RUN_OPTIONS):
         value = get(kwargs["dest"])
         if value not in (None, False, []):
             out[names[0]] = " ".join(value) if isinstance(value, list) else str(value)
     return out
 
 
-def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Settings | None:
-    """None when no ``--config`` was given (tipc stays inert)."""
+def resolve_targets(get: Callable[[str], Any], cwd: Path | None = None) -> tuple[ConfigTarget, ...]:
+    """Every ``--config`` with the ``PlanOptions`` this node runs it with; () without ``--config``."""
     configs = get("tipc_config")
     if not configs:
-        return None
+        return ()
     cwd = Path.cwd() if cwd is None else cwd
     mode = get("tipc_mode")
-    if mode not in MODES:
-        raise SettingsError(f"--mode {mode or '(missing)'}: --config needs --mode, one of {', '.join(MODES)}")
+    if mode is None:
+        raise SettingsError(f"--mode (missing): --config needs --mode, one of {', '.join(MODES)}")
     try:
-        targets = tuple(_target(arg, get, mode, cwd) for arg in configs)
-        limits = resolve_limits(mode, tuple(get("tipc_timeout")),
-                                None if get("tipc_hang_timeout") is None else parse_seconds(get("tipc_hang_timeout")))
+        return tuple(_target(arg, get, mode, cwd) for arg in configs)
     except (ConfigError, ClusterError) as exc:
         raise SettingsError(str(exc)) from None
+
+
+def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Settings | None:
+    """None when no ``--config`` was given (tipc stays inert)."""
+    targets = resolve_targets(get, cwd)
+    if not targets:
+        return None
+    cwd = Path.cwd() if cwd is None else cwd
+    try:
+        limits = resolve_limits(get("tipc_mode"), tuple(get("tipc_timeout")),
+                                None if get("tipc_hang_timeout") is None else parse_seconds(get("tipc_hang_timeout")))
     except ValueError as exc:
         raise SettingsError(f"--timeout/--hang-timeout: {exc}") from None
     first = targets[0].options

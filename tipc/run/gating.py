@@ -3,8 +3,9 @@
 One failed train is one failure: everything downstream is BLOCKED with a
 reason that names the stage that actually failed and its log, never re-run and
 never counted again. A prerequisite that is not part of this session (left out
-with ``-k`` or ``--lf``) is satisfied by its outputs on disk, so that one
-inference case can be re-run against an existing export.
+with ``-k`` or ``--lf``) is satisfied by its outputs on disk when an earlier run
+of the same plan passed it, so that one inference case can be re-run against an
+existing export — never against the leftovers of another config.
 """
 
 from __future__ import annotations
@@ -45,12 +46,15 @@ def _blocked_by(req: Stage, record: StageRecord) -> Decision:
     return Decision(Status.BLOCKED, f"blocked: {req.name} {_VERBS[record.status]} (see {record.log or req.log})")
 
 
-def _from_disk(req: Stage, include_hint: Callable[[Stage], str]) -> Decision:
+def _from_disk(req: Stage, include_hint: Callable[[Stage], str], passed_before: Callable[[Stage], bool]) -> Decision:
     missing = missing_outputs(req) if req.outputs else ("(it declares no outputs to check)",)
-    if not missing:
-        return RUN
-    return Decision(Status.BLOCKED, f"blocked: {req.name} is not in this run and its outputs are missing "
-                                    f"({missing[0]}); {include_hint(req)}")
+    if missing:
+        return Decision(Status.BLOCKED, f"blocked: {req.name} is not in this run and its outputs are missing "
+                                        f"({missing[0]}); {include_hint(req)}")
+    if not passed_before(req):
+        return Decision(Status.BLOCKED, f"blocked: {req.name} is not in this run and its outputs on disk "
+                                        f"were not made by a passed run of this plan; {include_hint(req)}")
+    return RUN
 
 
 def not_applicable(stage: Stage, node_rank: int) -> bool:
@@ -58,9 +62,10 @@ def not_applicable(stage: Stage, node_rank: int) -> bool:
     return stage.rank0_only and node_rank != 0
 
 
-def decide(stage: Stage, plan: Plan, done: Mapping[str, StageRecord], node_rank: int = 0,
-           include_hint: Callable[[Stage], str] = lambda s: f"run {s.id} first") -> Decision:
-    """``done``: the records of this session's finished stages, by stage id."""
+def decide(stage: Stage, plan: Plan, done: Mapping[str, StageRecord], passed_before: Callable[[Stage], bool],
+           node_rank: int = 0, include_hint: Callable[[Stage], str] = lambda s: f"run {s.id} first") -> Decision:
+    """``done``: the records of this session's finished stages, by stage id; ``passed_before``:
+    whether an earlier run passed a stage exactly as planned (its outputs may then stand in)."""
     if not_applicable(stage, node_rank):
         return Decision(Status.SKIPPED, NOT_RANK0)
     for req_id in stage.requires:
@@ -70,7 +75,7 @@ def decide(stage: Stage, plan: Plan, done: Mapping[str, StageRecord], node_rank:
             continue
         if record is not None and record.status is not Status.SKIPPED:
             return _blocked_by(req, record)
-        decision = _from_disk(req, include_hint)
+        decision = _from_disk(req, include_hint, passed_before)
         if not decision.runs:
             return decision
     return RUN

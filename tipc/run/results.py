@@ -8,15 +8,24 @@ as its stage ends, whatever happens to the run afterwards.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
 
+from tipc.plan.model import Stage
 from tipc.run.record import RunInfo, StageRecord, read_records
 
 LEGACY_LOG = "results_python.log"
 RECORDS = "results.jsonl"
 RUN_INFO = "run.json"
+PASSED_STAMPS = ".tipc_passed"  # one file per stage that passed, holding what it ran
+
+
+def stage_digest(stage: Stage) -> str:
+    """What a stage runs, as one hash: equal digests mean its outputs came from the same plan."""
+    what = {"argv": list(stage.argv), "env": dict(sorted(stage.env.items())), "cwd": stage.cwd}
+    return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
 
 
 def _append(path: Path, text: str) -> None:
@@ -74,6 +83,23 @@ class ResultsDir:
     def append_legacy(self, line: str) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
         _append(self.legacy_log, line)
+
+    def _stamp(self, stage: Stage) -> Path:
+        return self.path / PASSED_STAMPS / hashlib.sha1(stage.id.encode()).hexdigest()
+
+    def stamp_passed(self, stage: Stage) -> None:
+        """Remember that ``stage`` passed with these argv: a later run that deselects it may then
+        use its outputs (one file per stage, so xdist workers never write the same file)."""
+        path = self._stamp(stage)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(stage_digest(stage))
+
+    def passed_before(self, stage: Stage) -> bool:
+        """True when an earlier run passed ``stage`` exactly as this plan would run it."""
+        try:
+            return self._stamp(stage).read_text() == stage_digest(stage)
+        except FileNotFoundError:
+            return False
 
     def records(self) -> list[StageRecord]:
         try:

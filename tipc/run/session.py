@@ -163,6 +163,8 @@ class RunSession:
             self.results.append_legacy(line)
             if self.echo:
                 self.echo(line)
+            if record.status is Status.PASSED:
+                self.results.stamp_passed(stage)
         self.results.append_record(record)
         return record
 
@@ -172,7 +174,8 @@ class RunSession:
             skip = not_applicable(stage, self.settings.node_rank)
             status, reason = (Status.SKIPPED, NOT_RANK0) if skip else (Status.PASSED, "dry run")
             return self._finish(stage, self._record(stage, status, reason), ran=False)
-        decision = decide(stage, self.plan, self.done, self.settings.node_rank, self.include_hint)
+        decision = decide(stage, self.plan, self.done, self.results.passed_before, self.settings.node_rank,
+                          self.include_hint)
         if not decision.runs:
             return self._finish(stage, self._record(stage, decision.status, decision.reason), ran=False)
         result = self.executor.run(self._request(stage))

@@ -77,9 +77,9 @@ def run(args: argparse.Namespace) -> int:
             if interrupted:
                 break
     if not settings.run.dry_run:
-        print(run_paragraph([s.results for s in sessions]))
-        dirs = [s.results.path for s in sessions if s.results.records_file.is_file()]
-        html = final_report(settings, dirs, Path.cwd() / "reports", lambda text: print(text, file=sys.stderr))
+        results = [s.results for s in sessions]
+        print(run_paragraph(results))
+        html = final_report(settings, results, Path.cwd() / "reports", lambda text: print(text, file=sys.stderr))
         if html is not None:
             print(f"tipc: report: {html}")
     if interrupted:

@@ -10,7 +10,10 @@ import yaml
 from tipc.config.errors import ConfigError
 
 CONFIG_DIR = "test_configs"
+TARGET_CONFIG_DIR = "test_tipc/configs"  # where a PaddleOCR-style repository keeps its TIPC configs
 TARGET_FILE = "target.yaml"
+# Where tipc's own test_configs/ live (a source checkout or an editable install).
+TIPC_CHECKOUT = Path(__file__).resolve().parents[2]
 
 
 def resolve_config(arg: str, *search_roots: Path) -> Path:
@@ -25,11 +28,6 @@ def resolve_config(arg: str, *search_roots: Path) -> Path:
         if path.exists():
             return path
     raise ConfigError(arg, 0, "config not found: tried " + " and ".join(f"'{p}'" for p in tried))
-
-
-TARGET_CONFIG_DIR = "test_tipc/configs"  # where a PaddleOCR-style repository keeps its TIPC configs
-# Where tipc's own test_configs/ live (a source checkout or an editable install).
-TIPC_CHECKOUT = Path(__file__).resolve().parents[2]
 
 
 def declared_repo(config_path: Path) -> Path | None:

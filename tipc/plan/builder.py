@@ -19,7 +19,7 @@ from tipc.plan.lists import distinct_values
 from tipc.plan.model import Plan, PlanOptions, Skipped, StageKind, Topology
 from tipc.plan.modes import validate_mode
 from tipc.plan.naming import output_dir, train_chain_id, train_infer_prefix, whole_infer_chain_id
-from tipc.plan.topology import CPU_ENTRY, on_cpu, parse_topology, with_ips
+from tipc.plan.topology import CPU_ENTRY, classify, on_cpu, parse_topology, with_ips
 from tipc.plan.trainers import resolve_trainer
 
 CPU_NOTE = ("device cpu: training runs as CPU processes (launch --nproc_per_node instead of --gpus), "
@@ -113,8 +113,7 @@ def _whole_infer_topology(options: PlanOptions) -> Topology:
     gpu = options.whole_infer_gpu
     if not gpu:
         return Topology("gpu", "0")
-    devices = tuple(gpu.split(","))
-    return Topology("gpu" if len(devices) == 1 else "multi_gpu", gpu, devices, (), len(devices))
+    return classify(gpu, tuple(gpu.split(",")), ())
 
 
 def _settle_infer_logs(drafts: list[_Draft], notes: list[str]) -> list[Built]:

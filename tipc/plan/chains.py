@@ -76,10 +76,11 @@ def train_chain(ctx: Context, topology: Topology, use_gpu: str | None, autocast:
         return Built(run.assemble(stages), tuple(skipped))
     export = run.export(train)
     cfg = ctx.config
-    sweep = _sweep_stages(ctx, run.chain, topology, trainer.quant, set_path(cfg.model_dir.key, run.model_dir),
-                          ctx.param(cfg.image_dir, cfg.train_infer_img_dir.value), run.env(StageKind.INFER),
-                          (export.id,), run.rank0, infer_prefix)
-    return Built(run.assemble(stages + [export, *sweep.chain.stages]), tuple(skipped) + sweep.skipped)
+    infer, dropped = _sweep_stages(ctx, run.chain, topology, trainer.quant,
+                                   set_path(cfg.model_dir.key, run.model_dir),
+                                   ctx.param(cfg.image_dir, cfg.train_infer_img_dir.value), run.env(StageKind.INFER),
+                                   (export.id,), run.rank0, infer_prefix)
+    return Built(run.assemble(stages + [export, *infer]), tuple(skipped) + dropped)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +154,7 @@ class _TrainRun:
                          outputs=(f"{self.model_dir}/inference.pdiparams",), rank0_only=self.rank0)
 
     def assemble(self, stages) -> Chain:
-        return _chain(self.chain, self.trainer.name, self.autocast, self.topology, self.save, stages)
+        return Chain(self.chain, self.trainer.name, self.autocast, self.topology, self.save, tuple(stages))
 
 
 def whole_infer_chain(ctx: Context, index: int, model: str, topology: Topology, infer_prefix: str = "") -> Built:
@@ -174,18 +175,20 @@ def whole_infer_chain(ctx: Context, index: int, model: str, topology: Topology, 
         stages.append(export)
         requires = (export.id,)
     quant = paired(cfg.infer_quant.values(), index) == "True"
-    sweep = _sweep_stages(ctx, chain, topology, quant, set_param(cfg.model_dir.key, model, path, cfg.infer_model),
-                          ctx.own(cfg.image_dir),
-                          env, requires, False, infer_prefix)
-    return Built(_chain(chain, "", "", topology, "", stages + list(sweep.chain.stages)), sweep.skipped)
+    infer, dropped = _sweep_stages(ctx, chain, topology, quant,
+                                   set_param(cfg.model_dir.key, model, path, cfg.infer_model), ctx.own(cfg.image_dir),
+                                   env, requires, False, infer_prefix)
+    return Built(Chain(chain, "", "", topology, "", tuple(stages + infer)), dropped)
 
 
 def _sweep_stages(ctx: Context, chain: str, topology: Topology, quant: bool, model_dir: Fragment,
-                  image_dir: Fragment, env, requires: tuple[str, ...], rank0: bool, prefix: str) -> Built:
+                  image_dir: Fragment, env, requires: tuple[str, ...], rank0: bool,
+                  prefix: str) -> tuple[list[Stage], tuple[Skipped, ...]]:
+    """The chain's infer stages, and the sweep's cells dropped by rule."""
     cfg = ctx.config
     if cfg.inference.is_null:
         reason = f"inference script ({cfg.inference.key}, line {cfg.inference.line}) is null"
-        return Built(_chain(chain, "", "", topology, "", []), (Skipped(stage_id(chain, "infer"), reason),))
+        return [], (Skipped(stage_id(chain, "infer"), reason),)
     script = ctx.script(cfg.inference.value, cfg.inference)
     sweep = infer_sweep(cfg, quant, gpu_available=not ctx.cpu_only)
     stages = []
@@ -194,9 +197,4 @@ def _sweep_stages(ctx: Context, chain: str, topology: Topology, quant: bool, mod
         command = infer_command(ctx.python, script, cfg, case, model_dir, image_dir, log)
         stages.append(ctx.stage(chain, infer_stage_name(case), StageKind.INFER, command, env, log,
                                 requires=requires, rank0_only=rank0, infer=case))
-    skipped = tuple(Skipped(stage_id(chain, d.name), d.reason) for d in sweep.dropped)
-    return Built(_chain(chain, "", "", topology, "", stages), skipped)
-
-
-def _chain(chain: str, trainer: str, autocast: str, topology: Topology, save: str, stages) -> Chain:
-    return Chain(chain, trainer, autocast, topology, save, tuple(stages))
+    return stages, tuple(Skipped(stage_id(chain, d.name), d.reason) for d in sweep.dropped)

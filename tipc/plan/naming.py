@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from tipc.plan.model import InferCase, StageKind, Topology
 
-DEFAULT_OUTPUT_ROOT = "./test_tipc/output"
-
 
 def output_dir(output_root: str, model: str, mode: str, node_rank: int | None = None) -> str:
     """LOG_PATH; each node of a multi-node run gets its own sub-directory."""

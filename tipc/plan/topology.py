@@ -19,14 +19,14 @@ def parse_topology(entry: str, field: Field, path: str) -> Topology:
     ips_text, sep, gpus_text = entry.rpartition(";")
     devices = _gpu_ids(gpus_text, entry, field, path)
     ips = _ips(ips_text, entry, field, path) if sep else ()
-    return _classify(entry, devices, ips)
+    return classify(entry, devices, ips)
 
 
 def with_ips(topology: Topology, ips: tuple[str, ...]) -> Topology:
     """Replace a multi-node entry's ip list (``--ips``); single-node entries keep running on one node."""
     if topology.kind != "multi_node":
         return topology
-    return _classify(topology.entry, topology.devices, ips, nproc=topology.nproc)
+    return classify(topology.entry, topology.devices, ips, nproc=topology.nproc)
 
 
 def on_cpu(topology: Topology) -> Topology:
@@ -37,7 +37,8 @@ def on_cpu(topology: Topology) -> Topology:
     return replace(topology, kind=kind, devices=())
 
 
-def _classify(entry: str, devices: tuple[str, ...], ips: tuple[str, ...], nproc: int | None = None) -> Topology:
+def classify(entry: str, devices: tuple[str, ...], ips: tuple[str, ...], nproc: int | None = None) -> Topology:
+    """Several ips make a multi-node entry; on one node, one process is ``gpu``, more ``multi_gpu``."""
     nproc = len(devices) if nproc is None else nproc
     if len(ips) > 1:
         return Topology("multi_node", entry, devices, ips, nproc)

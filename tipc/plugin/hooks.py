@@ -140,8 +140,8 @@ class TipcPlugin:
             return
         for run in self._sessions.values():
             run.end()
-        dirs = [run.results.path for run in self._sessions.values() if run.results.records_file.is_file()]
-        self.report = final_report(self.settings, dirs, self.config.rootpath / "reports", self.warnings.append)
+        self.report = final_report(self.settings, [run.results for run in self._sessions.values()],
+                                   self.config.rootpath / "reports", self.warnings.append)
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if not self.owner:

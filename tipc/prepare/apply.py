@@ -97,7 +97,7 @@ def _check_foreign(work: _Work, manifest: Manifest, force: bool) -> None:
     if clashes:
         # The label file comes last in ``planned``: name it first, it is the telling one.
         raise ConfigError(str(clashes[-1]), 0,
-                          "exists and tipc did not make it (no entry in {manifest.path}); "
+                          f"exists and tipc did not make it (no entry in {manifest.path}); "
                           "refusing to overwrite it. Move it away, or rerun with --force to overwrite "
                           f"the {len(clashes)} file(s) at paths tipc writes")
     if work.exclusive_dir:

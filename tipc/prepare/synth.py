@@ -101,9 +101,10 @@ def image_name(index: int) -> str:
     return f"word_{index + 1:05d}.png"
 
 
-def rec_image_dir(data_dir: Path, label_file: Path, image_subdir: str | None = None) -> Path:
-    """Where ``write_rec_dataset`` puts the images of ``label_file``."""
-    return Path(data_dir) / (image_subdir if image_subdir is not None else Path(label_file).stem)
+def rec_image_dir(data_dir: Path, label_file: Path) -> Path:
+    """Where ``write_rec_dataset`` puts the images of ``label_file``: a directory named after its stem,
+    so that a train and an eval set may share one ``data_dir``."""
+    return Path(data_dir) / Path(label_file).stem
 
 
 def _save_png(image: Image.Image, path: Path) -> Path:
@@ -123,17 +124,15 @@ def write_rec_dataset(
     min_len: int = 3,
     max_len: int = 8,
     rel_to: Path | None = None,
-    image_subdir: str | None = None,
 ) -> tuple[Path, ...]:
     """Write ``count`` line images and a SimpleDataSet label file; return the image paths.
 
-    Images go to ``data_dir/<image_subdir>/`` (default: the label file's stem, so a
-    train and an eval set may share one ``data_dir``). Each label line is
+    Images go to ``rec_image_dir(data_dir, label_file)``. Each label line is
     ``<image path relative to rel_to (default data_dir)>\\t<text>``.
     """
     data_dir, label_file = Path(data_dir), Path(label_file)
     base = Path(rel_to) if rel_to is not None else data_dir
-    image_dir = rec_image_dir(data_dir, label_file, image_subdir)
+    image_dir = rec_image_dir(data_dir, label_file)
     paths: list[Path] = []
     lines: list[str] = []
     for index, text, image in _render_items(count, charset, seed, image_height, min_len, max_len):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from tipc.report.compare import status_counts
 from tipc.report.load import NodeRun
@@ -92,15 +92,14 @@ def header(runs: Sequence[NodeRun]) -> Header:
     )
 
 
+def overall(counts: Mapping[str, int]) -> str:
+    """``failed`` when any stage failed, timed out, hung or was blocked; else ``passed``."""
+    return "failed" if any(counts[s.value] for s in _BAD) else "passed"
+
+
 def verdict(records: Sequence[StageRecord]) -> Verdict:
     counts = status_counts(r.status.value for r in records)
-    if not records:
-        overall = "empty"
-    elif any(counts[s.value] for s in _BAD):
-        overall = "failed"
-    else:
-        overall = "passed"
-    return Verdict(tuple(counts.items()), len(records), overall)
+    return Verdict(tuple(counts.items()), len(records), overall(counts) if records else "empty")
 
 
 def build_report(runs: Sequence[NodeRun], report_dir: Path, anchors: Anchors, *,

@@ -6,11 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from tipc.cluster.merge import RESULTS, RUN, load_results_dir, node_dirs
+from tipc.cluster.merge import RUN, load_results_dir, node_dirs
 from tipc.config.errors import ConfigError
 from tipc.run.record import RunInfo, StageRecord
-
-RESULTS_FILE, RUN_FILE = RESULTS, RUN
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +31,8 @@ def load_runs(paths: Sequence[Path]) -> tuple[NodeRun, ...]:
     first = runs[0]
     for run in runs[1:]:
         if (run.info.model, run.info.mode) != (first.info.model, first.info.mode):
-            raise ConfigError(str(run.source / RUN_FILE), 0,
+            raise ConfigError(str(run.source / RUN), 0,
                               f"found model/mode {run.info.model}/{run.info.mode}, expected "
-                              f"{first.info.model}/{first.info.mode} as in {first.source / RUN_FILE}: "
+                              f"{first.info.model}/{first.info.mode} as in {first.source / RUN}: "
                               "one report covers one run")
     return tuple(runs)

@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from tipc.report.model import Link, LogTail
+from tipc.report.naming import argv_option
 from tipc.run.record import StageRecord
 
 TAIL_LINES = 80
@@ -65,20 +66,10 @@ def log_tail(path: str, report_dir: Path, *, short: bool = False, label: str = "
     return LogTail(label=label, text=text, truncated=truncated, link=link)
 
 
-def _log_dir_from_argv(record: StageRecord) -> str | None:
-    argv = record.argv
-    for i, tok in enumerate(argv):
-        if tok.startswith("--log_dir="):
-            return tok.split("=", 1)[1]
-        if tok == "--log_dir" and i + 1 < len(argv):
-            return argv[i + 1]
-    return None
-
-
 def launch_log_dirs(record: StageRecord) -> tuple[Path, ...]:
     """Where ``paddle.distributed.launch`` put the ranks' logs, by every clue we have."""
     found: list[Path] = []
-    explicit = record.metrics.get("launch_log_dir") or _log_dir_from_argv(record)
+    explicit = record.metrics.get("launch_log_dir") or argv_option(record.argv, "--log_dir")
     if explicit:
         found.append(Path(record.cwd or ".") / explicit)
     if record.log:  # beside the stage log (S.log), or beside S when the log is S/train.log

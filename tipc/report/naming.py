@@ -42,6 +42,16 @@ def node_label(rank: int, host: str) -> str:
     return f"node {rank}" + (f" · {host}" if host else "")
 
 
+def argv_option(argv: tuple[str, ...], flag: str) -> str | None:
+    """The value of ``flag`` in a recorded command, spelt ``--flag=value`` or ``--flag value``."""
+    for i, tok in enumerate(argv):
+        if tok.startswith(f"{flag}="):
+            return tok.split("=", 1)[1]
+        if tok == flag and i + 1 < len(argv):
+            return argv[i + 1]
+    return None
+
+
 def chain_parts(chain_id: str) -> tuple[str, str]:
     """(trainer, autocast) from a chain id ``<trainer>-<topology>-<autocast>``.
 

@@ -6,8 +6,7 @@ from typing import Mapping, Sequence
 
 from tipc.report.figures import batch_size, number, throughput
 from tipc.report.model import EvalRow, EvalTable, Performance, PerfRow, PlotGroup, SpeedupRow, TrainRow
-
-from tipc.report.naming import StageKey, chain_parts, is_multi_node, node_label, stage_key
+from tipc.report.naming import StageKey, argv_option, chain_parts, is_multi_node, node_label, stage_key
 from tipc.report.svg import line_plot
 from tipc.run.record import Status, StageRecord
 
@@ -94,15 +93,8 @@ def eval_table(records: Sequence[StageRecord], anchors: Mapping[StageKey, str], 
 
 def launch_nodes(train: StageRecord) -> int:
     """How many nodes a train stage spans: the host count of its launch ``--ips``, else 1."""
-    for i, tok in enumerate(train.argv):
-        if tok.startswith("--ips="):
-            ips = tok.split("=", 1)[1]
-        elif tok == "--ips" and i + 1 < len(train.argv):
-            ips = train.argv[i + 1]
-        else:
-            continue
-        return max(1, len([h for h in ips.split(",") if h.strip()]))
-    return 1
+    ips = argv_option(train.argv, "--ips")
+    return 1 if ips is None else max(1, len([h for h in ips.split(",") if h.strip()]))
 
 
 def speedups(trains: Sequence[StageRecord], anchors: Mapping[StageKey, str]) -> tuple[SpeedupRow, ...]:

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from tipc.cluster.merge import NODE_PREFIX, RESULTS
 from tipc.config.errors import ConfigError
-from tipc.report.build import Anchors, all_records, anchors_for, build_report, format_time, run_span
+from tipc.report.build import Anchors, all_records, anchors_for, build_report, format_time, overall, run_span
 from tipc.report.compare import (DEFAULT_THRESHOLD, SUMMARY_FILE, RunSummary, compare as compare_runs,
                                  previous_in_history, read_summary, status_counts, summarize)
-from tipc.report.load import RESULTS_FILE, NodeRun, load_runs
+from tipc.report.load import NodeRun, load_runs
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
 from tipc.report.render import render, render_redirect
@@ -68,12 +69,12 @@ def _baseline_from(path: Path) -> Baseline:
         summary = read_summary(path / SUMMARY_FILE)
         index = path / INDEX
         return Baseline(summary, f"{summary.timestamp or path.name}", index if index.is_file() else None)
-    if (path / RESULTS_FILE).is_file() or any(path.glob(f"node*/{RESULTS_FILE}")):
+    if (path / RESULTS).is_file() or any(path.glob(f"{NODE_PREFIX}*/{RESULTS}")):
         runs = load_runs([path])
         ts = run_timestamp(run_span(runs)[0])
         return Baseline(summarize(runs[0].info.model, runs[0].info.mode, ts, all_records(runs)), f"{ts} ({path})", None)
     raise ConfigError(str(path), 0, f"cannot compare with it: expected a report directory holding {SUMMARY_FILE} "
-                                    f"or a results directory holding {RESULTS_FILE}")
+                                    f"or a results directory holding {RESULTS}")
 
 
 def _comparison(baseline: Baseline | None, current: RunSummary, anchors: Anchors, report_dir: Path,
@@ -94,9 +95,7 @@ def _history(mode_dir: Path, current: str) -> tuple[HistoryEntry, ...]:
         except (OSError, ConfigError):
             continue
         counts = status_counts(s.status for s in summary.stages)
-        bad = any(counts[s] for s in ("failed", "timeout", "hung", "blocked"))
-        entries.append(HistoryEntry(d.name, f"../{d.name}/{INDEX}", "failed" if bad else "passed",
-                                    tuple((k, n) for k, n in counts.items())))
+        entries.append(HistoryEntry(d.name, f"../{d.name}/{INDEX}", overall(counts), tuple(counts.items())))
         if len(entries) == HISTORY_LINKS:
             break
     return tuple(entries)

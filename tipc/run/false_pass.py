@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tipc.plan.model import Stage, StageKind
+from tipc.run.gating import missing_outputs
 
 TRACEBACK = "Traceback (most recent call last)"
 
@@ -20,7 +21,7 @@ def false_pass(stage: Stage, cwd: Path, log_text: str, owns_outputs: bool) -> st
     ``owns_outputs`` is False on a node other than trainer 0's, which writes no checkpoint.
     """
     if owns_outputs:
-        missing = [out for out in stage.outputs if not (cwd / out).exists()]
+        missing = missing_outputs(stage, cwd)
         if missing:
             return f"exit code 0 but it did not write {', '.join(missing)}"
     if stage.kind is StageKind.INFER and TRACEBACK in log_text:

@@ -35,9 +35,9 @@ class Decision:
 RUN = Decision(None)
 
 
-def missing_outputs(stage: Stage) -> tuple[str, ...]:
-    """The declared outputs of ``stage`` that are not on disk (paths as the plan spells them)."""
-    return tuple(out for out in stage.outputs if not (Path(stage.cwd) / out).exists())
+def missing_outputs(stage: Stage, cwd: Path) -> tuple[str, ...]:
+    """The declared outputs of ``stage`` that are not under ``cwd`` (paths as the plan spells them)."""
+    return tuple(out for out in stage.outputs if not (cwd / out).exists())
 
 
 def _blocked_by(req: Stage, record: StageRecord) -> Decision:
@@ -47,7 +47,7 @@ def _blocked_by(req: Stage, record: StageRecord) -> Decision:
 
 
 def _from_disk(req: Stage, include_hint: Callable[[Stage], str], passed_before: Callable[[Stage], bool]) -> Decision:
-    missing = missing_outputs(req) if req.outputs else ("(it declares no outputs to check)",)
+    missing = missing_outputs(req, Path(req.cwd)) if req.outputs else ("(it declares no outputs to check)",)
     if missing:
         return Decision(Status.BLOCKED, f"blocked: {req.name} is not in this run and its outputs are missing "
                                         f"({missing[0]}); {include_hint(req)}")

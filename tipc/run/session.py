@@ -240,9 +240,9 @@ class RunSession:
         cwd = self.cwd_of(stage)
         watch = ()
         if stage.copy_train_log:
-            # rank 0 writes S/train.log; launch workers write S_launch_log/: both are output.
-            train_log = cwd / stage.copy_train_log[0]
-            watch = (train_log, train_log.parent.with_name(train_log.parent.name + "_launch_log"))
+            # rank 0 writes S/train.log; launch workers write into --log_dir: both are output.
+            workers = launch_log_dir(stage.argv, cwd)
+            watch = (cwd / stage.copy_train_log[0], *((workers,) if workers else ()))
         return ExecRequest(argv=stage.argv, cwd=str(cwd), env=self._env(stage), log=self.log_of(stage),
                            timeout=self.settings.limits.timeout(stage.kind.value),
                            hang_timeout=self.settings.limits.hang, watch=watch, title=stage.id)

@@ -9,18 +9,14 @@ from typing import Iterable, Sequence
 
 from tipc.run.record import StageRecord, Status
 from tipc.run.results import LEGACY_LOG, RECORDS, RUN_INFO, ResultsDir
-from tipc.run.workerlogs import failing_workers, launch_log_dir
+from tipc.run.workerlogs import failing_workers, launch_log_dir, tail_text
 
 TAIL_LINES = 20
 
 
 def log_tail(path: str, lines: int = TAIL_LINES) -> str:
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, 2)
-            f.seek(max(0, f.tell() - 64 * 1024))  # enough for 20 lines of any sane log
-            text = f.read().decode(errors="replace")
-    except OSError:
+    text = tail_text(path, 64 * 1024)  # enough for 20 lines of any sane log
+    if text is None:
         return "(no log)"
     return "\n".join(text.splitlines()[-lines:])
 

@@ -41,18 +41,19 @@ def failing_workers(launcher_log: str, log_dir: Path) -> dict[int, Path]:
     """The workers to show: those the launcher reported failed, else those whose log shows an error,
     else every worker (a timeout: nobody failed, someone waited)."""
     logs = worker_logs(log_dir)
-    named = [int(r) for r in FAILED_RANK.findall(_tail_text(launcher_log))]
+    named = [int(r) for r in FAILED_RANK.findall(tail_text(launcher_log) or "")]
     chosen = {r: logs[r] for r in dict.fromkeys(named) if r in logs}
     if not chosen:
-        chosen = {r: p for r, p in logs.items() if any(h in _tail_text(str(p)) for h in ERROR_HINTS)}
+        chosen = {r: p for r, p in logs.items() if any(h in (tail_text(str(p)) or "") for h in ERROR_HINTS)}
     return dict(list((chosen or logs).items())[:MAX_SHOWN])
 
 
-def _tail_text(path: str, size: int = 16 * 1024) -> str:
+def tail_text(path: str, size: int = 16 * 1024) -> str | None:
+    """The last ``size`` bytes of a file as text (a log may be huge); None when it cannot be read."""
     try:
         with open(path, "rb") as f:
             f.seek(0, 2)
             f.seek(max(0, f.tell() - size))
             return f.read().decode(errors="replace")
     except OSError:
-        return ""
+        return None

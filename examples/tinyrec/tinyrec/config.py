@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -60,9 +61,13 @@ def argument_parser(description: str) -> argparse.ArgumentParser:
     return parser
 
 
-def config_from_argv(description: str, argv: list[str] | None = None) -> dict:
+def config_from_argv(tool: str, description: str, argv: list[str] | None = None) -> dict:
+    """The ``-c`` yml with its ``-o`` overrides; a bad one exits 1 with ``<tool>: <what is wrong>``."""
     args = argument_parser(description).parse_args(argv)
-    return load_config(args.config, tuple(args.opt))
+    try:
+        return load_config(args.config, tuple(args.opt))
+    except ConfigError as exc:
+        sys.exit(f"{tool}: {exc}")
 
 
 def dump_config(config: dict, path: Path) -> None:

@@ -39,6 +39,18 @@ def build_model_for(config: dict, chars: CharDict):
     return build_model(config["Architecture"], channels, chars.num_classes)
 
 
+def load_trained_model(config: dict, chars: CharDict, logger):
+    """The yml's model with ``Global.checkpoints`` (else ``Global.pretrained_model``) loaded, for eval and export."""
+    global_cfg = config["Global"]
+    weights = global_cfg.get("checkpoints") or global_cfg.get("pretrained_model")
+    if not weights:
+        raise runtime.UsageError("no weights: set Global.checkpoints or Global.pretrained_model")
+    model = build_model_for(config, chars)
+    checkpoint.load_params(model, str(weights))
+    logger.info(f"load pretrain successful from {weights}")
+    return model
+
+
 def build_optimizer(config: dict, parameters, steps_per_epoch: int):
     opt_cfg = config.get("Optimizer", {})
     lr_cfg = opt_cfg.get("lr", {})
@@ -75,14 +87,22 @@ def decode(chars: CharDict, outputs: dict) -> dict[str, list[str]]:
     }
 
 
-def batch_metrics(model, chars: CharDict, outputs: dict, texts: list[str]) -> dict[str, float]:
-    primary = primary_name(model)
-    result = {}
+def _update(metrics: dict[str, RecMetric], chars: CharDict, outputs: dict, texts: list[str]) -> dict[str, RecMetric]:
     for name, predictions in decode(chars, outputs).items():
-        metric = RecMetric()
-        metric.update(predictions, texts)
+        metrics.setdefault(name, RecMetric()).update(predictions, texts)
+    return metrics
+
+
+def _results(model, metrics: dict[str, RecMetric]) -> dict[str, float]:
+    primary = primary_name(model)
+    result: dict[str, float] = {}
+    for name, metric in metrics.items():
         result.update(prefixed(name, primary, metric.result()))
     return result
+
+
+def batch_metrics(model, chars: CharDict, outputs: dict, texts: list[str]) -> dict[str, float]:
+    return _results(model, _update({}, chars, outputs, texts))
 
 
 def evaluate(model, loader, dataset: RecDataset, chars: CharDict) -> dict[str, float]:
@@ -93,14 +113,10 @@ def evaluate(model, loader, dataset: RecDataset, chars: CharDict) -> dict[str, f
     with paddle.no_grad():
         for images, _, _, indices in loader:
             texts = [dataset.texts[int(i)] for i in indices.numpy()]
-            for name, predictions in decode(chars, as_outputs(model, model(images))).items():
-                metrics.setdefault(name, RecMetric()).update(predictions, texts)
+            _update(metrics, chars, as_outputs(model, model(images)), texts)
             seen += len(texts)
     model.train()
-    primary = primary_name(model)
-    result: dict[str, float] = {}
-    for name, metric in metrics.items():
-        result.update(prefixed(name, primary, metric.result()))
+    result = _results(model, metrics)
     result["fps"] = seen / max(time.time() - start, 1e-9)
     return result
 

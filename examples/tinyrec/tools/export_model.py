@@ -17,15 +17,14 @@ import yaml  # noqa: E402
 from paddle.static import InputSpec  # noqa: E402
 
 from tinyrec import checkpoint, program, runtime  # noqa: E402
-from tinyrec.config import ConfigError, config_from_argv, image_shape  # noqa: E402
+from tinyrec.config import config_from_argv, image_shape  # noqa: E402
 from tinyrec.logger import get_logger  # noqa: E402
 from tinyrec.model import sub_models  # noqa: E402
 
 
-def write_inference_yml(path: Path, config: dict, chars) -> None:
-    channels, height, width = image_shape(config, "Eval" if "Eval" in config else "Train")
+def write_inference_yml(path: Path, shape: tuple[int, int, int], chars) -> None:
     info = {
-        "Global": {"model_name": "tinyrec", "image_shape": [channels, height, width]},
+        "Global": {"model_name": "tinyrec", "image_shape": list(shape)},
         "PostProcess": {"name": "CTCLabelDecode", "character_dict": list(chars.characters)},
     }
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -33,10 +32,7 @@ def write_inference_yml(path: Path, config: dict, chars) -> None:
 
 
 def main() -> None:
-    try:
-        config = config_from_argv("export a tinyrec inference model")
-    except ConfigError as exc:
-        sys.exit(f"tools/export_model.py: {exc}")
+    config = config_from_argv("tools/export_model.py", "export a tinyrec inference model")
     if runtime.rank() != 0:
         return  # as PaddleOCR: only global rank 0 exports
     global_cfg = config["Global"]
@@ -44,18 +40,14 @@ def main() -> None:
     out_dir = Path(global_cfg.get("save_inference_dir", "./inference/rec_tiny"))
     try:
         runtime.select_device(False)  # export traces the graph; it never needs a GPU
-        weights = global_cfg.get("checkpoints") or global_cfg.get("pretrained_model")
-        if not weights:
-            raise runtime.UsageError("no weights: set Global.checkpoints or Global.pretrained_model")
         chars = program.char_dict(config)
-        model = program.build_model_for(config, chars)
-        checkpoint.load_params(model, str(weights))
+        model = program.load_trained_model(config, chars, logger)
     except (runtime.UsageError, checkpoint.CheckpointError, FileNotFoundError) as exc:
         runtime.fail(logger, str(exc))
-    logger.info(f"load pretrain successful from {weights}")
-    write_inference_yml(out_dir / "inference.yml", config, chars)
+    shape = image_shape(config, "Eval" if "Eval" in config else "Train")
+    write_inference_yml(out_dir / "inference.yml", shape, chars)
     logger.info(f"Export inference config file to {out_dir / 'inference.yml'}")
-    channels, height, _ = image_shape(config, "Eval" if "Eval" in config else "Train")
+    channels, height, _ = shape
     spec = [InputSpec([None, channels, height, -1], "float32", name="x")]
     model.eval()
     for name, sub in sub_models(model).items():

@@ -8,15 +8,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tinyrec import checkpoint, program, runtime  # noqa: E402
-from tinyrec.config import ConfigError, config_from_argv, dump_config, log_config  # noqa: E402
+from tinyrec.config import config_from_argv, dump_config, log_config  # noqa: E402
 from tinyrec.logger import get_logger  # noqa: E402
 
 
 def main() -> None:
-    try:
-        config = config_from_argv("train a tinyrec model")
-    except ConfigError as exc:
-        sys.exit(f"tools/train.py: {exc}")
+    config = config_from_argv("tools/train.py", "train a tinyrec model")
     global_cfg = config["Global"]
     save_dir = Path(global_cfg.get("save_model_dir", "./output/rec_tiny"))
     rank = runtime.rank()

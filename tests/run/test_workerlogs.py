@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-
 import pytest
 
-from tipc.run.workerlogs import failing_workers, launch_log_dir
+from tipc.run.workerlogs import failing_workers, launch_log_dir, worker_logs
 
 LAUNCH = ("py", "-m", "paddle.distributed.launch", "--nproc_per_node=2", "--log_dir=./out/S_launch_log", "train.py")
 
@@ -37,3 +36,10 @@ def test_failing_workers(tmp_path, launcher, logs, expected):
     found = failing_workers(str(stage_log), tmp_path)
     assert list(found) == expected
     assert all(path == tmp_path / f"workerlog.{rank}" for rank, path in found.items())
+
+
+def test_worker_logs_are_in_rank_order_past_nine(tmp_path):
+    for rank in (10, 2, 0):
+        (tmp_path / f"workerlog.{rank}").write_text("")
+    (tmp_path / "endpoints.log").write_text("")
+    assert list(worker_logs(tmp_path)) == [0, 2, 10]

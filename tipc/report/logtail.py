@@ -14,6 +14,7 @@ from urllib.parse import quote
 from tipc.report.model import Link, LogTail
 from tipc.report.naming import argv_option
 from tipc.run.record import StageRecord
+from tipc.run.workerlogs import worker_logs as rank_logs
 
 TAIL_LINES = 80
 TAIL_BYTES = 16 * 1024
@@ -22,7 +23,6 @@ PASSED_TAIL_LINES = 20
 PASSED_TAIL_BYTES = 4 * 1024
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_WORKERLOG = re.compile(r"workerlog\.(\d+)$")
 # What marks the rank that broke, strongest evidence first.
 _FAILURE_MARKERS = ("Traceback (most recent call last)", "Error", "ABORT")
 
@@ -67,7 +67,8 @@ def log_tail(path: str, report_dir: Path, *, short: bool = False, label: str = "
 
 
 def launch_log_dirs(record: StageRecord) -> tuple[Path, ...]:
-    """Where ``paddle.distributed.launch`` put the ranks' logs, by every clue we have."""
+    """Where ``paddle.distributed.launch`` put the ranks' logs, by every clue we have: the run's own
+    rule (``--log_dir`` in argv) first, then where older or hand-made results keep them."""
     found: list[Path] = []
     explicit = record.metrics.get("launch_log_dir") or argv_option(record.argv, "--log_dir")
     if explicit:
@@ -81,8 +82,8 @@ def launch_log_dirs(record: StageRecord) -> tuple[Path, ...]:
 
 
 def worker_logs(record: StageRecord) -> tuple[Path, ...]:
-    logs = [p for d in launch_log_dirs(record) for p in d.iterdir() if _WORKERLOG.search(p.name)]
-    return tuple(sorted(set(logs), key=lambda p: (str(p.parent), int(_WORKERLOG.search(p.name).group(1)))))
+    """Every rank's ``workerlog.N``, directory by directory, in rank order."""
+    return tuple(path for d in launch_log_dirs(record) for path in rank_logs(d).values())
 
 
 def failing_worker(logs: tuple[Path, ...]) -> Path | None:

@@ -34,7 +34,7 @@ def worker_logs(log_dir: Path) -> dict[int, Path]:
         found = {p.name.rpartition(".")[2]: p for p in log_dir.glob("workerlog.*")}
     except OSError:
         return {}
-    return {int(rank): path for rank, path in sorted(found.items()) if rank.isdigit()}
+    return dict(sorted((int(rank), path) for rank, path in found.items() if rank.isdigit()))
 
 
 def failing_workers(launcher_log: str, log_dir: Path) -> dict[int, Path]:

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from tipc.config import load_config
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.config.locate import CONFIG_DIR, find_configs
 from tipc.plan import MODES, PlanOptions, build_plan
 

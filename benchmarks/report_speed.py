@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from tipc.report import write_report
-from tipc.run.record import RunInfo, Status, StageRecord
+from tipc.results.records import RunInfo, Status, StageRecord
 
 STAGES = 500
 LOG_BYTES = 1 << 20

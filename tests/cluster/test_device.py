@@ -1,7 +1,7 @@
 import pytest
 
 from tipc.cluster.device import choose_device, detect_device
-from tipc.cluster.errors import ClusterError
+from tipc.errors import ClusterError
 
 
 def which_none(_name):

@@ -1,6 +1,6 @@
 import pytest
 
-from tipc.cluster.errors import ClusterError
+from tipc.errors import ClusterError
 from tipc.cluster.hostlist import expand_hostlist
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-from tipc.cluster.errors import ClusterError
+from tipc.errors import ClusterError
 from tipc.cluster.identity import Identity, owned, parse_fib_trie, this_node
 from tipc.cluster.topology import ClusterSpec
 

@@ -4,9 +4,9 @@ import json
 import pytest
 
 from tipc.cli import merge_cmd
-from tipc.config.errors import ConfigError
+from tipc.errors import ResultsError
 from tipc.cluster.merge import load_results_dir, merge_dirs
-from tipc.run.record import RunInfo, StageRecord, Status
+from tipc.results.records import RunInfo, StageRecord, Status
 
 MODEL, MODE = "tinyrec", "lite_train_lite_infer"
 LINE = "\x1b[33m Run {} with command - tinyrec - {} - {} \x1b[0m\n"
@@ -88,7 +88,7 @@ def test_merge_errors(two_nodes, setup, fragment):
     setup(two_nodes)
     extra = [two_nodes.parent / "other" / "node1", two_nodes.parent / "other" / "node0"]
     dirs = [two_nodes / "node0", two_nodes / "node1"] + [d for d in extra if d.exists()]
-    with pytest.raises(ConfigError) as err:
+    with pytest.raises(ResultsError) as err:
         merge_dirs(dirs, two_nodes.parent / "out")
     assert fragment in str(err.value)
 
@@ -97,12 +97,12 @@ def test_record_from_another_node_is_refused(two_nodes):
     stray = StageRecord(id="x", kind="train", chain="c", status=Status.PASSED, node_rank=0, model=MODEL, mode=MODE)
     with open(two_nodes / "node1" / "results.jsonl", "a") as f:
         f.write(stray.to_json() + "\n")
-    with pytest.raises(ConfigError, match=r"node1/results.jsonl:3: record 'x' is tinyrec/lite_train_lite_infer node 0"):
+    with pytest.raises(ResultsError, match=r"node1/results.jsonl:3: record 'x' is tinyrec/lite_train_lite_infer node 0"):
         merge_dirs([two_nodes])
 
 
 def test_out_must_not_be_a_node_dir(two_nodes):
-    with pytest.raises(ConfigError, match="is one of the node directories"):
+    with pytest.raises(ResultsError, match="is one of the node directories"):
         merge_dirs([two_nodes], two_nodes / "node0")
 
 

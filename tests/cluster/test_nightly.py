@@ -19,7 +19,7 @@ from tipc.config.locate import TIPC_CHECKOUT, resolve_config
 from tipc.plan import PlanOptions, build_plan
 from tipc.cluster.node import ClusterArgs, resolve_node
 from tipc.cluster.options import cluster_args
-from tipc.plugin.settings import add_options as add_plugin_options
+from tipc.session.options import add_options as add_plugin_options
 
 NIGHTLY = Path(__file__).resolve().parents[2] / "nightly"
 COMMANDS = {"merge": merge_cmd, "report": report_cmd, "prepare": prepare_cmd}
@@ -147,8 +147,10 @@ def test_ci_job_names_a_real_config_and_uploads_where_the_nodes_write():
 FAKE_NODE = """
 import argparse, os, sys, time
 from pathlib import Path
-from tipc.cluster import add_options, cluster_args, resolve_node, run_preflight
-from tipc.run.record import RunInfo, StageRecord, Status
+from tipc.cluster.node import resolve_node
+from tipc.cluster.options import add_options, cluster_args
+from tipc.cluster.preflight import run_preflight
+from tipc.results.records import RunInfo, StageRecord, Status
 
 parser = argparse.ArgumentParser()
 parser.add_argument("path")

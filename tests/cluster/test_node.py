@@ -1,6 +1,6 @@
 import pytest
 
-from tipc.cluster.errors import ClusterError
+from tipc.errors import ClusterError
 from tipc.cluster.node import ClusterArgs, NodeContext, resolve_node, to_plan_kwargs
 
 LOOPBACK = ("127.0.0.0/8",)

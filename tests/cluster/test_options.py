@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from tipc.cluster.errors import ClusterError
+from tipc.errors import ClusterError
 from tipc.cluster.node import ClusterArgs
 from tipc.cluster.options import add_options, cluster_args
 

@@ -2,7 +2,7 @@ import os
 
 import pytest
 
-from tipc.cluster.errors import ClusterError
+from tipc.errors import ClusterError
 from tipc.cluster.ports import check_ports, find_free_range, port_owner, resolve_start_port
 
 

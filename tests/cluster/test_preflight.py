@@ -5,11 +5,12 @@ import time
 import pytest
 
 from tipc.cluster.node import NodeContext
-from tipc.cluster.preflight import Outcome, run_preflight
+from tipc.cluster.preflight import CheckState, run_preflight
 
 NODE = """
 import sys
-from tipc.cluster import ClusterArgs, resolve_node, run_preflight
+from tipc.cluster.node import ClusterArgs, resolve_node
+from tipc.cluster.preflight import run_preflight
 host, port, paddle, timeout = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
 ctx = resolve_node(ClusterArgs(ips=("127.0.0.2", "127.0.0.3"), host=host, start_port=port,
                                rendezvous_timeout=timeout, device="cpu"), {})
@@ -83,15 +84,15 @@ def ctx(**changes):
 
 
 @pytest.mark.parametrize("context, which, outcomes", [
-    (ctx(), None, [("device", Outcome.PASS)]),
-    (ctx(device="gpu", device_reason="--device gpu"), None, [("device", Outcome.WARN)]),
-    (ctx(device="gpu", device_reason="--device gpu"), "/bin/nvidia-smi", [("device", Outcome.PASS)]),
+    (ctx(), None, [("device", CheckState.PASS)]),
+    (ctx(device="gpu", device_reason="--device gpu"), None, [("device", CheckState.WARN)]),
+    (ctx(device="gpu", device_reason="--device gpu"), "/bin/nvidia-smi", [("device", CheckState.PASS)]),
 ], ids=["cpu", "gpu-without-cuda-warns", "gpu-with-cuda"])
 def test_single_node_checks(context, which, outcomes):
     lines = []
     report = run_preflight(context, config_sha256="", paddle_version="", emit=lines.append,
                            environ={}, which=lambda n: which)
-    assert [(c.name, c.outcome) for c in report.checks] == outcomes
+    assert [(c.name, c.state) for c in report.checks] == outcomes
     assert report.ok
     assert lines == [c.line() for c in report.checks]
 

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from tipc.cluster.rendezvous import Hello, Verdict, compare, rendezvous
+from tipc.cluster.rendezvous import Hello, RendezvousAnswer, compare, rendezvous
 
 IPS = ("127.0.0.2", "127.0.0.3")
 
@@ -37,7 +37,7 @@ def hello(rank, **changes):
         "peer-local-failure", "extra-problem"])
 def test_compare(peers, extra, problems):
     verdict = compare(hello(0), peers, IPS, 30, extra)
-    assert verdict == Verdict(not problems, problems, (0, *sorted(peers)))
+    assert verdict == RendezvousAnswer(not problems, problems, (0, *sorted(peers)))
 
 
 def test_from_wire_rejects_garbage():
@@ -73,20 +73,20 @@ def run_pair(port, hello0, hello1, timeout=5.0, node0_after=0.0):
 def test_pass_with_peer_starting_first(free_port):
     # node 1 starts before node 0 listens: it retries until node 0 is up
     v0, v1 = run_pair(free_port(), hello(0), hello(1), node0_after=0.5)
-    assert v0 == v1 == Verdict(True, (), (0, 1))
+    assert v0 == v1 == RendezvousAnswer(True, (), (0, 1))
 
 
 def test_mismatch_reaches_both_nodes(free_port):
     v0, v1 = run_pair(free_port(), hello(0), hello(1, paddle_version="2.6.0"))
     expected = ("node 1 (127.0.0.3) has paddle_version '2.6.0', node 0 (127.0.0.2) has '3.3.1'",)
-    assert v0 == v1 == Verdict(False, expected, (0, 1))
+    assert v0 == v1 == RendezvousAnswer(False, expected, (0, 1))
 
 
 def test_missing_peer_is_named_within_the_timeout(free_port):
     started = time.monotonic()
     verdict = rendezvous(hello(0), IPS, free_port(), 0.5)
     assert time.monotonic() - started < 2
-    assert verdict == Verdict(False, ("node 1 (127.0.0.3) never arrived within 0.5 s",), (0,))
+    assert verdict == RendezvousAnswer(False, ("node 1 (127.0.0.3) never arrived within 0.5 s",), (0,))
 
 
 def test_missing_node0_is_named_within_the_timeout(free_port):
@@ -94,7 +94,7 @@ def test_missing_node0_is_named_within_the_timeout(free_port):
     port = free_port()
     verdict = rendezvous(hello(1), IPS, port, 0.6)
     assert time.monotonic() - started < 2
-    assert verdict == Verdict(False, (f"node 0 (127.0.0.2:{port}) did not answer within 0.6 s",))
+    assert verdict == RendezvousAnswer(False, (f"node 0 (127.0.0.2:{port}) did not answer within 0.6 s",))
 
 
 def test_port_taken_on_node0_raises(free_port, listener):

@@ -1,6 +1,6 @@
 import pytest
 
-from tipc.cluster.errors import ClusterError
+from tipc.errors import ClusterError
 from tipc.cluster.topology import ClusterSpec, ips_from_gpu_list, node_list
 
 HOSTS = {"node01": "10.1.0.1", "node02": "10.1.0.2", "node03": "10.1.0.3", "localhost": "127.0.0.1",

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.config.locate import declared_repo, find_configs, resolve_config
 
 REPO = Path(__file__).resolve().parents[2]

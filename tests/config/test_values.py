@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.config.model import Field, ModeValue
 from tipc.config.values import mode_value, paired
 

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from tipc.config import load_config, parse_config_text
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.config.locate import find_configs
-from tipc.plan import MODES, PlanOptions, build_plan, validate_mode
+from tipc.config.modes import parse_mode
+from tipc.plan import MODES, PlanOptions, build_plan
 
 from .plan_factory import PATH, config_text, make_config, make_plan
 
@@ -139,7 +140,7 @@ def test_unknown_mode():
 
 def test_validate_mode_accepts_the_four():
     for mode in MODES:
-        validate_mode(mode, "c.txt")
+        parse_mode(mode, "c.txt")
 
 
 def written_files(plan) -> list[str]:

@@ -1,6 +1,6 @@
 import pytest
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.config.model import Field
 from tipc.plan.fragments import DROPPED, GAP, Fragment, always_param, assemble, config_text, literal, set_param, set_path
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tipc.config import load_config
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.config.locate import find_configs
 from tipc.plan import MODES, PlanOptions, build_plan, plan_to_json
 

@@ -1,6 +1,6 @@
 import pytest
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.plan.sweep import NO_GPU, cpu_skip_rule, gpu_skip_rule, infer_sweep
 
 from .plan_factory import make_config

@@ -1,6 +1,6 @@
 import pytest
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.config.model import Field
 from tipc.plan.model import Topology
 from tipc.plan.topology import on_cpu, parse_topology, with_ips

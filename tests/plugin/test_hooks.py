@@ -120,10 +120,13 @@ def test_failed_train_is_one_failure_and_blocks_the_rest(tipc_run, monkeypatch):
 
 
 def test_a_broken_report_is_a_warning_and_the_exit_status_stays_the_stages(tipc_run, monkeypatch):
-    def broken_report(*args):
+    def broken_report(*args, **kwargs):
         raise RuntimeError("template bug")
 
-    monkeypatch.setattr("tipc.plugin.final_report.write_report", broken_report)
+    # Patched where the run looks it up: pytester's in-process runs may re-import the module by name.
+    from tipc.session import lifecycle
+
+    monkeypatch.setitem(lifecycle.final_report.__globals__, "write_report", broken_report)
     monkeypatch.setenv("TIPC_FAKE", "train:fail")
     result = tipc_run.run()
     assert result.ret == pytest.ExitCode.TESTS_FAILED
@@ -161,9 +164,15 @@ def test_hang_detection(tipc_run, monkeypatch):
 
 def test_k_runs_one_infer_case_against_existing_artifacts(tipc_run):
     tipc_run.run().assert_outcomes(passed=5)
+    first = {r["run_id"] for r in tipc_run.records()}
     result = tipc_run.run("-k", "bs2")
     result.assert_outcomes(passed=1)
-    assert [r["id"] for r in tipc_run.records()] == [f"{CHAIN}::{STAGES[4]}"]
+    result.stdout.fnmatch_lines(["tipc: 1 passed in *"])  # this run's stages only
+    records = tipc_run.records()
+    (this_run,) = [r for r in records if r["run_id"] not in first]
+    assert this_run["id"] == f"{CHAIN}::{STAGES[4]}"
+    # the stages not selected keep their record of the earlier run, marked by that run's id
+    assert sorted(r["id"] for r in records if r["run_id"] in first) == sorted(f"{CHAIN}::{s}" for s in STAGES[:4])
 
 
 def test_k_without_artifacts_says_how_to_include_the_chain(tipc_run):
@@ -183,8 +192,12 @@ def test_lf_reruns_the_failed_export_against_the_trained_model(tipc_run, monkeyp
     tipc_run.run().assert_outcomes(passed=2, failed=1, skipped=2)
     monkeypatch.delenv("TIPC_FAKE")
     result = tipc_run.run("--lf")
-    result.assert_outcomes(passed=1)
-    assert [r["id"] for r in tipc_run.records()] == [f"{CHAIN}::export"]
+    # the failed export and the two infer cases it blocked: a blocked stage never ran, so --lf runs it
+    result.assert_outcomes(passed=3)
+    run_id = json.loads((tipc_run.out() / "run.json").read_text())["run_id"]
+    assert [r["id"] for r in tipc_run.records() if r["run_id"] == run_id] == \
+        [f"{CHAIN}::export", *(f"{CHAIN}::{s}" for s in STAGES[3:])]
+    assert {r["id"]: r["status"] for r in tipc_run.records()} == {f"{CHAIN}::{s}": "passed" for s in STAGES}
 
 
 @pytest.mark.parametrize("flag", ["--live", "-s"])

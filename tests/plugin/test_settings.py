@@ -9,7 +9,9 @@ import pytest
 
 from tipc.compat import shim_path
 from tipc.plugin.collect import keyword_for
-from tipc.plugin.settings import CHECKOUT, SettingsError, add_options, display_name, resolve_settings
+from tipc.errors import SettingsError
+from tipc.session.options import add_options
+from tipc.session.settings import CHECKOUT, check_interpreters, display_name, resolve_settings
 
 FAKE = Path(__file__).resolve().parents[1] / "fake_target"
 CPU = FAKE / "configs/fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
@@ -59,6 +61,44 @@ def test_defaults_from_target_yaml_and_mode():
         "report-defaults", "report-dir", "no-report", "autolog-shim"])
 def test_options_map_to_settings(argv, check):
     assert check(settings("--config", str(CPU), "--mode", "lite_train_lite_infer", *argv))
+
+
+def shim(tmp_path: Path, name: str = "python3.7") -> Path:
+    """A ``python3.7`` on PATH that cannot run, as pyenv and conda shims are when the version is absent."""
+    path = tmp_path / name
+    path.write_text("#!/bin/sh\necho 'pyenv: python3.7: command not found' >&2\nexit 127\n")
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.parametrize(("python", "message"), [
+    ("/no/such/python", "--python /no/such/python: does not exist or is not executable; give an interpreter "
+                        "that runs, e.g. --python "),
+    ("SHIM", "but cannot run: exit 127: pyenv: python3.7: command not found"),
+], ids=["missing", "broken-shim"])
+def test_python_that_cannot_run_is_refused_with_the_fix(tmp_path, python, message):
+    python = str(shim(tmp_path)) if python == "SHIM" else python
+    resolved = settings("--config", str(CPU), "--mode", "lite_train_lite_infer", "--python", python)
+    with pytest.raises(SettingsError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        check_interpreters(resolved)
+
+
+def test_config_interpreter_that_cannot_run_falls_back_with_a_note(tmp_path, monkeypatch):
+    import sys
+
+    from tipc.config import load_config
+    from tipc.plan import PlanOptions, build_plan
+    from tipc.run.probe import cannot_run
+
+    shim(tmp_path)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{__import__('os').environ['PATH']}")
+    text = CPU.read_text().replace("python:python3\n", "python:python3.7\n", 1)
+    config = tmp_path / "c.txt"
+    config.write_text(text)
+    plan = build_plan(load_config(str(config)), PlanOptions("lite_train_lite_infer", repo=str(FAKE)), cannot_run)
+    assert plan.python == sys.executable
+    assert any(note.startswith(f"python: {sys.executable} (the config's 'python3.7' (line 3) is on PATH "
+                               f"({tmp_path}/python3.7) but cannot run: exit 127") for note in plan.notes)
 
 
 @pytest.mark.parametrize(("argv", "message"), [

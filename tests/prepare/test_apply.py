@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tipc.config.errors import ConfigError
-from tipc.prepare.apply import INFER_KEY, Outcome, apply_target
+from tipc.errors import ConfigError
+from tipc.prepare.apply import INFER_KEY, PrepareAction, apply_target
 from tipc.prepare.manifest import MANIFEST_NAME
 from tipc.prepare.targets import ImageDir, RecDataset, TextStyle
 
@@ -25,7 +25,7 @@ def _snapshot(root: Path) -> dict[str, bytes]:
 
 def test_first_run_creates_and_records(tmp_path):
     target = _rec(tmp_path)
-    assert apply_target(target).outcome is Outcome.CREATED
+    assert apply_target(target).action is PrepareAction.CREATED
     manifest = json.loads((target.data_dir / MANIFEST_NAME).read_text(encoding="utf-8"))
     entry = manifest["entries"]["rec_gt_train.txt"]
     assert entry["params"]["count"] == 6 and entry["params"]["charset"] == "abc123"
@@ -36,7 +36,7 @@ def test_second_run_with_same_parameters_does_nothing(tmp_path):
     target = _rec(tmp_path)
     apply_target(target)
     before = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*") if p.is_file()}
-    assert apply_target(target).outcome is Outcome.UNCHANGED
+    assert apply_target(target).action is PrepareAction.UNCHANGED
     assert {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*") if p.is_file()} == before
 
 
@@ -50,7 +50,7 @@ def test_a_deleted_file_is_made_again(tmp_path):
     target = _rec(tmp_path)
     apply_target(target)
     (target.data_dir / "rec_gt_train/word_00002.png").unlink()
-    assert apply_target(target).outcome is Outcome.REGENERATED
+    assert apply_target(target).action is PrepareAction.REGENERATED
     assert (target.data_dir / "rec_gt_train/word_00002.png").is_file()
 
 
@@ -60,9 +60,9 @@ def test_a_clobbered_label_file_is_made_again(tmp_path):
     apply_target(target)
     good = target.label_file.read_bytes()
     target.label_file.write_text("rec_gt_train/word_00065.png\tzz\n", encoding="utf-8")
-    assert apply_target(target).outcome is Outcome.REGENERATED
+    assert apply_target(target).action is PrepareAction.REGENERATED
     assert target.label_file.read_bytes() == good
-    assert apply_target(target).outcome is Outcome.UNCHANGED
+    assert apply_target(target).action is PrepareAction.UNCHANGED
 
 
 def test_new_parameters_remove_only_tipc_files_no_longer_needed(tmp_path):
@@ -70,7 +70,7 @@ def test_new_parameters_remove_only_tipc_files_no_longer_needed(tmp_path):
     apply_target(target)
     user_file = target.data_dir / "rec_gt_train/notes.txt"
     user_file.write_text("mine", encoding="utf-8")
-    assert apply_target(replace(target, count=3)).outcome is Outcome.REGENERATED
+    assert apply_target(replace(target, count=3)).action is PrepareAction.REGENERATED
     names = sorted(p.name for p in (target.data_dir / "rec_gt_train").iterdir())
     assert names == ["notes.txt", "word_00001.png", "word_00002.png", "word_00003.png"]
     assert user_file.read_text(encoding="utf-8") == "mine"
@@ -105,7 +105,7 @@ def test_force_overwrites_the_foreign_label_file_and_deletes_nothing_else(tmp_pa
     user_image.parent.mkdir(parents=True)
     user_image.write_bytes(b"user image")
     target.label_file.write_text("train/word_1.png\tGenaxis\n", encoding="utf-8")
-    assert apply_target(target, force=True).outcome is Outcome.CREATED
+    assert apply_target(target, force=True).action is PrepareAction.CREATED
     assert user_image.read_bytes() == b"user image"
     assert target.label_file.read_text(encoding="utf-8").startswith("rec_gt_train/word_00001.png\t")
 
@@ -137,7 +137,7 @@ def test_image_dir_with_foreign_files_is_refused_unless_forced(tmp_path):
     (target.dir / "real_photo.jpg").write_bytes(b"jpeg")
     with pytest.raises(ConfigError, match="1 file\\(s\\) tipc did not make"):
         apply_target(target)
-    assert apply_target(target, force=True).outcome is Outcome.CREATED
+    assert apply_target(target, force=True).action is PrepareAction.CREATED
     assert sorted(p.name for p in target.dir.iterdir()) == [
         MANIFEST_NAME, "real_photo.jpg", "word_00001.png", "word_00002.png", "word_00003.png"]
     manifest = json.loads((target.dir / MANIFEST_NAME).read_text(encoding="utf-8"))

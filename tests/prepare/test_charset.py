@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.prepare.charset import NO_DICT_CHARSET, charset_for_dict, dict_entries, restrict_charset
 
 

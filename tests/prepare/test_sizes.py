@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.prepare.sizes import DEFAULT_SIZES, Sizes, declared_sizes, resolve_sizes
-from tipc.plan.model import MODES
+from tipc.config.modes import MODES
 
 
 def test_every_mode_has_default_sizes():

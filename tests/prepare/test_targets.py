@@ -4,7 +4,7 @@ import pytest
 
 from .fake_checkout import CONFIG_REL, make_checkout
 from tipc.config import load_config
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.config.model import Field
 from tipc.prepare.sizes import Sizes
 from tipc.prepare.targets import ImageDir, MissingModel, RecDataset, derive_seed, plan_prepare, yml_of_script

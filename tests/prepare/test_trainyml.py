@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.prepare.trainyml import DatasetSpec, height_from_shape, read_train_yml
 
 

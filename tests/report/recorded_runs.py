@@ -6,7 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from tipc.run.record import RunInfo, Status, StageRecord
+from tipc.results.records import RunInfo, Status, StageRecord
 
 T0 = 1_790_000_000.0  # a fixed "now" so timestamps (and report directories) are stable
 HOSTILE = "<script>alert(1)</script>"

@@ -13,7 +13,7 @@ import pytest
 from cdp import Browser
 from recorded_runs import single_node_run, T0
 from tipc.report import write_report
-from tipc.run.record import Status
+from tipc.results.records import Status
 
 SCREENSHOT = os.environ.get("TIPC_REPORT_SCREENSHOT")  # keep the picture somewhere to look at
 

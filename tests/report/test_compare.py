@@ -2,15 +2,15 @@ from __future__ import annotations
 
 import pytest
 
-from tipc.report.compare import RunSummary, StageOutcome, compare, previous_in_history, summarize
-from tipc.run.record import Status, StageRecord
+from tipc.report.compare import RunSummary, StageSummary, compare, previous_in_history, summarize
+from tipc.results.records import Status, StageRecord
 
 
-def outcome(sid: str, status: str, node: int = 0, **figures: float) -> StageOutcome:
-    return StageOutcome(sid, node, status, "", tuple(sorted(figures.items())))
+def outcome(sid: str, status: str, node: int = 0, **figures: float) -> StageSummary:
+    return StageSummary(sid, node, status, "", tuple(sorted(figures.items())))
 
 
-def run(*stages: StageOutcome) -> RunSummary:
+def run(*stages: StageSummary) -> RunSummary:
     return RunSummary("m", "mode", "ts", stages)
 
 

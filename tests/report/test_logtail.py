@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from tipc.report.logtail import failing_worker, file_link, log_tail, read_tail, worker_logs
-from tipc.run.record import Status, StageRecord
+from tipc.results.records import Status, StageRecord
 
 
 @pytest.mark.parametrize("content, lines, size, tail, cut", [

@@ -4,7 +4,7 @@ import pytest
 
 from tipc.report.matrix import build_matrix, cell, columns, ordered_row_keys
 from tipc.report.naming import make_anchors, row_key, stage_key
-from tipc.run.record import Status, StageRecord
+from tipc.results.records import Status, StageRecord
 
 
 def rec(sid: str, status=Status.PASSED, node=0, **kw) -> StageRecord:

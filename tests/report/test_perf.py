@@ -6,7 +6,7 @@ from recorded_runs import CASES, bench, label
 from tipc.report.figures import number, throughput
 from tipc.report.perf import build_performance, launch_nodes, perf_row, plots, series_label
 from tipc.report.naming import make_anchors, stage_key
-from tipc.run.record import Status, StageRecord
+from tipc.results.records import Status, StageRecord
 
 
 def infer(chain: str, c: dict, ms: float, node: int = 0) -> StageRecord:

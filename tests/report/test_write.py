@@ -10,9 +10,9 @@ from htmlq import Element, parse
 from recorded_runs import (CASES, CPU_CHAIN, DIST_CHAIN, FLEET_CHAIN, FPGM_CHAIN, HOSTILE, ONE_CHAIN, PACT_CHAIN, T0,
                            ResultsWriter, bench, case, label, single_node_run)
 from tipc.cluster.merge import merge_dirs
-from tipc.config.errors import ConfigError
+from tipc.errors import ResultsError
 from tipc.report import write_report
-from tipc.run.record import Status
+from tipc.results.records import Status
 
 MODE_DIR = ("PP-OCRv3_mobile_rec", "lite_train_lite_infer")
 DAY = 86_400.0
@@ -221,6 +221,6 @@ def test_bad_results_dir_names_file_and_line(single_run, tmp_path, breakage, mes
     else:
         lines = (single_run / "results.jsonl").read_text().splitlines()
         (single_run / "results.jsonl").write_text("\n".join([lines[0], "{not json", *lines[1:]]))
-    with pytest.raises(ConfigError) as exc:
+    with pytest.raises(ResultsError) as exc:
         write_report([single_run], tmp_path / "reports")
     assert message in str(exc.value)

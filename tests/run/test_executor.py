@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tipc.run.executor import ExecRequest, Outcome, ProcessExecutor, child_env
+from tipc.run.executor import ExecRequest, Ending, ProcessExecutor, child_env
 
 
 def request(tmp_path: Path, code: str, **kw) -> ExecRequest:
@@ -63,7 +63,7 @@ def test_timeout_kills_group_and_setsid_escapee(tmp_path):
     req = ExecRequest(argv=(sys.executable, "-c", TREE, str(pidfile)), cwd=str(tmp_path), env={},
                       log=tmp_path / "s.log", timeout=1.5)
     result = ProcessExecutor(grace=0.3).run(req)
-    assert result.outcome is Outcome.TIMEOUT
+    assert result.ending is Ending.TIMEOUT
     assert result.returncode == -signal.SIGKILL  # it ignored SIGTERM
     pids = tree_pids(pidfile)
     assert len(pids) == 3
@@ -80,7 +80,7 @@ def test_clean_exit_sweeps_leftover_escapee(tmp_path):
     req = ExecRequest(argv=(sys.executable, "-c", code, str(pidfile)), cwd=str(tmp_path), env={},
                       log=tmp_path / "s.log")
     result = ProcessExecutor(grace=0.3).run(req)
-    assert (result.outcome, result.returncode) == (Outcome.EXITED, 0)
+    assert (result.ending, result.returncode) == (Ending.EXITED, 0)
     (pid,) = tree_pids(pidfile)
     assert wait_for(lambda: gone(pid))
 
@@ -89,7 +89,7 @@ def test_hang_detected_when_log_stops_growing(tmp_path):
     code = "import time; print('started', flush=True); time.sleep(60)"
     t0 = time.monotonic()
     result = ProcessExecutor(grace=0.2).run(request(tmp_path, code, hang_timeout=0.6, timeout=30))
-    assert result.outcome is Outcome.HUNG
+    assert result.ending is Ending.HUNG
     assert time.monotonic() - t0 < 10
     assert "no new output for 0.6 s" in result.reason
 
@@ -97,7 +97,7 @@ def test_hang_detected_when_log_stops_growing(tmp_path):
 def test_steady_output_is_not_a_hang(tmp_path):
     code = "import time\nfor i in range(12): print(i, flush=True); time.sleep(0.1)"
     result = ProcessExecutor().run(request(tmp_path, code, hang_timeout=0.6))
-    assert (result.outcome, result.returncode) == (Outcome.EXITED, 0)
+    assert (result.ending, result.returncode) == (Ending.EXITED, 0)
 
 
 @pytest.mark.parametrize(("code", "returncode"), [
@@ -107,7 +107,7 @@ def test_steady_output_is_not_a_hang(tmp_path):
 def test_exit_code_and_log_header_footer(tmp_path, code, returncode):
     req = request(tmp_path, code, title="chain::train")
     result = ProcessExecutor().run(req)
-    assert (result.outcome, result.returncode) == (Outcome.EXITED, returncode)
+    assert (result.ending, result.returncode) == (Ending.EXITED, returncode)
     lines = req.log.read_text().splitlines()
     assert lines[0] == "# tipc stage: chain::train"
     assert lines[1].startswith("# command: ") and "-c" in lines[1]
@@ -145,7 +145,7 @@ def test_missing_interpreter_is_not_started(tmp_path):
     req = ExecRequest(argv=(str(tmp_path / "no-such-python"), "x.py"), cwd=str(tmp_path), env={},
                       log=tmp_path / "s.log")
     result = ProcessExecutor().run(req)
-    assert result.outcome is Outcome.NOT_STARTED
+    assert result.ending is Ending.NOT_STARTED
     assert "cannot start" in result.reason and "no-such-python" in result.reason
 
 
@@ -157,5 +157,5 @@ def test_sigint_stops_the_group(tmp_path):
     timer.start()
     result = ProcessExecutor(grace=0.3).run(req)
     timer.join()
-    assert result.outcome is Outcome.INTERRUPTED
+    assert result.ending is Ending.INTERRUPTED
     assert all(wait_for(lambda p=p: gone(p)) for p in tree_pids(pidfile))

@@ -8,7 +8,7 @@ import pytest
 
 from tipc.plan.model import Chain, Plan, Stage, StageKind, Topology
 from tipc.run.gating import NOT_RANK0, decide
-from tipc.run.record import StageRecord, Status
+from tipc.results.records import StageRecord, Status
 
 
 def stage(name: str, kind: StageKind, cwd: str, requires=(), outputs=(), rank0_only=False) -> Stage:

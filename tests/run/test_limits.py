@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tipc.plan.model import MODES
+from tipc.config.modes import MODES
 from tipc.run.limits import DEFAULT_TIMEOUTS, HOUR, KINDS, parse_timeout, resolve_limits
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from tipc.plan.model import Stage, StageKind
-from tipc.run.results import ResultsDir
+from tipc.results.folder import ResultsDir
 
 EXPORT = Stage(id="c::export", chain="c", name="export", kind=StageKind.EXPORT,
                argv=("py", "tools/export_model.py", "-o", "Global.checkpoints=S/latest"),

@@ -27,10 +27,13 @@ def test_pass_exits_0_and_prints_status_lines(fake_repo, capsys):
 
 
 def test_failure_exits_1_with_log_tail_even_when_the_report_breaks(fake_repo, capsys, monkeypatch):
-    def broken_report(*args):
+    def broken_report(*args, **kwargs):
         raise RuntimeError("template bug")
 
-    monkeypatch.setattr("tipc.plugin.final_report.write_report", broken_report)
+    # Patched where the run looks it up: pytester's in-process runs may re-import the module by name.
+    from tipc.session import lifecycle
+
+    monkeypatch.setitem(lifecycle.final_report.__globals__, "write_report", broken_report)
     monkeypatch.setenv("TIPC_FAKE", "train:fail")
     assert tipc_run(fake_repo) == 1
     captured = capsys.readouterr()

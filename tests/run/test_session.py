@@ -1,4 +1,4 @@
-"""RunSession on the fake target: records, legacy lines, gating, train-log copy."""
+"""PlanRun on the fake target: records, legacy lines, gating, train-log copy."""
 
 from __future__ import annotations
 
@@ -9,16 +9,16 @@ from pathlib import Path
 
 from tipc.run.executor import ProcessExecutor
 from tipc.run.limits import resolve_limits
-from tipc.run.record import Status
-from tipc.run.session import RunSession, RunSettings
+from tipc.results.records import Status
+from tipc.run.plan_run import PlanRun, RunSettings
 
 CHAIN = "norm_train-gpus_-1-fp32"
 IDS = [f"{CHAIN}::{n}" for n in ("train", "eval", "export", "infer[cpu-mkldnn_False-threads_1-fp32-bs1]",
                                  "infer[cpu-mkldnn_False-threads_1-fp32-bs2]")]
 
 
-def run_all(plan, **settings) -> tuple[RunSession, list]:
-    session = RunSession(plan, RunSettings(**settings), ProcessExecutor(grace=0.2))
+def run_all(plan, **settings) -> tuple[PlanRun, list]:
+    session = PlanRun(plan, RunSettings(**settings), ProcessExecutor(grace=0.2))
     session.begin()
     records = [session.run_stage(s) for s in plan.stages()]
     session.end()
@@ -40,13 +40,17 @@ def test_all_pass_and_everything_is_written(fake_plan):
     assert records[3].infer["batch_size"] == "1"
 
 
-def test_train_log_is_copied_not_appended(fake_plan):
+def test_train_log_copy_and_figures_are_this_runs_part_only(fake_plan):
     run_all(fake_plan)
-    session, _ = run_all(fake_plan)  # a rerun: ppocr's train.log keeps growing...
+    session, records = run_all(fake_plan)  # a rerun: ppocr's train.log keeps growing...
     save = session.cwd / fake_plan.chains[0].save_dir
+    whole = (save / "train.log").read_text()
     copied = Path(f"{save}.log").read_text()
-    assert copied == (save / "train.log").read_text()  # ...and S.log is a copy of it, not twice its history
-    assert copied.count("global_step: 1,") == 2
+    assert whole.count("global_step: 1,") == 2
+    # ...and S.log is this run's part of it, as are the figures
+    assert copied.count("global_step: 1,") == 1 and whole.endswith(copied)
+    assert records[0].metrics["steps"] == 2
+    assert records[0].log_offsets == {str(save / "train.log"): len(whole.encode()) - len(copied.encode())}
 
 
 def test_failed_train_blocks_its_dependents_once(fake_plan, monkeypatch):
@@ -82,7 +86,7 @@ def test_failed_export_blocks_infer_not_eval_and_results_jsonl_tells_it_all(fake
 
 def test_one_infer_case_runs_against_existing_export(fake_plan):
     run_all(fake_plan)
-    session = RunSession(fake_plan, RunSettings(), ProcessExecutor())
+    session = PlanRun(fake_plan, RunSettings(), ProcessExecutor())
     session.begin()
     record = session.run_stage(fake_plan.stage(IDS[4]))
     assert record.status is Status.PASSED
@@ -90,7 +94,7 @@ def test_one_infer_case_runs_against_existing_export(fake_plan):
 
 
 def test_deselected_prerequisite_without_outputs_blocks_with_hint(fake_plan):
-    session = RunSession(fake_plan, RunSettings(), ProcessExecutor(), include_hint=lambda s: f"add -k {s.chain}")
+    session = PlanRun(fake_plan, RunSettings(), ProcessExecutor(), include_hint=lambda s: f"add -k {s.chain}")
     record = session.run_stage(fake_plan.stage(IDS[3]))
     assert record.status is Status.BLOCKED
     assert "blocked: export is not in this run and its outputs are missing" in record.reason
@@ -120,7 +124,7 @@ def test_dry_run_on_node_1_skips_rank0_stages(fake_plan):
 
 
 def test_metrics_come_from_tipc_metrics_extract(fake_plan, monkeypatch):
-    import tipc.run.session
+    import tipc.run.plan_run
 
     seen = []
 
@@ -128,7 +132,7 @@ def test_metrics_come_from_tipc_metrics_extract(fake_plan, monkeypatch):
         seen.append((kind, text))
         return {"kind": kind}
 
-    monkeypatch.setattr(tipc.run.session, "extract", extract)
+    monkeypatch.setattr(tipc.run.plan_run, "extract", extract)
     _, records = run_all(fake_plan)
     assert [r.metrics for r in records] == [{"kind": r.kind} for r in records]
     train_text = seen[0][1]
@@ -188,7 +192,7 @@ def test_timed_out_launch_names_the_peers_it_waited_for(fake_plan, tmp_path, mon
 
 
 def test_block_all_records_every_stage_and_keeps_the_legacy_log(fake_plan):
-    session = RunSession(fake_plan, RunSettings(), ProcessExecutor(grace=0.2))
+    session = PlanRun(fake_plan, RunSettings(), ProcessExecutor(grace=0.2))
     session.begin()
     session.block_all("blocked: tipc preflight failed")
     session.end()

@@ -12,9 +12,9 @@ import os
 import signal
 import sys
 
-import tipc
-from tipc.config.errors import ConfigError
+from tipc.errors import TipcError
 
+DESCRIPTION = "tipc: the TIPC train → eval → export → infer chain as a typed plan and a pytest suite."
 COMMANDS = {
     "plan": ("tipc.cli.plan_cmd", "print the plan a config would run, touching nothing"),
     "run": ("tipc.cli.run_cmd", "run a plan (same as `pytest tipc`, without pytest's output)"),
@@ -25,7 +25,7 @@ COMMANDS = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tipc", description=tipc.__doc__)
+    parser = argparse.ArgumentParser(prog="tipc", description=DESCRIPTION)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         code = importlib.import_module(args._module).run(args)
         sys.stdout.flush()  # here, where a closed pipe can still be handled below
         return code
-    except ConfigError as exc:
+    except TipcError as exc:  # bad input or options: the message says what and where; no traceback
         print(f"tipc: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -15,10 +15,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tipc.cluster.merge import RESULTS, merge_dirs, node_dirs
+    from tipc.cluster.merge import merge_dirs
+    from tipc.results import ResultsDir, node_dirs
 
     dirs = node_dirs(args.dirs)
     out = merge_dirs(dirs, args.out)
-    count = sum(1 for line in (out / RESULTS).read_text(encoding="utf-8").splitlines() if line.strip())
+    count = len(ResultsDir(out).records())
     print(f"tipc merge: {len(dirs)} node(s), {count} record(s) -> {out}")
     return 0

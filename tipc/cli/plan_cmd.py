@@ -12,7 +12,7 @@ import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from tipc.plugin.settings import add_plan_options
+    from tipc.session.options import add_plan_options
 
     add_plan_options(parser.add_argument)
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
@@ -21,17 +21,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tipc.config import load_config
     from tipc.plan import build_plan, plan_to_json, plan_to_text
-    from tipc.plugin.settings import SettingsError, resolve_targets
+    from tipc.run.probe import cannot_run
+    from tipc.session.settings import resolve_targets
 
     if len(args.tipc_config) != 1:
         print("tipc: error: --config: tipc plan takes exactly one config", file=sys.stderr)
         return 2
-    try:
-        (target,) = resolve_targets(lambda dest: getattr(args, dest))
-    except SettingsError as exc:
-        print(f"tipc: error: {exc}", file=sys.stderr)
-        return 2
-    plan = build_plan(load_config(str(target.path)), target.options)
+    (target,) = resolve_targets(lambda dest: getattr(args, dest))
+    plan = build_plan(load_config(str(target.path)), target.options, cannot_run)
     if args.format == "json":
         print(json.dumps(plan_to_json(plan), indent=1))
     else:

@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from tipc.plan.model import MODES
+from tipc.config.modes import MODES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     sizes = resolve_sizes(args.mode, declared_sizes(config_path.parent / TARGET_FILE), overrides)
     job = plan_prepare(config, repo, args.mode, sizes, args.seed)
     for done in apply_job(job, force=args.force):
-        print(f"prepare: {done.outcome.value:<11} {done.target.count:>6} images  {_shown(done.where, repo)}")
+        print(f"prepare: {done.action.value:<11} {done.target.count:>6} images  {_shown(done.where, repo)}")
     if not job.targets:
         print(f"prepare: nothing to make for {args.mode}")
     for model in job.missing_models:

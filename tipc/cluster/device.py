@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Callable, Literal, Mapping
 
-from tipc.cluster.errors import ClusterError
+from tipc.errors import ClusterError
 
 Device = Literal["cpu", "gpu"]
 

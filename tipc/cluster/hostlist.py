@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from tipc.cluster.errors import ClusterError
+from tipc.errors import ClusterError
 
 _RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from tipc.cluster.errors import ClusterError
+from tipc.errors import ClusterError
 from tipc.cluster.topology import SOURCE_PADDLE, SOURCE_SLURM, ClusterSpec, Resolver
 
 FIX = "pass --host <this node's address> or --node-rank <its index in the list>"

@@ -8,64 +8,22 @@ start time, and refuses directories that belong to different runs.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
-from tipc.config.errors import ConfigError
-from tipc.run.record import RunInfo, StageRecord
-
-RESULTS = "results.jsonl"
-RUN = "run.json"
-LEGACY = "results_python.log"
-NODE_PREFIX = "node"
+from tipc.errors import ResultsError
+from tipc.results.folder import LEGACY_LOG, RECORDS, RUN_INFO, load_results_dir, node_dirs, write_atomic
+from tipc.results.records import RunInfo, StageRecord
 
 NodeResults = tuple[Path, RunInfo, list[StageRecord]]
-
-
-def load_results_dir(path: str | Path) -> tuple[RunInfo, list[StageRecord]]:
-    """``run.json`` and ``results.jsonl`` of one results directory; ``ConfigError`` names the bad line."""
-    path = Path(path)
-    run_path, results_path = path / RUN, path / RESULTS
-    for needed in (run_path, results_path):
-        if not needed.is_file():
-            raise ConfigError(str(needed), 0, "missing; expected a tipc results directory "
-                                              f"with {RUN} and {RESULTS}")
-    try:
-        info = RunInfo.from_dict(json.loads(run_path.read_text(encoding="utf-8")))
-    except (ValueError, TypeError, KeyError) as exc:
-        raise ConfigError(str(run_path), 0, f"not a tipc run.json ({exc})") from None
-    records = []
-    for number, line in enumerate(results_path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            records.append(StageRecord.from_dict(json.loads(line)))
-        except (ValueError, TypeError, KeyError) as exc:
-            raise ConfigError(str(results_path), number,
-                              f"not a stage record ({exc}); expected one JSON object per line") from None
-    return info, records
-
-
-def node_dirs(paths: Sequence[str | Path]) -> list[Path]:
-    """The results directories named, a ``<mode>`` directory standing for its ``node<k>/`` children.
-
-    Children win over the directory's own files, which are an earlier merge's output.
-    """
-    out: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        children = sorted(p for p in path.glob(f"{NODE_PREFIX}*") if (p / RUN).is_file())
-        out.extend(children or [path])
-    return out
 
 
 def default_out(dirs: Sequence[Path]) -> Path:
     """The common parent of the node directories (the ``<mode>`` directory)."""
     parents = {d.resolve().parent for d in dirs}
     if len(parents) != 1:
-        raise ConfigError(str(dirs[0]), 0, "the node directories have different parents; "
+        raise ResultsError(str(dirs[0]), 0, "the node directories have different parents; "
                                            "pass --out DIR for the merged results")
     return parents.pop()
 
@@ -75,18 +33,18 @@ def merge_dirs(paths: Sequence[str | Path], out: str | Path | None = None) -> Pa
     dirs = node_dirs(paths)
     nodes = [(d, *load_results_dir(d)) for d in dirs]
     for d, _, _ in nodes:
-        if not (d / LEGACY).is_file():
-            raise ConfigError(str(d / LEGACY), 0, "missing; every node's results directory has one")
+        if not (d / LEGACY_LOG).is_file():
+            raise ResultsError(str(d / LEGACY_LOG), 0, "missing; every node's results directory has one")
     _check_same_run(nodes)
     nodes.sort(key=lambda n: n[1].node_rank)
     target = Path(out) if out is not None else default_out(dirs)
     if any(target.resolve() == d.resolve() for d in dirs):
-        raise ConfigError(str(target), 0, "is one of the node directories; choose another --out")
+        raise ResultsError(str(target), 0, "is one of the node directories; choose another --out")
     target.mkdir(parents=True, exist_ok=True)
     records = sorted((r for _, _, rs in nodes for r in rs), key=lambda r: (r.node_rank, r.start))
-    (target / RESULTS).write_text("".join(r.to_json() + "\n" for r in records))
-    (target / RUN).write_text(merged_run_info(nodes).to_json() + "\n")
-    (target / LEGACY).write_bytes(merged_legacy_log(nodes))
+    write_atomic(target / RECORDS, "".join(r.to_json() + "\n" for r in records))
+    write_atomic(target / RUN_INFO, merged_run_info(nodes).to_json() + "\n")
+    (target / LEGACY_LOG).write_bytes(merged_legacy_log(nodes))
     return target
 
 
@@ -96,18 +54,18 @@ def _check_same_run(nodes: list[NodeResults]) -> None:
     for d, info, records in nodes:
         for name in ("model", "mode", "config_sha256"):
             if getattr(info, name) != getattr(first, name):
-                raise ConfigError(str(d / RUN), 0, f"{name} is {getattr(info, name)!r} but "
-                                  f"{first_dir / RUN} has {getattr(first, name)!r}; "
+                raise ResultsError(str(d / RUN_INFO), 0, f"{name} is {getattr(info, name)!r} but "
+                                  f"{first_dir / RUN_INFO} has {getattr(first, name)!r}; "
                                   "merge only the nodes of one run")
         if info.node_rank in ranks:
-            raise ConfigError(str(d / RUN), 0, f"node_rank {info.node_rank} again "
-                              f"(also in {ranks[info.node_rank] / RUN}); each node once")
+            raise ResultsError(str(d / RUN_INFO), 0, f"node_rank {info.node_rank} again "
+                              f"(also in {ranks[info.node_rank] / RUN_INFO}); each node once")
         ranks[info.node_rank] = d
         for number, record in enumerate(records, 1):
             if (record.model, record.mode) != (info.model, info.mode) or record.node_rank != info.node_rank:
-                raise ConfigError(str(d / RESULTS), number,
+                raise ResultsError(str(d / RECORDS), number,
                                   f"record {record.id!r} is {record.model}/{record.mode} node "
-                                  f"{record.node_rank}, but {RUN} says {info.model}/{info.mode} "
+                                  f"{record.node_rank}, but {RUN_INFO} says {info.model}/{info.mode} "
                                   f"node {info.node_rank}")
 
 
@@ -134,8 +92,8 @@ def merged_legacy_log(nodes: Sequence[NodeResults]) -> bytes:
     """Every node's status lines byte for byte, each node's block headed by one ``#`` line."""
     parts = []
     for d, info, _ in nodes:
-        text = (d / LEGACY).read_bytes()
+        text = (d / LEGACY_LOG).read_bytes()
         if text and not text.endswith(b"\n"):
             text += b"\n"
-        parts.append(f"# node {info.node_rank} ({info.host}): {d / LEGACY}\n".encode() + text)
+        parts.append(f"# node {info.node_rank} ({info.host}): {d / LEGACY_LOG}\n".encode() + text)
     return b"".join(parts)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from tipc.cluster.errors import ClusterError
+from tipc.errors import ClusterError
 from tipc.cluster.node import DEFAULT_RENDEZVOUS_TIMEOUT, ClusterArgs
 from tipc.cluster.topology import split_list
 

@@ -12,7 +12,7 @@ import socket
 from pathlib import Path
 from typing import Callable, Mapping
 
-from tipc.cluster.errors import ClusterError
+from tipc.errors import ClusterError
 
 AUTO_BASE = 17000  # the range PaddleOCR's fleet doc recommends (10000-20000)
 AUTO_LIMIT = 20000

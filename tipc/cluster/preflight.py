@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Callable, Mapping
 
-import tipc
+from tipc.version import VERSION
 from tipc.cluster.device import detect_device
 from tipc.cluster.node import NodeContext
 from tipc.cluster.ports import check_ports
 from tipc.cluster.rendezvous import Hello, rendezvous
 
 
-class Outcome(str, Enum):
+class CheckState(str, Enum):
     PASS = "pass"
     WARN = "warn"
     FAIL = "fail"
@@ -31,13 +31,13 @@ class Outcome(str, Enum):
 @dataclass(frozen=True, slots=True)
 class Check:
     name: str
-    outcome: Outcome
+    state: CheckState
     detail: str
     fix: str = ""
 
     def line(self) -> str:
-        text = f"tipc preflight: {self.outcome.value.upper()} {self.name}: {self.detail}"
-        if self.fix and self.outcome is not Outcome.PASS:
+        text = f"tipc preflight: {self.state.value.upper()} {self.name}: {self.detail}"
+        if self.fix and self.state is not CheckState.PASS:
             text += f"\n    fix: {self.fix}"
         return text
 
@@ -48,10 +48,10 @@ class PreflightReport:
 
     @property
     def ok(self) -> bool:
-        return all(c.outcome is not Outcome.FAIL for c in self.checks)
+        return all(c.state is not CheckState.FAIL for c in self.checks)
 
     def failures(self) -> tuple[Check, ...]:
-        return tuple(c for c in self.checks if c.outcome is Outcome.FAIL)
+        return tuple(c for c in self.checks if c.state is CheckState.FAIL)
 
     def summary(self) -> str:
         """One paragraph for ``pytest.UsageError`` / stderr."""
@@ -85,8 +85,8 @@ def run_preflight(ctx: NodeContext, *, config_sha256: str, paddle_version: str, 
     if port_check:
         record(port_check)
     if ctx.multi_node:
-        local = tuple(c.detail for c in checks if c.outcome is Outcome.FAIL)
-        hello = Hello(rank=ctx.node_rank or 0, host=ctx.host or "", tipc_version=tipc.__version__,
+        local = tuple(c.detail for c in checks if c.state is CheckState.FAIL)
+        hello = Hello(rank=ctx.node_rank or 0, host=ctx.host or "", tipc_version=VERSION,
                       config_sha256=config_sha256, paddle_version=paddle_version, mode=mode,
                       ips=ctx.ips, start_port=ctx.start_port, local_problems=local)
         record(_rendezvous_check(ctx, hello))
@@ -98,18 +98,18 @@ def _device_check(ctx: NodeContext, environ: Mapping[str, str],
     if ctx.device == "gpu":
         found, reason = detect_device(environ, which)
         if found == "cpu":
-            return Check("device", Outcome.WARN, f"gpu requested ({ctx.device_reason}) but {reason}",
+            return Check("device", CheckState.WARN, f"gpu requested ({ctx.device_reason}) but {reason}",
                          "use --device cpu (or auto) on machines without CUDA")
-    return Check("device", Outcome.PASS, f"{ctx.device} ({ctx.device_reason})")
+    return Check("device", CheckState.PASS, f"{ctx.device} ({ctx.device_reason})")
 
 
 def _membership_check(ctx: NodeContext) -> Check:
     listed = ",".join(ctx.ips)
     if ctx.host in ctx.ips and ctx.ips.index(ctx.host) == ctx.node_rank:
-        return Check("node list", Outcome.PASS,
+        return Check("node list", CheckState.PASS,
                      f"{ctx.host} is node {ctx.node_rank} of {listed} (list from "
                      f"{ctx.topology_source}, identity from {ctx.identity_source})")
-    return Check("node list", Outcome.FAIL, f"{ctx.host} is not node {ctx.node_rank} of {listed}",
+    return Check("node list", CheckState.FAIL, f"{ctx.host} is not node {ctx.node_rank} of {listed}",
                  "pass --host / --node-rank matching --ips")
 
 
@@ -122,8 +122,8 @@ def _port_check(ctx: NodeContext) -> Check | None:
         problems += check_ports(ctx.host, ctx.rendezvous_port, 1)
         wanted += f" and rendezvous {ctx.rendezvous_port}"
     if problems:
-        return Check("ports", Outcome.FAIL, "; ".join(problems), PORT_FIX)
-    return Check("ports", Outcome.PASS, f"{wanted} free on {ctx.host or 'this machine'} "
+        return Check("ports", CheckState.FAIL, "; ".join(problems), PORT_FIX)
+    return Check("ports", CheckState.PASS, f"{wanted} free on {ctx.host or 'this machine'} "
                                         f"({ctx.port_source})")
 
 
@@ -133,13 +133,13 @@ def _rendezvous_check(ctx: NodeContext, hello: Hello) -> Check:
     try:
         verdict = rendezvous(hello, ctx.ips, ctx.rendezvous_port, ctx.rendezvous_timeout)
     except OSError as exc:  # node 0 could not listen
-        return Check("peers", Outcome.FAIL, f"cannot listen on {where}: {exc.strerror or exc}",
+        return Check("peers", CheckState.FAIL, f"cannot listen on {where}: {exc.strerror or exc}",
                      "choose a free --rendezvous-port (the same on every node)")
     if verdict.ok:
-        return Check("peers", Outcome.PASS,
+        return Check("peers", CheckState.PASS,
                      f"all {len(ctx.ips)} nodes met at {where} with tipc {hello.tipc_version}, "
                      f"paddle {hello.paddle_version or '(none)'}, config {hello.config_sha256[:12]}")
-    return Check("peers", Outcome.FAIL, "; ".join(verdict.problems), _peer_fix(verdict.problems))
+    return Check("peers", CheckState.FAIL, "; ".join(verdict.problems), _peer_fix(verdict.problems))
 
 
 def _peer_fix(problems: tuple[str, ...]) -> str:

@@ -56,7 +56,7 @@ class Hello:
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class RendezvousAnswer:
     ok: bool
     problems: tuple[str, ...]
     arrived: tuple[int, ...] = ()  # ranks node 0 heard from, node 0 included
@@ -67,7 +67,7 @@ class Verdict:
 
 
 def compare(own: Hello, peers: Mapping[int, Hello], ips: tuple[str, ...], timeout: float,
-            extra: tuple[str, ...] = ()) -> Verdict:
+            extra: tuple[str, ...] = ()) -> RendezvousAnswer:
     """Node 0's judgement: who is missing, who differs, who failed locally. Pure."""
     problems = list(extra)
     problems += [f"node 0 ({own.host}): {p}" for p in own.local_problems]
@@ -85,21 +85,21 @@ def compare(own: Hello, peers: Mapping[int, Hello], ips: tuple[str, ...], timeou
                 problems.append(f"{who} has {name} {_show(theirs)}, node 0 ({own.host}) has {_show(mine)}")
         problems += [f"{who}: {p}" for p in peer.local_problems]
     arrived = (0, *sorted(peers))
-    return Verdict(not problems, tuple(problems), arrived)
+    return RendezvousAnswer(not problems, tuple(problems), arrived)
 
 
 def _show(value: Any) -> str:
     return repr(",".join(value)) if isinstance(value, tuple) else repr(value)
 
 
-def rendezvous(own: Hello, ips: tuple[str, ...], port: int, timeout: float) -> Verdict:
+def rendezvous(own: Hello, ips: tuple[str, ...], port: int, timeout: float) -> RendezvousAnswer:
     """Node 0 serves, the others join; one node alone only judges itself."""
     if own.rank == 0:
         return serve(own, ips, port, timeout)
     return join(own, ips, port, timeout)
 
 
-def serve(own: Hello, ips: tuple[str, ...], port: int, timeout: float) -> Verdict:
+def serve(own: Hello, ips: tuple[str, ...], port: int, timeout: float) -> RendezvousAnswer:
     deadline = time.monotonic() + timeout
     peers: dict[int, Hello] = {}
     extra: list[str] = []
@@ -143,18 +143,18 @@ def _admit(conn: socket.socket, addr: str, ips: tuple[str, ...], peers: dict[int
         peers[hello.rank] = hello
 
 
-def join(own: Hello, ips: tuple[str, ...], port: int, timeout: float) -> Verdict:
+def join(own: Hello, ips: tuple[str, ...], port: int, timeout: float) -> RendezvousAnswer:
     deadline = time.monotonic() + timeout
     sock = _connect_until((ips[0], port), deadline)
     if sock is None:
-        return Verdict(False, (f"node 0 ({ips[0]}:{port}) did not answer within {timeout:g} s",))
+        return RendezvousAnswer(False, (f"node 0 ({ips[0]}:{port}) did not answer within {timeout:g} s",))
     with sock:
         try:
             sock.sendall(own.to_wire())
             reply = json.loads(_read_line(sock, time.monotonic() + timeout + REPLY_GRACE_S))
-            return Verdict(bool(reply["ok"]), tuple(reply["problems"]), tuple(reply["arrived"]))
+            return RendezvousAnswer(bool(reply["ok"]), tuple(reply["problems"]), tuple(reply["arrived"]))
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            return Verdict(False, (f"node 0 ({ips[0]}:{port}) gave no verdict ({exc})",))
+            return RendezvousAnswer(False, (f"node 0 ({ips[0]}:{port}) gave no verdict ({exc})",))
 
 
 def _connect_until(addr: tuple[str, int], deadline: float) -> socket.socket | None:

@@ -12,7 +12,7 @@ import socket
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence
 
-from tipc.cluster.errors import ClusterError
+from tipc.errors import ClusterError
 from tipc.cluster.hostlist import expand_hostlist
 
 Resolver = Callable[[str], str]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 
 CONFIG_DIR = "test_configs"
 TARGET_CONFIG_DIR = "test_tipc/configs"  # where a PaddleOCR-style repository keeps its TIPC configs

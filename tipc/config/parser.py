@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.config.model import NULL, Field, TipcConfig, TrainBenchmark
 from tipc.config.values import mode_items
 

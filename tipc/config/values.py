@@ -7,24 +7,14 @@ pairing.
 
 from __future__ import annotations
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.config.model import Field, ModeValue
-
-# Every mode name a ``mode=value`` item may use. ``benchmark_train`` is not a
-# tipc run mode, but the bash benchmark script writes ``benchmark_train=`` items
-# into configs, so a config carrying one is still well-formed.
-MODE_NAMES = (
-    "lite_train_lite_infer",
-    "lite_train_whole_infer",
-    "whole_train_whole_infer",
-    "whole_infer",
-    "benchmark_train",
-)
+from tipc.config.modes import ITEM_MODES as MODE_NAMES, Mode
 
 # No real config defines lite_train_whole_infer items, so the bash trained that
 # mode with the yml's full epoch count (bug B10). Its training half is "lite":
 # take the lite_train_lite_infer item instead, and say so.
-_FALLBACK = {"lite_train_whole_infer": "lite_train_lite_infer"}
+_FALLBACK = {Mode.LITE_TRAIN_WHOLE_INFER.value: Mode.LITE_TRAIN_LITE_INFER.value}
 
 
 def mode_items(field: Field, path: str) -> tuple[tuple[str, str], ...] | None:

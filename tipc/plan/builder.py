@@ -9,15 +9,15 @@ from functools import partial
 from pathlib import Path
 from typing import Callable
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.config.model import Field, TipcConfig
 from tipc.config.values import mode_value, paired
 from tipc.plan.chains import Built, Context, train_chain, whole_infer_chain
 from tipc.plan.fragments import literal
-from tipc.plan.interpreter import resolve_python
+from tipc.plan.interpreter import PythonCheck, on_path, resolve_python
 from tipc.plan.lists import distinct_values
 from tipc.plan.model import Plan, PlanOptions, Skipped, StageKind, Topology
-from tipc.plan.modes import validate_mode
+from tipc.config.modes import parse_mode
 from tipc.plan.naming import output_dir, train_chain_id, train_infer_prefix, whole_infer_chain_id
 from tipc.plan.topology import CPU_ENTRY, classify, on_cpu, parse_topology, with_ips
 from tipc.plan.trainers import resolve_trainer
@@ -34,10 +34,11 @@ class _Draft:
     build: Callable[[str], Built]
 
 
-def build_plan(config: TipcConfig, options: PlanOptions) -> Plan:
-    """Pure apart from resolving the interpreter on PATH and hashing the config file."""
-    validate_mode(options.mode, config.path)
-    python, python_note = resolve_python(config.python, options.python)
+def build_plan(config: TipcConfig, options: PlanOptions, python_check: PythonCheck = on_path) -> Plan:
+    """Pure apart from checking the config's interpreter (``python_check``: on PATH by default; the
+    fronts pass ``tipc.run.probe.runs`` to also run it) and hashing the config file."""
+    parse_mode(options.mode, config.path)
+    python, python_note = resolve_python(config.python, options.python, python_check)
     log_path = output_dir(options.output_root, config.model_name.value, options.mode, options.node_rank)
     notes = [python_note, *options.notes, *config.notes]
     if options.device == "cpu":

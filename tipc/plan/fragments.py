@@ -11,7 +11,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Iterable
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.config.model import NULL, Field
 
 

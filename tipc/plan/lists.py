@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.config.model import Field
 
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Iterator, Literal, Mapping
 
+from tipc.config.modes import Mode
+
 
 class StageKind(str, Enum):
     TRAIN = "train"
@@ -18,13 +20,6 @@ class StageKind(str, Enum):
     EXPORT = "export"
     INFER = "infer"
 
-
-MODES = (
-    "lite_train_lite_infer",
-    "lite_train_whole_infer",
-    "whole_train_whole_infer",
-    "whole_infer",
-)
 
 TopologyKind = Literal["cpu", "gpu", "multi_gpu", "multi_node"]
 
@@ -124,7 +119,7 @@ class Skipped:
 class PlanOptions:
     """Everything a front can override; defaults reproduce the bash."""
 
-    mode: str
+    mode: Mode
     repo: str = "."
     python: str | None = None  # --python; None = config's value if on PATH, else sys.executable
     output_root: str = "./test_tipc/output"
@@ -141,7 +136,7 @@ class PlanOptions:
 class Plan:
     config_path: str
     model: str
-    mode: str
+    mode: Mode
     cwd: str
     output_dir: str  # LOG_PATH, relative to cwd
     python: str

@@ -11,22 +11,20 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import pytest
 
-from tipc.config import ConfigError
+from tipc.errors import TipcError
 from tipc.plan.model import Chain, Skipped, Stage
 from tipc.plan.naming import kind_of
-from tipc.run.record import Status
-from tipc.run.session import command_text
+from tipc.results.records import StageRecord, Status
+from tipc.run.plan_run import command_text
 from tipc.run.summary import failure_text
 
 if TYPE_CHECKING:
-    from tipc.plugin.hooks import TipcPlugin
-    from tipc.plugin.settings import ConfigTarget
-
-PLUGIN_KEY = pytest.StashKey["TipcPlugin"]()
+    from tipc.plugin.run_plugin import TipcPlugin
+    from tipc.session.settings import ConfigTarget
 # What a -k identifier may contain (pytest's expression grammar); anything else splits it.
 _NOT_IDENT = re.compile(r"[^\w:+\-.\[\]\\/]+")
 
@@ -37,7 +35,7 @@ def keyword_for(chain: str) -> str:
 
 
 class StageFailed(Exception):
-    def __init__(self, record) -> None:
+    def __init__(self, record: StageRecord) -> None:
         super().__init__(record.id)
         self.record = record
 
@@ -45,57 +43,58 @@ class StageFailed(Exception):
 class TipcDirectory(pytest.Directory):
     """The ``tipc`` package directory, standing for the configs given with ``--config``."""
 
-    def collect(self) -> Iterator[pytest.Collector]:
-        for target in self.config.stash[PLUGIN_KEY].settings.targets:
+    def __init__(self, *, plugin: TipcPlugin, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.plugin = plugin
+
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        for target in self.plugin.settings.targets:
             yield ConfigNode.from_parent(self, name=target.display, path=target.path, nodeid=target.display,
-                                         target=target)
+                                         target=target, plugin=self.plugin)
 
 
-class _TipcNode(pytest.Collector):
-    @property
-    def plugin(self) -> TipcPlugin:
-        return self.config.stash[PLUGIN_KEY]
-
-
-class ConfigNode(_TipcNode):
-    def __init__(self, *, target: ConfigTarget, **kw) -> None:
+class ConfigNode(pytest.Collector):
+    def __init__(self, *, target: ConfigTarget, plugin: TipcPlugin, **kw: Any) -> None:
         super().__init__(**kw)
         self.target = target
+        self.plugin = plugin
 
-    def collect(self) -> Iterator[pytest.Node]:
-        plan = self.plugin.plan(self.target)
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        plan = self.plugin.session.plan(self.target)
         chain_ids = {c.id for c in plan.chains}
         for chain in plan.chains:
             dropped = tuple(s for s in plan.skipped if s.id.startswith(chain.id + "::"))
             yield ChainNode.from_parent(self, name=chain.id, nodeid=f"{self.nodeid}::{chain.id}", chain=chain,
-                                        dropped=dropped)
+                                        dropped=dropped, target=self.target, plugin=self.plugin)
         for skipped in plan.skipped:
             if skipped.id.rpartition("::")[0] not in chain_ids:
                 yield DroppedItem.from_parent(self, name=skipped.id, nodeid=f"{self.nodeid}::{skipped.id}",
-                                              skipped=skipped)
+                                              skipped=skipped, target=self.target, plugin=self.plugin)
 
-    def repr_failure(self, excinfo, style=None):
-        if isinstance(excinfo.value, ConfigError):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> str | Any:
+        if isinstance(excinfo.value, TipcError):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style)
 
 
-class ChainNode(_TipcNode):
-    def __init__(self, *, chain: Chain, dropped: tuple[Skipped, ...], **kw) -> None:
+class ChainNode(pytest.Collector):
+    def __init__(self, *, chain: Chain, dropped: tuple[Skipped, ...], target: ConfigTarget, plugin: TipcPlugin,
+                 **kw: Any) -> None:
         super().__init__(**kw)
         self.chain = chain
         self.dropped = dropped
+        self.target = target
+        self.plugin = plugin
 
-    def collect(self) -> Iterator[pytest.Item]:
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         for stage in self.chain.stages:
-            yield StageItem.from_parent(self, name=stage.name, nodeid=f"{self.nodeid}::{stage.name}", stage=stage)
+            yield StageItem.from_parent(self, name=stage.name, nodeid=f"{self.nodeid}::{stage.name}", stage=stage,
+                                        target=self.target, plugin=self.plugin)
         for skipped in self.dropped:
             name = skipped.id.rpartition("::")[2]
-            yield DroppedItem.from_parent(self, name=name, nodeid=f"{self.nodeid}::{name}", skipped=skipped)
-
-    @property
-    def target(self) -> ConfigTarget:
-        return self.parent.target
+            yield DroppedItem.from_parent(self, name=name, nodeid=f"{self.nodeid}::{name}", skipped=skipped,
+                                          target=self.target, plugin=self.plugin)
 
 
 def _skip(reason: str) -> None:
@@ -104,17 +103,17 @@ def _skip(reason: str) -> None:
 
 
 class StageItem(pytest.Item):
-    def __init__(self, *, stage: Stage, **kw) -> None:
+    def __init__(self, *, stage: Stage, target: ConfigTarget, plugin: TipcPlugin, **kw: Any) -> None:
         super().__init__(**kw)
         self.stage = stage
+        self.target = target
+        self.plugin = plugin
         self.add_marker(stage.kind.value)
 
     def runtest(self) -> None:
-        plugin = self.config.stash[PLUGIN_KEY]
-        session = plugin.session(self.parent.target)
-        if plugin.settings.run.dry_run:
-            plugin.write(f"\n{self.nodeid}\n    {command_text(self.stage)}\n")
-        record = session.run_stage(self.stage)
+        if self.plugin.settings.run.dry_run:
+            self.plugin.write(f"\n{self.nodeid}\n    {command_text(self.stage)}\n")
+        record = self.plugin.session.run_stage(self.target, self.stage)
         self.user_properties += [("stage", self.stage.id), ("status", record.status.value),
                                  ("argv", shlex.join(self.stage.argv)), ("log", record.log),
                                  ("duration", f"{record.duration:.3f}")]
@@ -124,28 +123,31 @@ class StageItem(pytest.Item):
             _skip(record.reason)
         raise StageFailed(record)
 
-    def repr_failure(self, excinfo, style=None):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> str | Any:
         if isinstance(excinfo.value, StageFailed):
             return failure_text(excinfo.value.record)
         return super().repr_failure(excinfo, style)
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[Any, int, str]:
         return self.path, 0, f"{self.stage.kind.value} {self.stage.id}"
 
 
 class DroppedItem(pytest.Item):
     """A case the plan drops by rule (null script, a skip rule of the sweep): visible, skipped."""
 
-    def __init__(self, *, skipped: Skipped, **kw) -> None:
+    def __init__(self, *, skipped: Skipped, target: ConfigTarget, plugin: TipcPlugin, **kw: Any) -> None:
         super().__init__(**kw)
         self.skipped = skipped
+        self.target = target
+        self.plugin = plugin
         kind = kind_of(self.name)
         if kind:
             self.add_marker(kind.value)
 
     def runtest(self) -> None:
-        self.config.stash[PLUGIN_KEY].session(self.parent.target).skip_dropped(self.skipped)
+        self.plugin.session.skip_dropped(self.target, self.skipped)
         _skip(f"not run: {self.skipped.reason}")
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[Any, int, str]:
         return self.path, 0, f"dropped {self.skipped.id}"

@@ -16,7 +16,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Callable
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.prepare.manifest import Entry, Manifest, read_manifest, write_manifest
 from tipc.prepare.synth import image_name, rec_image_dir, write_image_dir, write_rec_dataset
 from tipc.prepare.targets import PrepareJob, RecDataset, Target
@@ -25,7 +25,7 @@ INFER_KEY = "inference_images"
 _GENERATOR = "tipc.prepare.synth/1"  # bump when the rendering changes, so old sets are remade
 
 
-class Outcome(str, Enum):
+class PrepareAction(str, Enum):
     CREATED = "created"
     UNCHANGED = "unchanged"
     REGENERATED = "regenerated"
@@ -34,7 +34,7 @@ class Outcome(str, Enum):
 @dataclass(frozen=True, slots=True)
 class Prepared:
     target: Target
-    outcome: Outcome
+    action: PrepareAction
     where: Path  # the label file or the image directory
 
 
@@ -131,7 +131,7 @@ def apply_target(target: Target, *, force: bool = False) -> Prepared:
     entry = manifest.entries.get(work.key)
     if (entry is not None and entry.params == work.params and entry.digest == work.digest()
             and all((work.dir / f).exists() for f in entry.files)):
-        return Prepared(target, Outcome.UNCHANGED, where)
+        return Prepared(target, PrepareAction.UNCHANGED, where)
     _check_foreign(work, manifest, force)
     if entry is not None:
         _remove_stale(entry, manifest, set(work.planned))
@@ -140,7 +140,7 @@ def apply_target(target: Target, *, force: bool = False) -> Prepared:
     write_manifest(manifest.with_entry(work.key, new_entry))
     work.write()
     write_manifest(manifest.with_entry(work.key, replace(new_entry, digest=work.digest())))
-    return Prepared(target, Outcome.CREATED if entry is None else Outcome.REGENERATED, where)
+    return Prepared(target, PrepareAction.CREATED if entry is None else PrepareAction.REGENERATED, where)
 
 
 def apply_job(job: PrepareJob, *, force: bool = False) -> tuple[Prepared, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import string
 from pathlib import Path
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 
 NO_DICT_CHARSET = string.digits + string.ascii_lowercase
 _PREFERRED = string.digits + string.ascii_letters

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 
 MANIFEST_NAME = ".tipc_prepare.json"
 _TOOL = "tipc prepare"

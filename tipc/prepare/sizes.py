@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Mapping
 
-from tipc.config.errors import ConfigError
-from tipc.plan.model import MODES
+from tipc.errors import ConfigError
+from tipc.config.modes import MODES
 from tipc.prepare.yamldoc import read_yaml
 
 ROLES = ("train", "eval", "infer")

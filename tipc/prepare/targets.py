@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Union
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 from tipc.config.model import Field, TipcConfig
 from tipc.prepare.charset import NO_DICT_CHARSET, charset_for_dict
 from tipc.prepare.sizes import Sizes

@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ConfigError
 
 @dataclass(frozen=True, slots=True)
 class YamlDoc:

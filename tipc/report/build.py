@@ -10,13 +10,11 @@ from typing import Mapping, Sequence
 from tipc.report.compare import status_counts
 from tipc.report.load import NodeRun
 from tipc.report.matrix import build_matrix
-from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, Verdict
+from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, Tally
 from tipc.report.naming import RowKey, StageKey, is_multi_node, make_anchors, row_key, stage_key
 from tipc.report.perf import build_performance
 from tipc.report.stages import stage_groups
-from tipc.run.record import RunInfo, Status, StageRecord
-
-_BAD = (Status.FAILED, Status.TIMEOUT, Status.HUNG, Status.BLOCKED)
+from tipc.results.records import RunInfo, StageRecord, run_verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +91,13 @@ def header(runs: Sequence[NodeRun]) -> Header:
 
 
 def overall(counts: Mapping[str, int]) -> str:
-    """``failed`` when any stage failed, timed out, hung or was blocked; else ``passed``."""
-    return "failed" if any(counts[s.value] for s in _BAD) else "passed"
+    """The run's verdict from its status counts (``Status`` decides what fails a run)."""
+    return run_verdict(status for status, n in counts.items() if n)
 
 
-def verdict(records: Sequence[StageRecord]) -> Verdict:
+def tally(records: Sequence[StageRecord]) -> Tally:
     counts = status_counts(r.status.value for r in records)
-    return Verdict(tuple(counts.items()), len(records), overall(counts) if records else "empty")
+    return Tally(tuple(counts.items()), len(records), run_verdict(r.status for r in records))
 
 
 def build_report(runs: Sequence[NodeRun], report_dir: Path, anchors: Anchors, *,
@@ -112,7 +110,7 @@ def build_report(runs: Sequence[NodeRun], report_dir: Path, anchors: Anchors, *,
         title=f"tipc · {head.model} · {head.mode}",
         generated=generated,
         header=head,
-        verdict=verdict(records),
+        tally=tally(records),
         comparison=comparison,
         matrix=build_matrix(records, anchors.stages, anchors.rows, multi),
         groups=stage_groups(records, anchors.stages, anchors.rows, report_dir, multi),

@@ -11,20 +11,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from tipc.config.errors import ConfigError
+from tipc.errors import ResultsError
 from tipc.report.figures import FIGURE_BY_KEY, stage_figures
 from tipc.report.model import Comparison, FigureMove, StageChange
 from tipc.report.naming import StageKey
-from tipc.run.record import Status, StageRecord
+from tipc.results.records import Status, StageRecord
 
 SUMMARY_FILE = "summary.json"
 SUMMARY_SCHEMA = 1
 DEFAULT_THRESHOLD = 0.10
-_BAD = frozenset({Status.FAILED.value, Status.TIMEOUT.value, Status.HUNG.value})
 
 
 @dataclass(frozen=True, slots=True)
-class StageOutcome:
+class StageSummary:
     id: str
     node_rank: int
     status: str
@@ -41,7 +40,7 @@ class RunSummary:
     model: str
     mode: str
     timestamp: str
-    stages: tuple[StageOutcome, ...]
+    stages: tuple[StageSummary, ...]
 
     def to_json(self) -> str:
         return json.dumps({
@@ -56,12 +55,12 @@ class RunSummary:
         try:
             d = json.loads(text)
             stages = tuple(
-                StageOutcome(s["id"], int(s.get("node_rank", 0)), s["status"], s.get("reason", ""),
+                StageSummary(s["id"], int(s.get("node_rank", 0)), s["status"], s.get("reason", ""),
                              tuple(sorted((k, float(v)) for k, v in s.get("figures", {}).items())))
                 for s in d["stages"])
             return cls(d["model"], d["mode"], d.get("timestamp", ""), stages)
         except (ValueError, TypeError, KeyError) as exc:
-            raise ConfigError(source, 0, f"expected a tipc report summary (schema {SUMMARY_SCHEMA}): {exc}") from exc
+            raise ResultsError(source, 0, f"expected a tipc report summary (schema {SUMMARY_SCHEMA}): {exc}") from exc
 
 
 def status_counts(statuses) -> dict[str, int]:
@@ -73,7 +72,7 @@ def status_counts(statuses) -> dict[str, int]:
 
 def summarize(model: str, mode: str, timestamp: str, records: Sequence[StageRecord]) -> RunSummary:
     return RunSummary(model, mode, timestamp, tuple(
-        StageOutcome(r.id, r.node_rank, r.status.value, r.reason, tuple(sorted(stage_figures(r).items())))
+        StageSummary(r.id, r.node_rank, r.status.value, r.reason, tuple(sorted(stage_figures(r).items())))
         for r in records))
 
 
@@ -90,8 +89,8 @@ def compare(before: RunSummary, after: RunSummary, anchors: Mapping[StageKey, st
         prev = old.get(s.key)
         label, anchor = _label(s.key, multi), anchors.get(s.key, "")
         change = StageChange(label, anchor, prev.status if prev else "", s.status, s.reason)
-        was_bad = prev is not None and prev.status in _BAD
-        if s.status in _BAD:
+        was_bad = prev is not None and Status(prev.status).is_failure
+        if Status(s.status).is_failure:
             (still if was_bad else new_failures).append(change)
         elif was_bad and s.status == Status.PASSED.value:
             fixed.append(change)

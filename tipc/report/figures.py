@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from tipc.run.record import StageRecord
+from tipc.results.records import StageRecord
 
 THROUGHPUT_DEFINITION = "throughput = 1000 × batch_size / inference_ms (samples/s, inference only)"
 

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from tipc.cluster.merge import RUN, load_results_dir, node_dirs
-from tipc.config.errors import ConfigError
-from tipc.run.record import RunInfo, StageRecord
+from tipc.errors import ResultsError
+from tipc.results.folder import RUN_INFO, Warn, load_results_dir, node_dirs
+from tipc.results.records import RunInfo, StageRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,19 +20,20 @@ class NodeRun:
     records: tuple[StageRecord, ...]
 
 
-def load_runs(paths: Sequence[Path]) -> tuple[NodeRun, ...]:
-    """Each path a results directory, or a ``<mode>`` directory standing for its ``node<k>/`` children."""
+def load_runs(paths: Sequence[Path], warn: Warn | None = None) -> tuple[NodeRun, ...]:
+    """Each path a results directory, or a ``<mode>`` directory standing for its ``node<k>/`` children.
+    With ``warn``, a bad record line is reported there and skipped instead of stopping the report."""
     if not paths:
-        raise ConfigError("<arguments>", 0, "no results directory given; expected at least one")
+        raise ResultsError("<arguments>", 0, "no results directory given; expected at least one")
     runs = []
     for p in node_dirs(paths):
-        info, records = load_results_dir(p)
+        info, records = load_results_dir(p, warn)
         runs.append(NodeRun(Path(p), info, tuple(records)))
     first = runs[0]
     for run in runs[1:]:
         if (run.info.model, run.info.mode) != (first.info.model, first.info.mode):
-            raise ConfigError(str(run.source / RUN), 0,
+            raise ResultsError(str(run.source / RUN_INFO), 0,
                               f"found model/mode {run.info.model}/{run.info.mode}, expected "
-                              f"{first.info.model}/{first.info.mode} as in {first.source / RUN}: "
+                              f"{first.info.model}/{first.info.mode} as in {first.source / RUN_INFO}: "
                               "one report covers one run")
     return tuple(runs)

@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from tipc.report.model import Link, LogTail
 from tipc.report.naming import argv_option
-from tipc.run.record import StageRecord
+from tipc.results.records import StageRecord
 from tipc.run.workerlogs import worker_logs as rank_logs
 
 TAIL_LINES = 80

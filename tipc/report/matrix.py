@@ -6,7 +6,7 @@ from typing import Mapping, Sequence
 
 from tipc.report.model import Cell, Column, Matrix, MatrixRow
 from tipc.report.naming import KIND_ORDER, RowKey, StageKey, infer_label, node_label, row_key, stage_key, stage_name
-from tipc.run.record import Status, StageRecord
+from tipc.results.records import Status, StageRecord
 
 _SHORT = {
     Status.PASSED: "passed", Status.FAILED: "FAILED", Status.TIMEOUT: "TIMEOUT",

@@ -60,10 +60,10 @@ class Header:
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class Tally:
     counts: tuple[tuple[str, int], ...]  # every Status value, in Status order
     total: int
-    overall: str  # "passed" | "failed" | "empty"
+    overall: str  # results.records.run_verdict: "passed" | "failed" | "incomplete" | "empty"
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,7 +250,7 @@ class ReportModel:
     title: str
     generated: str
     header: Header
-    verdict: Verdict
+    tally: Tally
     comparison: Comparison | None
     matrix: Matrix
     groups: tuple[StageGroup, ...]

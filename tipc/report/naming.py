@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from tipc.run.record import StageRecord
+from tipc.results.records import StageRecord
 
 StageKey = tuple[str, int]  # (stage id, node rank): stage ids repeat across nodes
 RowKey = tuple[str, int]  # (chain id, node rank)

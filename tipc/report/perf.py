@@ -8,7 +8,7 @@ from tipc.report.figures import batch_size, number, throughput
 from tipc.report.model import EvalRow, EvalTable, Performance, PerfRow, PlotGroup, SpeedupRow, TrainRow
 from tipc.report.naming import StageKey, argv_option, chain_parts, is_multi_node, node_label, stage_key
 from tipc.report.svg import line_plot
-from tipc.run.record import Status, StageRecord
+from tipc.results.records import Status, StageRecord
 
 MAX_PLOTTED_CHAINS = 6
 

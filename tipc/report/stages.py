@@ -9,9 +9,7 @@ from tipc.report.logtail import command_text, failing_worker, file_link, log_tai
 from tipc.report.matrix import ordered_row_keys
 from tipc.report.model import Link, StageGroup, StageView
 from tipc.report.naming import RowKey, StageKey, node_label, row_key, stage_key, stage_name
-from tipc.run.record import Status, StageRecord
-
-_OPEN = frozenset({Status.FAILED, Status.TIMEOUT, Status.HUNG})
+from tipc.results.records import Status, StageRecord
 
 
 def _env(env: Mapping[str, str | None]) -> tuple[tuple[str, str], ...]:
@@ -24,7 +22,7 @@ def _metrics(metrics: Mapping[str, object]) -> tuple[tuple[str, str], ...]:
 
 def stage_view(record: StageRecord, anchor: str, report_dir: Path, multi: bool) -> StageView:
     workers = worker_logs(record) if record.kind == "train" else ()
-    broken = failing_worker(workers) if workers and not record.status.ok else None
+    broken = failing_worker(workers) if workers and record.status.is_failure else None
     return StageView(
         anchor=anchor, id=record.id, name=stage_name(record), kind=record.kind, status=record.status.value,
         node=node_label(record.node_rank, record.host) if multi else "",
@@ -33,7 +31,7 @@ def stage_view(record: StageRecord, anchor: str, report_dir: Path, multi: bool) 
         log=log_tail(record.log, report_dir, short=record.status is Status.PASSED),
         worker_logs=tuple(Link(file_link(p, report_dir), p.name) for p in workers),
         worker_tail=log_tail(str(broken), report_dir, label=f"failing rank: {broken.name}") if broken else None,
-        open=record.status in _OPEN,
+        open=record.status.is_failure,
     )
 
 

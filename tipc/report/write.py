@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from tipc.cluster.merge import NODE_PREFIX, RESULTS
-from tipc.config.errors import ConfigError
+from tipc.errors import ResultsError
+from tipc.results.folder import RECORDS, Warn, has_results
 from tipc.report.build import Anchors, all_records, anchors_for, build_report, format_time, overall, run_span
 from tipc.report.compare import (DEFAULT_THRESHOLD, SUMMARY_FILE, RunSummary, compare as compare_runs,
                                  previous_in_history, read_summary, status_counts, summarize)
@@ -69,12 +69,12 @@ def _baseline_from(path: Path) -> Baseline:
         summary = read_summary(path / SUMMARY_FILE)
         index = path / INDEX
         return Baseline(summary, f"{summary.timestamp or path.name}", index if index.is_file() else None)
-    if (path / RESULTS).is_file() or any(path.glob(f"{NODE_PREFIX}*/{RESULTS}")):
+    if has_results(path):
         runs = load_runs([path])
         ts = run_timestamp(run_span(runs)[0])
         return Baseline(summarize(runs[0].info.model, runs[0].info.mode, ts, all_records(runs)), f"{ts} ({path})", None)
-    raise ConfigError(str(path), 0, f"cannot compare with it: expected a report directory holding {SUMMARY_FILE} "
-                                    f"or a results directory holding {RESULTS}")
+    raise ResultsError(str(path), 0, f"cannot compare with it: expected a report directory holding {SUMMARY_FILE} "
+                                    f"or a results directory holding {RECORDS}")
 
 
 def _comparison(baseline: Baseline | None, current: RunSummary, anchors: Anchors, report_dir: Path,
@@ -92,7 +92,7 @@ def _history(mode_dir: Path, current: str) -> tuple[HistoryEntry, ...]:
                     reverse=True):
         try:
             summary = read_summary(d / SUMMARY_FILE)
-        except (OSError, ConfigError):
+        except (OSError, ResultsError):
             continue
         counts = status_counts(s.status for s in summary.stages)
         entries.append(HistoryEntry(d.name, f"../{d.name}/{INDEX}", overall(counts), tuple(counts.items())))
@@ -115,13 +115,13 @@ def update_latest(mode_dir: Path, timestamp: str, title: str) -> None:
 
 
 def write_report(results_dirs: Sequence[Path], out_root: Path, compare: Path | None = None, *,
-                 history: bool = True, threshold: float = DEFAULT_THRESHOLD) -> Path:
+                 history: bool = True, threshold: float = DEFAULT_THRESHOLD, warn: Warn | None = None) -> Path:
     """Render one run (one results dir per node) and return the path of its ``index.html``.
 
     ``compare`` is a previous report or results directory; without it (and with
     ``history``) the newest older report of the same model/mode is the baseline.
     """
-    runs: tuple[NodeRun, ...] = load_runs([Path(p) for p in results_dirs])
+    runs: tuple[NodeRun, ...] = load_runs([Path(p) for p in results_dirs], warn)
     info = runs[0].info
     records = all_records(runs)
     timestamp = run_timestamp(run_span(runs)[0])

@@ -28,7 +28,7 @@ from tipc.run.proctree import Tracker, kill_tree
 LiveSink = Callable[[bytes], None]
 
 
-class Outcome(str, Enum):
+class Ending(str, Enum):
     EXITED = "exited"
     TIMEOUT = "timeout"
     HUNG = "hung"
@@ -46,11 +46,12 @@ class ExecRequest:
     hang_timeout: float | None = None  # seconds without new output before the tree is killed
     watch: tuple[Path, ...] = ()  # more files/dirs whose growth counts as output (worker logs)
     title: str = ""
+    marker: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class ExecResult:
-    outcome: Outcome
+    ending: Ending
     returncode: int | None
     start: float  # unix time
     duration: float  # seconds
@@ -90,8 +91,8 @@ def _header(req: ExecRequest, start: float) -> bytes:
 
 def _footer(result: ExecResult) -> bytes:
     text = f"\n# exit code: {result.returncode} · duration: {result.duration:.3f} s"
-    if result.outcome is not Outcome.EXITED:
-        text += f" · {result.outcome.value}: {result.reason}"
+    if result.ending is not Ending.EXITED:
+        text += f" · {result.ending.value}: {result.reason}"
     return (text + "\n").encode()
 
 
@@ -179,38 +180,38 @@ class ProcessExecutor:
                     stderr=subprocess.STDOUT, start_new_session=True,
                     env=child_env(request.env, os.environ if self.base_env is None else self.base_env))
             except OSError as exc:
-                result = ExecResult(Outcome.NOT_STARTED, None, start, time.monotonic() - t0,
+                result = ExecResult(Ending.NOT_STARTED, None, start, time.monotonic() - t0,
                                     f"cannot start {request.argv[0]!r}: {exc.strerror or exc}")
             else:
-                outcome, reason = self._supervise(proc, out, request, t0)
-                result = ExecResult(outcome, proc.returncode, start, time.monotonic() - t0, reason)
+                ending, reason = self._supervise(proc, out, request, t0)
+                result = ExecResult(ending, proc.returncode, start, time.monotonic() - t0, reason)
             out.write(_footer(result))
         return result
 
-    def _supervise(self, proc: subprocess.Popen, out, req: ExecRequest, t0: float) -> tuple[Outcome, str]:
+    def _supervise(self, proc: subprocess.Popen, out, req: ExecRequest, t0: float) -> tuple[Ending, str]:
         tracker = Tracker(proc.pid)
         waiter = tee = None
-        outcome, reason = Outcome.INTERRUPTED, "interrupted: process group stopped"
+        ending, reason = Ending.INTERRUPTED, "interrupted: process group stopped"
         try:  # from the first instruction after the start: a Ctrl-C anywhere still kills the tree
             waiter = _ExitWaiter(proc.pid)
             tee = _Tee(req.log, out.tell(), self.live)
-            outcome, reason = self._watch(waiter, tracker, tee, out, req, t0)
+            ending, reason = self._watch(waiter, tracker, tee, out, req, t0)
         except KeyboardInterrupt:
             pass
         try:
             # After a clean exit this only sweeps leftovers (a detached daemon, a worker
             # the launcher forgot); otherwise it is the kill itself.
-            kill_tree(tracker, lambda: not _exited(proc.pid), 0.0 if outcome is Outcome.EXITED else self.grace)
+            kill_tree(tracker, lambda: not _exited(proc.pid), 0.0 if ending is Ending.EXITED else self.grace)
         finally:
             proc.wait()
             if waiter is not None:
                 waiter.close()
             if tee is not None:
                 tee.close()
-        return outcome, reason
+        return ending, reason
 
     def _watch(self, waiter: _ExitWaiter, tracker: Tracker, tee: _Tee, out, req: ExecRequest,
-               t0: float) -> tuple[Outcome, str]:
+               t0: float) -> tuple[Ending, str]:
         deadline = t0 + req.timeout if req.timeout else float("inf")
         last_activity, last_change = -1, t0
         tick, max_tick = 0.02, (0.2 if self.live else 0.5)
@@ -218,19 +219,19 @@ class ProcessExecutor:
             now = time.monotonic()
             hang_at = last_change + req.hang_timeout if req.hang_timeout else float("inf")
             if waiter.wait(min(tick, max(0.0, deadline - now), max(0.0, hang_at - now))):
-                return Outcome.EXITED, ""
+                return Ending.EXITED, ""
             tick = min(tick * 2, max_tick)
             tracker.scan()  # remember descendants while their parent links still lead to us
             tee.pump()
             now = time.monotonic()
             if now >= deadline:
-                return Outcome.TIMEOUT, f"timed out after {req.timeout:g} s: process group killed"
+                return Ending.TIMEOUT, f"timed out after {req.timeout:g} s: process group killed"
             if req.hang_timeout:
                 activity = _activity(out.fileno(), req.watch)
                 if activity != last_activity:
                     last_activity, last_change = activity, now
                 elif now - last_change >= req.hang_timeout:
-                    return Outcome.HUNG, (f"hung: no new output for {req.hang_timeout:g} s: "
+                    return Ending.HUNG, (f"hung: no new output for {req.hang_timeout:g} s: "
                                           "process group killed")
 
 

@@ -2,28 +2,53 @@
 
 PaddleOCR's trainer returns 0 when its data loader is empty (fewer images than one batch per
 card) and never writes a checkpoint; its predictor logs a traceback and exits 0 after a
-recognition error (spec §8 B14). The bash recorded both as "Run successfully".
+recognition error (README, "What tipc fixes", 5). The bash recorded both as "Run successfully".
+A checkpoint counts only when *this* stage wrote it: a nightly re-runs in the same folder, and
+an earlier night's ``latest.pdparams`` proves nothing about tonight's training.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from tipc.plan.model import Stage, StageKind
-from tipc.run.gating import missing_outputs
 
 TRACEBACK = "Traceback (most recent call last)"
 
+# (inode, mtime in ns, size): a file rewritten in place or replaced by rename changes at least one.
+Signature = tuple[int, int, int]
 
-def false_pass(stage: Stage, cwd: Path, log_text: str, owns_outputs: bool) -> str:
+
+def output_signatures(stage: Stage, cwd: Path) -> dict[str, Signature | None]:
+    """Each declared output's identity before the stage runs (None: not there)."""
+    out: dict[str, Signature | None] = {}
+    for name in stage.outputs:
+        try:
+            st = os.stat(cwd / name)
+        except OSError:
+            out[name] = None
+        else:
+            out[name] = (st.st_ino, st.st_mtime_ns, st.st_size)
+    return out
+
+
+def false_pass(stage: Stage, cwd: Path, log_text: str, owns_outputs: bool,
+               before: dict[str, Signature | None] | None = None) -> str:
     """Why a stage that exited 0 still failed, or "" when it did its job.
 
     ``owns_outputs`` is False on a node other than trainer 0's, which writes no checkpoint.
+    ``before``: ``output_signatures`` taken just before the stage ran.
     """
     if owns_outputs:
-        missing = missing_outputs(stage, cwd)
+        after = output_signatures(stage, cwd)
+        missing = [name for name, sig in after.items() if sig is None]
         if missing:
             return f"exit code 0 but it did not write {', '.join(missing)}"
+        stale = [name for name, sig in after.items() if before is not None and before.get(name) == sig]
+        if stale:
+            return (f"exit code 0 but it did not write {', '.join(stale)}: the file there is left from an "
+                    "earlier run (unchanged during this stage)")
     if stage.kind is StageKind.INFER and TRACEBACK in log_text:
         return "exit code 0 but its log shows a Python traceback (the predictor hid an error)"
     return ""

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from tipc.plan.model import Plan, Stage
-from tipc.run.record import StageRecord, Status
+from tipc.results.records import StageRecord, Status
 
 NOT_RANK0 = "not applicable: trainer 0 owns the model"
 

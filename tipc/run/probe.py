@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -51,6 +53,30 @@ def ask_interpreter(python: str, timeout: float = PROBE_TIMEOUT) -> InterpreterF
     except (IndexError, ValueError, KeyError, TypeError):
         tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
         return InterpreterFacts(problem=f"{python} exited with {done.returncode}: {tail}")
+
+
+RUN_TIMEOUT = 20.0
+
+
+@functools.lru_cache(maxsize=16)
+def cannot_run(python: str) -> str:
+    """"" when ``python`` is on PATH (or a path) and runs; else why not, for a plan note or an error.
+
+    A name on PATH is not enough: ``python3.7`` is often a pyenv or conda shim that exits 127."""
+    path = shutil.which(python)
+    if path is None:
+        return "is not on PATH" if os.sep not in python else "does not exist or is not executable"
+    try:
+        done = subprocess.run([path, "-c", ""], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=RUN_TIMEOUT, start_new_session=True)
+    except subprocess.TimeoutExpired:
+        return f"does not start within {RUN_TIMEOUT:g} s"
+    except OSError as exc:
+        return f"cannot run ({exc.strerror or exc})"
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1][:200]
+        return f"is on PATH ({path}) but cannot run: exit {done.returncode}: {tail}"
+    return ""
 
 
 @functools.lru_cache(maxsize=8)

@@ -7,15 +7,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from tipc.run.record import StageRecord, Status
-from tipc.run.results import LEGACY_LOG, RECORDS, RUN_INFO, ResultsDir
+from tipc.results.records import StageRecord, Status
+from tipc.results.folder import LEGACY_LOG, RECORDS, RUN_INFO, ResultsDir
 from tipc.run.workerlogs import failing_workers, launch_log_dir, tail_text
 
 TAIL_LINES = 20
 
 
-def log_tail(path: str, lines: int = TAIL_LINES) -> str:
-    text = tail_text(path, 64 * 1024)  # enough for 20 lines of any sane log
+def log_tail(path: str, lines: int = TAIL_LINES, since: int = 0) -> str:
+    text = tail_text(path, 64 * 1024, since)  # enough for 20 lines of any sane log
     if text is None:
         return "(no log)"
     return "\n".join(text.splitlines()[-lines:])
@@ -41,8 +41,9 @@ def failure_text(record: StageRecord, tail_lines: int = TAIL_LINES) -> str:
     ]
     log_dir = launch_log_dir(record.argv, record.cwd)
     if log_dir is not None:
-        for rank, path in failing_workers(record.log, log_dir).items():
-            parts += [f"--- last {tail_lines} lines of rank {rank}'s log: {path} ---", log_tail(str(path), tail_lines)]
+        for rank, path in failing_workers(record.log, log_dir, record.log_offsets).items():
+            parts += [f"--- last {tail_lines} lines of rank {rank}'s log: {path} ---",
+                      log_tail(str(path), tail_lines, record.log_offsets.get(str(path), 0))]
     return "\n".join(parts)
 
 
@@ -51,14 +52,14 @@ def counts_text(records: Iterable[StageRecord]) -> str:
     return ", ".join(f"{counts[s]} {s.value}" for s in Status if counts[s]) or "no stage finished"
 
 
-def run_paragraph(results: Sequence[ResultsDir]) -> str:
-    """One paragraph per run: counts per status and where the results are."""
+def run_paragraph(results: Sequence[ResultsDir], run_id: str) -> str:
+    """One paragraph per results folder: counts per status of this run's stages (each once;
+    records carried over from earlier runs are not counted) and where the results are."""
     parts = []
     for out in results:
-        records = out.records()
+        records = [r for r in out.records(warn=lambda _: None) if r.run_id == run_id]
         parts.append(f"{counts_text(records)} in {out.path}/ ({LEGACY_LOG}, {RECORDS}, {RUN_INFO}).")
-        problems = [r for r in records if not r.status.ok]
-        failed = [r for r in problems if r.status is not Status.BLOCKED]
+        failed = [r for r in records if r.status.is_failure]
         if failed:
             parts.append("Failed: " + "; ".join(f"{r.id} ({r.status.value}, {Path(r.log).name})" for r in failed) + ".")
     return "tipc: " + " ".join(parts)

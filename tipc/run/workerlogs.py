@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Mapping, Sequence
 
 LOG_DIR_FLAG = "--log_dir="
 # The launcher's "Container rank 0 status failed cmd [...] code 1 log .../workerlog.0".
@@ -37,23 +37,39 @@ def worker_logs(log_dir: Path) -> dict[int, Path]:
     return dict(sorted((int(rank), path) for rank, path in found.items() if rank.isdigit()))
 
 
-def failing_workers(launcher_log: str, log_dir: Path) -> dict[int, Path]:
+def failing_workers(launcher_log: str, log_dir: Path, since: Mapping[str, int] | None = None) -> dict[int, Path]:
     """The workers to show: those the launcher reported failed, else those whose log shows an error,
-    else every worker (a timeout: nobody failed, someone waited)."""
+    else every worker (a timeout: nobody failed, someone waited). ``since``: where each worker
+    log's part written by this stage begins (launch appends to an earlier run's workerlog.N)."""
+    since = since or {}
     logs = worker_logs(log_dir)
     named = [int(r) for r in FAILED_RANK.findall(tail_text(launcher_log) or "")]
     chosen = {r: logs[r] for r in dict.fromkeys(named) if r in logs}
     if not chosen:
-        chosen = {r: p for r, p in logs.items() if any(h in (tail_text(str(p)) or "") for h in ERROR_HINTS)}
+        chosen = {r: p for r, p in logs.items()
+                  if any(h in (tail_text(str(p), since=since.get(str(p), 0)) or "") for h in ERROR_HINTS)}
     return dict(list((chosen or logs).items())[:MAX_SHOWN])
 
 
-def tail_text(path: str, size: int = 16 * 1024) -> str | None:
-    """The last ``size`` bytes of a file as text (a log may be huge); None when it cannot be read."""
+def tail_text(path: str, size: int = 16 * 1024, since: int = 0) -> str | None:
+    """The last ``size`` bytes of a file after byte ``since``, as text (a log may be huge);
+    None when it cannot be read. A file now shorter than ``since`` was replaced: read it all."""
     try:
         with open(path, "rb") as f:
-            f.seek(0, 2)
-            f.seek(max(0, f.tell() - size))
+            end = f.seek(0, 2)
+            start = since if since <= end else 0
+            f.seek(max(start, end - size))
             return f.read().decode(errors="replace")
     except OSError:
         return None
+
+
+def file_sizes(paths: Iterable[Path]) -> dict[str, int]:
+    """Each existing file's size now, by path: where a stage's own part of an appended log begins."""
+    sizes = {}
+    for path in paths:
+        try:
+            sizes[str(path)] = path.stat().st_size
+        except OSError:
+            continue
+    return sizes

@@ -1,34 +1,37 @@
-"""One plan's run, shared by both fronts (``pytest tipc`` and ``tipc run``).
+"""One config's plan within one run (``tipc.session`` drives one per config, for both fronts).
 
-A ``RunSession`` decides (gating), executes (an ``Executor``), and records:
+A ``PlanRun`` decides (gating), executes (an ``Executor``), and records:
 each stage's ``StageRecord`` in ``results.jsonl`` and its legacy line in
-``results_python.log`` the moment the stage ends. It knows nothing of pytest.
+``results_python.log`` the moment the stage ends. It judges a stage only by
+what that stage produced: outputs written during it, the part of an appended
+log written during it. It knows nothing of pytest.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
-import shutil
 import socket
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-import tipc
+from tipc.metrics import extract
 from tipc.plan.model import Plan, Skipped, Stage
 from tipc.plan.naming import kind_of
-from tipc.metrics import extract
+from tipc.results.folder import Interrupted, ResultsDir, archive_interrupted, new_run_id, read_records
+from tipc.results.records import RunInfo, StageRecord, Status
 from tipc.run import legacy
-from tipc.run.executor import ExecRequest, Executor, ExecResult, Outcome
-from tipc.run.false_pass import false_pass
+from tipc.run.executor import Ending, ExecRequest, Executor, ExecResult
+from tipc.run.false_pass import false_pass, output_signatures
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
 from tipc.run.probe import InterpreterFacts, facts_in_background
-from tipc.run.record import RunInfo, StageRecord, Status
-from tipc.run.results import ResultsDir
-from tipc.run.workerlogs import failing_workers, launch_log_dir
+from tipc.run.watchdog import kill_marked
+from tipc.run.workerlogs import failing_workers, file_sizes, launch_log_dir, worker_logs
+from tipc.version import VERSION
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,33 +48,35 @@ class RunSettings:
 
 
 def _status(result: ExecResult) -> tuple[Status, str]:
-    if result.outcome is Outcome.EXITED:
+    if result.ending is Ending.EXITED:
         if result.returncode == 0:
             return Status.PASSED, ""
         return Status.FAILED, f"exit code {result.returncode}"
-    if result.outcome is Outcome.TIMEOUT:
+    if result.ending is Ending.TIMEOUT:
         return Status.TIMEOUT, result.reason
-    if result.outcome is Outcome.HUNG:
+    if result.ending is Ending.HUNG:
         return Status.HUNG, result.reason
     return Status.FAILED, result.reason
 
 
-def _extract_metrics(kind: str, log: Path) -> tuple[dict[str, Any], str]:
-    """Metrics from a stage's log through ``tipc.metrics.extract``, and a note when that failed.
+def _extract_metrics(kind: str, text: str) -> tuple[dict[str, Any], str]:
+    """Metrics from a stage's log text through ``tipc.metrics.extract``, and a note when that failed.
 
     A parser error must not cost the stage its record, so it becomes a note in the reason.
     """
     try:
-        return dict(extract(kind, log.read_text(errors="replace"))), ""
-    except OSError:
-        return {}, ""
+        return dict(extract(kind, text)), ""
     except Exception as exc:  # noqa: BLE001 - any parser bug
         return {}, f"metrics not parsed ({type(exc).__name__}: {exc})"
 
 
-def _read_text(log: Path) -> str:
+def _read_text(log: Path, since: int = 0) -> str:
+    """The file's text from byte ``since`` (0 when the file is now shorter: it was replaced)."""
     try:
-        return log.read_text(errors="replace")
+        with open(log, "rb") as f:
+            end = f.seek(0, 2)
+            f.seek(since if since <= end else 0)
+            return f.read().decode(errors="replace")
     except OSError:
         return ""
 
@@ -83,21 +88,27 @@ def command_text(stage: Stage) -> str:
     return f"{prefix}{shlex.join(stage.argv)}"
 
 
-class RunSession:
+class PlanRun:
+    """``results``: the folder, shared with the run's other configs that write there (else its own).
+    ``run_id``: the run this plan is part of (xdist workers get their controller's)."""
+
     def __init__(self, plan: Plan, settings: RunSettings, executor: Executor,
                  echo: Callable[[str], None] | None = None,
-                 include_hint: Callable[[Stage], str] | None = None) -> None:
+                 include_hint: Callable[[Stage], str] | None = None,
+                 results: ResultsDir | None = None, run_id: str | None = None) -> None:
         self.plan = plan
         self.settings = settings
         self.executor = executor
         self.echo = echo
         self.include_hint = include_hint or (lambda s: f"run {s.id} too")
         self.cwd = Path(plan.cwd).resolve()
-        self.results = ResultsDir(self.cwd / plan.output_dir)
+        self.results = results or ResultsDir(self.cwd / plan.output_dir)
+        self.run_id = run_id or new_run_id()
         self.done: dict[str, StageRecord] = {}
         self.start = 0.0
         self._facts: Callable[[], InterpreterFacts] = InterpreterFacts
         self.notes: list[str] = []  # decided during the run (preflight lines), for run.json
+        self.warnings: list[str] = []  # for the front to show: an earlier run found interrupted
 
     # --- run files: written by the one process that owns the run (not by xdist workers) ---
 
@@ -111,18 +122,38 @@ class RunSession:
         return RunInfo(
             model=self.plan.model, mode=self.plan.mode, config=self.plan.config_path,
             config_sha256=self.plan.config_sha256, overrides=dict(self.settings.overrides),
-            tipc_version=tipc.__version__, paddle_version=facts.paddle_version,
+            tipc_version=VERSION, paddle_version=facts.paddle_version,
             python=self.plan.python, python_version=facts.python_version, device=self.settings.device,
             host=self.settings.host, node_rank=self.settings.node_rank, nodes=tuple(nodes),
-            start=self.start, duration=duration, notes=(*self.plan.notes, *self.notes))
+            start=self.start, duration=duration, notes=(*self.plan.notes, *self.notes), run_id=self.run_id,
+            configs=(self.plan.config_path,))
 
     def begin(self) -> None:
-        """Start the results files and ask the stage interpreter for its versions meanwhile:
-        importing paddle takes a second or more, which the first stage need not wait for."""
+        """Own the results folder for this run and ask the stage interpreter for its versions
+        meanwhile: importing paddle takes a second or more, which the first stage need not wait for.
+        An earlier run found interrupted in the folder is cleaned up and recorded (``warnings``)."""
         self.start = time.time()
         if not self.settings.dry_run:
             self._facts = facts_in_background(self.plan.python)
-            self.results.begin(self.run_info())
+            found = self.results.begin(self.run_info())
+            if found is not None:
+                self._clean_up(found)
+
+    def _clean_up(self, found: Interrupted) -> None:
+        """An earlier run in this folder never ended: its harness was killed. Stop what it left
+        running (only processes carrying its run id) and record the stages it was running."""
+        killed = kill_marked(found.run_id)
+        for entry in found.stages:
+            try:
+                record = StageRecord.from_dict(entry)
+            except ValueError:
+                continue
+            archive_interrupted(self.results, found, replace(record, duration=max(0.0, time.time() - record.start)))
+        stages = ", ".join(str(e.get("id", "?")) for e in found.stages) or "no stage"
+        self.warnings.append(
+            f"tipc: an earlier run ({found.run_id}) in {self.results.path} was interrupted (its harness was "
+            f"killed) while running {stages}; {killed} process(es) it left running were stopped; its results "
+            f"are in {self.results.runs_dir / found.run_id}")
 
     def block_all(self, reason: str) -> None:
         """Record every stage of the plan as BLOCKED (the run stops before its first stage)."""
@@ -131,11 +162,27 @@ class RunSession:
                 self._finish(stage, self._record(stage, Status.BLOCKED, reason), ran=False)
 
     def end(self) -> None:
+        """Carry over the earlier records of stages this run left out, and close the folder."""
         if not self.settings.dry_run and self.start:
             facts = self.facts
             if facts.problem:
                 self.notes.append(f"interpreter not asked for versions: {facts.problem}")
-            self.results.write_run_info(self.run_info(time.time() - self.start, facts))
+            self._carry_over()
+            self.results.end(self.run_info(time.time() - self.start, facts))
+
+    def _carry_over(self) -> None:
+        """A run of part of the plan (``-k``, ``--lf``) keeps the latest record of every stage it did
+        not run, with the run id of the run that made it: the folder always tells the whole plan."""
+        previous = self.results.previous_run_dir()
+        if previous is None:
+            return
+        wanted = {(self.plan.config_path, sid, self.settings.node_rank)
+                  for sid in (*(s.id for s in self.plan.stages()), *(s.id for s in self.plan.skipped))
+                  if sid not in self.done}
+        for record in read_records(previous / self.results.records_file.name, warn=lambda _: None):
+            if record.key in wanted:
+                wanted.discard(record.key)
+                self.results.append_record(record)
 
     # --- stages ---
 
@@ -146,7 +193,7 @@ class RunSession:
             env=dict(stage.env), cwd=str(self.cwd_of(stage)), log=str(self.log_of(stage)),
             reason=reason, node_rank=self.settings.node_rank, host=self.settings.host,
             model=self.plan.model, mode=self.plan.mode, config=self.plan.config_path,
-            infer=None if case is None else asdict(case), **kw)
+            infer=None if case is None else asdict(case), run_id=self.run_id, **kw)
 
     def cwd_of(self, stage: Stage) -> Path:
         return (self.cwd / stage.cwd).resolve()
@@ -178,25 +225,32 @@ class RunSession:
                           self.include_hint)
         if not decision.runs:
             return self._finish(stage, self._record(stage, decision.status, decision.reason), ran=False)
-        result = self.executor.run(self._request(stage))
-        self._copy_train_log(stage)
+        cwd = self.cwd_of(stage)
+        before = output_signatures(stage, cwd)
+        offsets = file_sizes(self._appended_logs(stage))
+        killed = self._record(stage, Status.FAILED, "interrupted: the harness was killed while this stage ran",
+                              start=time.time(), log_offsets=offsets)
+        with self.results.running(json.loads(killed.to_json())):
+            result = self.executor.run(self._request(stage))
+        train_text = self._copy_train_log(stage, offsets)
         status, reason = _status(result)
         if status is Status.PASSED:
-            problem = false_pass(stage, self.cwd_of(stage), _read_text(self.log_of(stage)), self._owns_outputs(stage))
+            problem = false_pass(stage, cwd, _read_text(self.log_of(stage)), self._owns_outputs(stage), before)
             status, reason = (Status.FAILED, problem) if problem else (status, reason)
-        reason = "; ".join(filter(None, (reason, self._launch_story(stage, status))))
+        reason = "; ".join(filter(None, (reason, self._launch_story(stage, status, offsets))))
         record = self._record(stage, status, reason, returncode=result.returncode, start=result.start,
-                              duration=result.duration)
-        if result.outcome is not Outcome.NOT_STARTED:
-            metrics, note = _extract_metrics(stage.kind.value, self._metrics_log(stage))
+                              duration=result.duration, log_offsets=offsets)
+        if result.ending is not Ending.NOT_STARTED:
+            text = train_text if train_text is not None else _read_text(self.log_of(stage))
+            metrics, note = _extract_metrics(stage.kind.value, text)
             record = replace(record, metrics=metrics, reason="; ".join(filter(None, (reason, note))))
-        interrupted = result.outcome is Outcome.INTERRUPTED
+        interrupted = result.ending is Ending.INTERRUPTED
         self._finish(stage, record, ran=not interrupted)
         if interrupted:
             raise KeyboardInterrupt(result.reason)
         return record
 
-    def _launch_story(self, stage: Stage, status: Status) -> str:
+    def _launch_story(self, stage: Stage, status: Status, offsets: dict[str, int]) -> str:
         """What a launch stage that did not pass adds to its reason: the failing rank's log,
         and on several nodes, the peers it depended on (a peer that never came or died
         leaves the others waiting until the stage's time limit)."""
@@ -205,7 +259,7 @@ class RunSession:
         log_dir = launch_log_dir(stage.argv, self.cwd_of(stage))
         if log_dir is None:
             return ""
-        workers = failing_workers(str(self.log_of(stage)), log_dir)
+        workers = failing_workers(str(self.log_of(stage)), log_dir, offsets)
         story = []
         if status is Status.FAILED and workers:
             story.append("failed rank(s) " + ", ".join(f"{r} (see {p})" for r, p in workers.items()))
@@ -231,7 +285,8 @@ class RunSession:
         record = StageRecord(id=skipped.id, kind=kind.value if kind else "", chain=chain, status=Status.SKIPPED,
                              reason=skipped.reason, node_rank=self.settings.node_rank,
                              host=self.settings.host, model=self.plan.model, mode=self.plan.mode,
-                             config=self.plan.config_path)
+                             config=self.plan.config_path, run_id=self.run_id)
+        self.done[skipped.id] = record
         if not self.settings.dry_run:
             self.results.append_record(record)
         return record
@@ -245,7 +300,7 @@ class RunSession:
             watch = (cwd / stage.copy_train_log[0], *((workers,) if workers else ()))
         return ExecRequest(argv=stage.argv, cwd=str(cwd), env=self._env(stage), log=self.log_of(stage),
                            timeout=self.settings.limits.timeout(stage.kind.value),
-                           hang_timeout=self.settings.limits.hang, watch=watch, title=stage.id)
+                           hang_timeout=self.settings.limits.hang, watch=watch, title=stage.id, marker=self.run_id)
 
     def _env(self, stage: Stage) -> Mapping[str, str | None]:
         if not self.settings.pythonpath or "PYTHONPATH" in stage.env:
@@ -253,21 +308,26 @@ class RunSession:
         inherited = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
         return {**stage.env, "PYTHONPATH": os.pathsep.join((*self.settings.pythonpath, *inherited))}
 
-    def _copy_train_log(self, stage: Stage) -> None:
-        """S/train.log → S.log, as the bash did, but copied rather than appended: the trainer's
-        own train.log is opened in append mode, so appending it again on every rerun would
-        duplicate its whole history into S.log (spec §8 B12)."""
+    def _appended_logs(self, stage: Stage) -> list[Path]:
+        """Logs a stage appends to rather than writes anew: the trainer's train.log and the
+        launcher's workerlog.N. Only what follows their size at the stage's start is its own."""
         if not stage.copy_train_log:
-            return
-        src, dst = (self.cwd_of(stage) / p for p in stage.copy_train_log)
-        if src.is_file() and dst != self.log_of(stage):
-            shutil.copyfile(src, dst)
+            return []
+        cwd = self.cwd_of(stage)
+        log_dir = launch_log_dir(stage.argv, cwd)
+        return [cwd / stage.copy_train_log[0], *(worker_logs(log_dir).values() if log_dir else ())]
 
-    def _metrics_log(self, stage: Stage) -> Path:
-        """Train metrics come from rank 0's train.log when there is one (a launcher's stdout
-        holds none of the workers' lines); every other stage's from its own log."""
-        if stage.copy_train_log:
-            src = self.cwd_of(stage) / stage.copy_train_log[0]
-            if src.is_file():
-                return src
-        return self.log_of(stage)
+    def _copy_train_log(self, stage: Stage, offsets: dict[str, int]) -> str | None:
+        """This stage's part of S/train.log → S.log, as the bash copied it, and as text: train
+        metrics come from rank 0's train.log (a launcher's stdout holds none of the workers'
+        lines). The trainer appends to train.log, so the part before ``offsets`` is an earlier
+        run's (README, "What tipc fixes", 10). None when the stage wrote no train.log."""
+        if not stage.copy_train_log:
+            return None
+        src, dst = (self.cwd_of(stage) / p for p in stage.copy_train_log)
+        if not src.is_file():
+            return None
+        text = _read_text(src, offsets.get(str(src), 0))
+        if dst != self.log_of(stage):
+            dst.write_text(text, encoding="utf-8")
+        return text

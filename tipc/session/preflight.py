@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from tipc.cluster import NodeContext, PreflightReport, run_preflight
-from tipc.run.session import RunSession
+from tipc.cluster.node import NodeContext
+from tipc.cluster.preflight import PreflightReport, run_preflight
+from tipc.run.plan_run import PlanRun
 
 FAILED = "tipc preflight failed; nothing was run:"
 
@@ -20,7 +21,7 @@ def needs_preflight(node: NodeContext | None) -> bool:
     return node is not None and node.multi_node and node.preflight
 
 
-def preflight(session: RunSession, node: NodeContext | None,
+def preflight(session: PlanRun, node: NodeContext | None,
               emit: Callable[[str], None]) -> PreflightReport | None:
     """Run the checks for a begun session; None when this run has none (one node, --no-preflight,
     dry run). Each check's line goes to ``emit`` as it is decided and into ``run.json``'s notes."""

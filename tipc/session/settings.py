@@ -1,8 +1,6 @@
 """Options → what to run and how: the one mapping both fronts share.
 
-``OPTIONS`` declares the flags once; ``add_options`` registers them with
-pytest (``group.addoption``) or argparse (``parser.add_argument``), which take
-the same arguments. ``resolve_settings(get, cwd)`` reads them back (``get`` is
+``tipc.session.options`` declares the flags once; ``resolve_settings(get, cwd)`` reads them back (``get`` is
 ``config.getoption`` or ``lambda dest: getattr(namespace, dest)``) into one
 frozen ``Settings``: a ``PlanOptions`` per config and the ``RunSettings``.
 Every bad value raises ``SettingsError`` saying what to type instead; the
@@ -13,60 +11,25 @@ Extend the mapping here, nowhere else.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from tipc.cluster import (ClusterError, NodeContext, cluster_args, ips_from_gpu_list, resolve_node,
-                          to_plan_kwargs)
-from tipc.cluster import add_options as add_cluster_options
+from tipc.cluster.node import NodeContext, resolve_node, to_plan_kwargs
+from tipc.cluster.options import cluster_args
+from tipc.cluster.topology import ips_from_gpu_list
 from tipc.compat import shim_path
-from tipc.config import ConfigError, load_config
+from tipc.config import load_config
+from tipc.errors import ClusterError, ConfigError, SettingsError
 from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, TIPC_CHECKOUT as CHECKOUT, declared_repo, resolve_config
-from tipc.plan import MODES, PlanOptions, validate_mode
+from tipc.config.modes import MODES, parse_mode
+from tipc.run.probe import cannot_run
+from tipc.session.options import PLAN_OPTIONS, RUN_OPTIONS
+from tipc.plan import PlanOptions
 from tipc.plan.topology import parse_topology
 from tipc.run.limits import parse_seconds, resolve_limits
-from tipc.run.session import RunSettings
-
-
-Option = tuple[tuple[str, ...], dict[str, Any]]
-
-# What decides the plan: shared by `tipc plan` and the fronts that run it.
-PLAN_OPTIONS: tuple[Option, ...] = (
-    (("--config",), dict(dest="tipc_config", action="append", default=[], metavar="CONFIG",
-                         help="TIPC config: a path, or a name under test_configs/ or test_tipc/configs/ (repeatable)")),
-    (("--mode",), dict(dest="tipc_mode", default=None, metavar="MODE",
-                       help=f"one of {', '.join(MODES)}")),
-    (("--repo",), dict(dest="tipc_repo", default=None, metavar="DIR",
-                       help="the target repo the stages run in (default: the config's target.yaml, else cwd)")),
-    (("--python",), dict(dest="tipc_python", default=None, metavar="PY",
-                         help="interpreter for every stage (default: the config's, if on PATH, else this one)")),
-    (("--output-root",), dict(dest="tipc_output_root", default=None, metavar="DIR",
-                              help="results root inside the repo (default: ./test_tipc/output)")),
-)
-
-# How the plan runs.
-RUN_OPTIONS: tuple[Option, ...] = (
-    (("--timeout",), dict(dest="tipc_timeout", action="append", default=[], metavar="KIND=SECONDS",
-                          help="per-stage time limit; KIND one of train, eval, export, infer, all (repeatable)")),
-    (("--hang-timeout",), dict(dest="tipc_hang_timeout", default=None, metavar="SECONDS",
-                               help="kill a stage whose log shows no new output for this long (default: off)")),
-    (("--dry-run",), dict(dest="tipc_dry_run", action="store_true", default=False,
-                          help="print every stage's command; run nothing")),
-    (("--live",), dict(dest="tipc_live", action="store_true", default=False,
-                       help="stream each stage's output to the terminal while it runs (pytest's -s does too)")),
-    (("--report-dir",), dict(dest="tipc_report_dir", default=None, metavar="DIR",
-                             help="where the HTML report goes (default: reports/ under pytest's rootdir)")),
-    (("--no-report",), dict(dest="tipc_no_report", action="store_true", default=False,
-                            help="write no HTML report at the end of the run")),
-    (("--autolog-shim",), dict(dest="tipc_autolog_shim", action="store_true", default=False,
-                               help="let the target's predictors import tipc's drop-in auto_log "
-                                    "(for PaddleOCR's --benchmark True where AutoLog is not installed)")),
-)
-
-
-class SettingsError(ValueError):
-    """A bad option value; the message names the option and the fix."""
+from tipc.run.plan_run import RunSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,18 +47,6 @@ class Settings:
     live: bool = False
     report_dir: Path | None = None  # None: the front's default place
     report: bool = True
-
-
-def add_plan_options(add: Callable[..., Any]) -> None:
-    for names, kwargs in PLAN_OPTIONS:
-        add(*names, **kwargs)
-    add_cluster_options(add)
-
-
-def add_options(add: Callable[..., Any]) -> None:
-    add_plan_options(add)
-    for names, kwargs in RUN_OPTIONS:
-        add(*names, **kwargs)
 
 
 def display_name(config: Path, cwd: Path) -> str:
@@ -130,7 +81,7 @@ def _process_count(config) -> int:
 
 def _target(arg: str, get: Callable[[str], Any], mode: str, cwd: Path) -> ConfigTarget:
     path = _locate(arg, cwd)
-    validate_mode(mode, str(path))
+    parse_mode(mode, str(path))
     config = load_config(str(path))
     node = resolve_node(cluster_args(get, _process_count(config)),
                         config_ips=ips_from_gpu_list(config.gpu_list.values()))
@@ -147,6 +98,17 @@ def _python(given: str | None, cwd: Path) -> str | None:
     if given is None or os.sep not in given:
         return given
     return os.path.abspath(cwd / given)
+
+
+def check_interpreters(settings: Settings) -> None:
+    """Before a run: a ``--python`` that cannot run stops it here, with the fix, rather than
+    failing every stage with exit 127. (``tipc plan`` may plan for another machine: no check.)"""
+    for target in settings.targets:
+        python = target.options.python
+        problem = cannot_run(python) if python else ""
+        if problem:
+            raise SettingsError(f"--python {python}: {problem}; give an interpreter that runs, "
+                                f"e.g. --python {sys.executable}")
 
 
 def _given(get: Callable[[str], Any]) -> dict[str, str]:

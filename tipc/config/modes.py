@@ -1,0 +1,33 @@
+"""The run modes: the bash's first argument, and the keys of ``mode=value`` config items."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from tipc.errors import ConfigError
+
+
+class Mode(str, Enum):
+    """The four modes tipc runs. A ``str`` enum: a Mode compares equal to its name as the bash spells it."""
+
+    LITE_TRAIN_LITE_INFER = "lite_train_lite_infer"
+    LITE_TRAIN_WHOLE_INFER = "lite_train_whole_infer"
+    WHOLE_TRAIN_WHOLE_INFER = "whole_train_whole_infer"
+    WHOLE_INFER = "whole_infer"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+MODES: tuple[str, ...] = tuple(m.value for m in Mode)
+# ``benchmark_train`` is not a mode tipc runs, but the bash's benchmark script writes
+# ``benchmark_train=`` items into configs, so a config carrying one is still well-formed.
+ITEM_MODES: tuple[str, ...] = (*MODES, "benchmark_train")
+
+
+def parse_mode(text: str, source: str) -> Mode:
+    """``text`` as a Mode; ``ConfigError`` at ``source`` lists the four."""
+    try:
+        return Mode(text)
+    except ValueError:
+        raise ConfigError(str(source), 0, f"unknown mode {text!r}: expected one of {', '.join(MODES)}") from None

@@ -1,0 +1,141 @@
+"""The plugin object of an active ``pytest tipc`` run: markers, collection root, the run's lifecycle.
+
+One ``TipcSession`` (``tipc.session``) per pytest session does the work; this
+module only maps pytest's hooks onto it: ``sessionstart`` → begin and preflight,
+items → stages, ``sessionfinish`` → end and report, terminal summary → the
+summary paragraph. Under pytest-xdist the controller owns the run's files and
+gives its run id to the workers, which only run stages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tipc.errors import TipcError
+from tipc.plan import StageKind
+from tipc.plugin.collect import TipcDirectory, keyword_for
+from tipc.plugin.distribution import check_distribution
+from tipc.plugin.pytest_cache import CacheGuard
+from tipc.results.records import Status
+from tipc.run import legacy
+from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
+from tipc.run.summary import run_paragraph
+from tipc.session.lifecycle import TipcSession
+from tipc.session.preflight import failure_message
+from tipc.session.settings import ConfigTarget, Settings, resolve_settings
+
+TIPC_DIR = Path(__file__).resolve().parents[1]
+RUN_ID = "tipc_run_id"  # workerinput key: the controller's run id
+
+
+def activate(config: pytest.Config) -> None:
+    """Resolve the options (a bad one is a usage error) and register the plugin."""
+    for kind in StageKind:
+        config.addinivalue_line("markers", f"{kind.value}: tipc {kind.value} stages")
+    try:
+        settings = resolve_settings(config.getoption)
+    except TipcError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    if settings is None:
+        return
+    worker = getattr(config, "workerinput", None)
+    if worker is None:
+        check_distribution(config, multi_node=any(t.node and t.node.multi_node for t in settings.targets))
+    config.pluginmanager.register(TipcPlugin(config, settings, worker), "tipc-run")
+
+
+class TipcPlugin:
+    def __init__(self, config: pytest.Config, settings: Settings, workerinput: dict[str, Any] | None) -> None:
+        self.config = config
+        self.settings = settings
+        owner = workerinput is None and not config.option.collectonly
+        # `-s` asks pytest to show what tests print: a stage's output is what it prints.
+        live = settings.live or config.getoption("capture", "fd") == "no"
+        self.session = TipcSession(
+            settings, lambda: ProcessExecutor(live=self.write if live else None), owner=owner,
+            run_id=(workerinput or {}).get(RUN_ID),
+            echo=(lambda line: self.write(line, legacy_echo=True)) if live else None,
+            include_hint=lambda stage: f'include its chain: -k "{keyword_for(stage.chain)}"')
+        self.cache = CacheGuard(config, dry_run=settings.run.dry_run)
+        self._signals = contextlib.ExitStack()
+        self.reports: list[Path] = []
+        self._warned = 0  # warnings shown at the start are not repeated in the summary
+
+    def write(self, data: str | bytes, legacy_echo: bool = False) -> None:
+        """Straight to the terminal, past pytest's capture (``--live``, dry-run commands)."""
+        capman = self.config.pluginmanager.getplugin("capturemanager")
+        with capman.global_and_fixture_disabled() if capman else contextlib.nullcontext():
+            if legacy_echo:
+                legacy.echo(data if isinstance(data, str) else data.decode(errors="replace"), sys.stdout)
+            elif isinstance(data, bytes):
+                sys.stdout.buffer.write(data)
+            else:
+                sys.stdout.write(data)
+            sys.stdout.flush()
+
+    def target(self, path: Path) -> ConfigTarget:
+        return next(t for t in self.settings.targets if t.path == path)
+
+    # --- hooks ---
+
+    @pytest.hookimpl
+    def pytest_collect_directory(self, path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+        # By identity, and by shape for a checkout that is not the installed package.
+        if path.resolve() == TIPC_DIR or (path.name == "tipc" and (path / "plugin" / "hooks.py").is_file()):
+            return TipcDirectory.from_parent(parent, path=path, plugin=self)
+        return None
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        """pytest-xdist: every worker runs its stages as part of the controller's run."""
+        node.workerinput[RUN_ID] = self.session.run_id
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self._signals.enter_context(sigterm_as_interrupt())
+        self.cache.remember()
+        try:
+            refused = self.session.begin(lambda line: self.write(line + "\n"))
+        except TipcError as exc:  # the results folder is another run's
+            self._signals.close()
+            raise pytest.UsageError(str(exc)) from None
+        for warning in self.session.warnings:
+            self.write(warning + "\n")
+        self._warned = len(self.session.warnings)
+        if refused:
+            # Before collection, so nothing runs; sessionfinish is not called after an exit here.
+            self._signals.close()
+            self.session.end()
+            pytest.exit("\n".join(failure_message(r) for r in refused), returncode=pytest.ExitCode.TESTS_FAILED)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if dict(report.user_properties).get("status") == Status.BLOCKED.value:
+            self.cache.blocked(report.nodeid)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        # tryfirst: before the cache provider writes what --lf will read next time.
+        self._signals.close()
+        self.cache.settle()
+        if not self.session.owner:
+            return
+        self.session.end()
+        self.reports = self.session.write_reports(Path.cwd())
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if not self.session.owner:
+            return
+        if self.settings.run.dry_run:
+            terminalreporter.write_line("tipc: dry run: every command was printed; nothing ran, nothing written.")
+            return
+        terminalreporter.write_sep("-", "tipc")
+        terminalreporter.write_line(run_paragraph(self.session.folders(), self.session.run_id))
+        for report in self.reports:
+            terminalreporter.write_line(f"tipc: report: {report}")
+        for warning in self.session.warnings[self._warned:]:
+            terminalreporter.write_line(warning, yellow=True)

@@ -1,0 +1,342 @@
+"""The results folder: the one owner of its file names, its readers and its writers.
+
+::
+
+    <out>/results_python.log   the bash's status lines, appended by every run (old tooling greps it)
+    <out>/results.jsonl        this run's StageRecords, one JSON object a line
+    <out>/run.json             this run's RunInfo (``ended`` turns true when the run ends)
+    <out>/runs/<run_id>/       earlier runs' results.jsonl and run.json, moved aside at the next begin
+    <out>/.tipc.lock           held (flock) by the run that owns the folder; names it
+    <out>/.tipc_stage          the stage running now: how the next run finds one a killed harness left
+    <out>/.tipc_passed/        one stamp per stage that passed, holding what it ran
+
+Several processes of one run may append at once (pytest-xdist workers run different
+chains of one plan), so every append is one ``write`` on an ``O_APPEND`` descriptor:
+lines never interleave, and each is on disk as soon as its stage ends. Two *runs*
+never share a folder at once: the second is refused, naming the first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import socket
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+from tipc.errors import ResultsError, UsageError
+from tipc.plan.model import Stage
+from tipc.results.records import RecordError, RunInfo, StageRecord
+
+LEGACY_LOG = "results_python.log"
+RECORDS = "results.jsonl"
+RUN_INFO = "run.json"
+RUNS = "runs"
+LOCK = ".tipc.lock"
+RUNNING = ".tipc_stage"
+PASSED_STAMPS = ".tipc_passed"
+NODE_PREFIX = "node"
+
+Warn = Callable[[str], None]
+
+
+class FolderBusy(UsageError):
+    """Another run holds the results folder."""
+
+
+def new_run_id(now: float | None = None) -> str:
+    """Sortable by start time, unique without coordination: ``20261201T013000Z-5f3a9c1e``."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(time.time() if now is None else now))
+    return f"{stamp}-{secrets.token_hex(4)}"
+
+
+def stage_digest(stage: Stage) -> str:
+    """What a stage runs, as one hash: equal digests mean its outputs came from the same plan."""
+    what = {"argv": list(stage.argv), "env": dict(sorted(stage.env.items())), "cwd": stage.cwd}
+    return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
+
+
+def _append(path: Path, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Readers see the old file or the new one, never half of one; no temp file survives a failure."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+
+
+def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
+    """Every record of a ``results.jsonl``. A bad line raises ``ResultsError`` naming the file and
+    line, or, with ``warn``, is reported there and skipped."""
+    records: list[StageRecord] = []
+    try:
+        with open(path, "rb") as f:
+            for number, raw in enumerate(f, 1):
+                if not raw.strip():
+                    continue
+                try:
+                    records.append(StageRecord.from_dict(json.loads(raw.decode("utf-8"))))
+                except (UnicodeDecodeError, ValueError, RecordError) as exc:
+                    problem = ResultsError(str(path), number, f"not a stage record ({_short(exc)}); "
+                                                              "expected one JSON object per line")
+                    if warn is None:
+                        raise problem from None
+                    warn(f"tipc: skipped {problem}")
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise ResultsError(str(path), 0, f"cannot be read ({exc.strerror or exc})") from None
+    return records
+
+
+def read_run_info(path: Path) -> RunInfo:
+    """A ``run.json``; ``ResultsError`` says why it is not one."""
+    try:
+        return RunInfo.from_dict(json.loads(path.read_bytes().decode("utf-8")))
+    except FileNotFoundError:
+        raise ResultsError(str(path), 0, f"missing; expected a tipc results directory with {RUN_INFO} "
+                                         f"and {RECORDS}") from None
+    except OSError as exc:
+        raise ResultsError(str(path), 0, f"cannot be read ({exc.strerror or exc})") from None
+    except (UnicodeDecodeError, ValueError, RecordError) as exc:
+        raise ResultsError(str(path), 0, f"not a tipc run.json ({_short(exc)})") from None
+
+
+def _short(exc: Exception, limit: int = 200) -> str:
+    text = str(exc)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def load_results_dir(path: str | Path, warn: Warn | None = None) -> tuple[RunInfo, list[StageRecord]]:
+    """``run.json`` and ``results.jsonl`` of one results folder; ``ResultsError`` names the bad line."""
+    path = Path(path)
+    info = read_run_info(path / RUN_INFO)
+    if not (path / RECORDS).is_file():
+        raise ResultsError(str(path / RECORDS), 0, f"missing; expected a tipc results directory with {RUN_INFO} "
+                                                   f"and {RECORDS}")
+    return info, read_records(path / RECORDS, warn)
+
+
+def node_dirs(paths: Sequence[str | Path]) -> list[Path]:
+    """The results folders named, a ``<mode>`` folder standing for its ``node<k>/`` children.
+
+    Children win over the folder's own files, which are an earlier merge's output.
+    """
+    out: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        children = sorted(p for p in path.glob(f"{NODE_PREFIX}*") if (p / RUN_INFO).is_file())
+        out.extend(children or [path])
+    return out
+
+
+def has_results(path: Path) -> bool:
+    return (path / RECORDS).is_file() or any(path.glob(f"{NODE_PREFIX}*/{RECORDS}"))
+
+
+@dataclass(frozen=True, slots=True)
+class Interrupted:
+    """What ``begin`` found of an earlier run that never ended (its harness was killed)."""
+
+    run_id: str
+    stages: tuple[dict[str, object], ...]  # the RUNNING entries: the stages it was running
+
+
+class ResultsDir:
+    """One results folder. ``begin``/``end`` are the owning process's; appends are anyone's in the run."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock_fd: int | None = None
+        # Several configs of one run may write this folder: it is begun once, and ended by the last.
+        self._info: RunInfo | None = None
+        self._users = 0
+
+    @property
+    def legacy_log(self) -> Path:
+        return self.path / LEGACY_LOG
+
+    @property
+    def records_file(self) -> Path:
+        return self.path / RECORDS
+
+    @property
+    def run_info_file(self) -> Path:
+        return self.path / RUN_INFO
+
+    @property
+    def runs_dir(self) -> Path:
+        return self.path / RUNS
+
+    # --- the run's ownership of the folder ---
+
+    def begin(self, info: RunInfo) -> Interrupted | None:
+        """Own the folder for ``info.run_id``: lock it, move the previous run's files aside into
+        ``runs/<its id>/``, start this run's ``run.json`` and an empty ``results.jsonl``.
+
+        Returns what an earlier run that never ended left (its files are moved aside all the
+        same); raises ``FolderBusy`` naming the run that holds the folder now. Another config
+        of the same run only adds itself to ``run.json``'s ``configs``.
+        """
+        self._users += 1
+        if self._info is not None and self._info.run_id == info.run_id:
+            self._info = replace(self._info, configs=(*self._info.configs, *info.configs))
+            self.write_run_info(self._info)
+            return None
+        self.path.mkdir(parents=True, exist_ok=True)
+        try:
+            self._lock(info)
+        except FolderBusy:
+            self._users -= 1
+            raise
+        self._info = info
+        interrupted = self._archive_previous()
+        self.records_file.write_text("")
+        # Present even when no stage runs (a failed preflight): merge and old CI expect it.
+        self.legacy_log.touch()
+        self.write_run_info(info)
+        return interrupted
+
+    def _lock(self, info: RunInfo) -> None:
+        fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 4096, 0).decode(errors="replace").strip() or "another run"
+            os.close(fd)
+            raise FolderBusy(f"results folder {self.path} is in use by {holder}; wait for it to end, or give "
+                             "this run its own folder (--output-root)") from None
+        started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info.start or time.time()))
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"run {info.run_id} (pid {os.getpid()} on {socket.gethostname()}, started {started})\n"
+                  .encode(), 0)
+        self._lock_fd = fd
+
+    def _archive_previous(self) -> Interrupted | None:
+        try:
+            previous = read_run_info(self.run_info_file)
+        except ResultsError:
+            previous = None
+        interrupted = None
+        if previous is not None and not previous.ended:
+            interrupted = Interrupted(previous.run_id, self.running_stages())
+        if previous is not None:
+            dest = self.runs_dir / (previous.run_id or f"before-run-ids-{int(previous.start)}")
+            dest.mkdir(parents=True, exist_ok=True)
+            for name in (RECORDS, RUN_INFO):
+                if (self.path / name).exists():
+                    os.replace(self.path / name, dest / name)
+        shutil.rmtree(self.path / RUNNING, ignore_errors=True)
+        return interrupted
+
+    def end(self, info: RunInfo) -> None:
+        """Write the final ``run.json`` and, once every config that began the folder has ended,
+        mark it ``ended`` and let the folder go."""
+        head = self._info or info
+        self._info = replace(head, configs=tuple(dict.fromkeys((*head.configs, *info.configs))),
+                             notes=tuple(dict.fromkeys((*head.notes, *info.notes))),
+                             paddle_version=info.paddle_version or head.paddle_version,
+                             python_version=info.python_version or head.python_version,
+                             duration=max(head.duration, info.start + info.duration - head.start))
+        self._users = max(0, self._users - 1)
+        self.write_run_info(replace(self._info, ended=self._users == 0))
+        if self._users == 0 and self._lock_fd is not None:
+            os.close(self._lock_fd)  # the content stays: it names the last owner, which is harmless
+            self._lock_fd = None
+
+    def previous_run_dir(self) -> Path | None:
+        """The newest folder under ``runs/`` (run ids sort by start time)."""
+        with contextlib.suppress(OSError):
+            dirs = sorted(d for d in self.runs_dir.iterdir() if (d / RECORDS).is_file())
+            return dirs[-1] if dirs else None
+        return None
+
+    # --- what a run writes ---
+
+    def write_run_info(self, info: RunInfo) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+        write_atomic(self.run_info_file, info.to_json() + "\n")
+
+    def read_run_info(self) -> RunInfo | None:
+        try:
+            return read_run_info(self.run_info_file)
+        except ResultsError:
+            return None
+
+    def append_record(self, record: StageRecord) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+        _append(self.records_file, record.to_json() + "\n")
+
+    def append_legacy(self, line: str) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+        _append(self.legacy_log, line)
+
+    @contextlib.contextmanager
+    def running(self, entry: dict[str, object]) -> Iterator[None]:
+        """Say which stage runs now, for as long as it runs (the next run reads it if we die)."""
+        path = self.path / RUNNING / f"{os.getpid()}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, json.dumps(entry))
+        try:
+            yield
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+
+    def running_stages(self) -> tuple[dict[str, object], ...]:
+        """The stage entries left by processes that did not finish their stage (one per process)."""
+        entries = []
+        with contextlib.suppress(OSError):
+            for path in sorted((self.path / RUNNING).iterdir()):
+                with contextlib.suppress(OSError, ValueError):
+                    entry = json.loads(path.read_text())
+                    if isinstance(entry, dict):
+                        entries.append(entry)
+        return tuple(entries)
+
+    def _stamp(self, stage: Stage) -> Path:
+        return self.path / PASSED_STAMPS / hashlib.sha1(stage.id.encode()).hexdigest()
+
+    def stamp_passed(self, stage: Stage) -> None:
+        """Remember that ``stage`` passed with these argv: a later run that deselects it may then
+        use its outputs (one file per stage, so xdist workers never write the same file)."""
+        path = self._stamp(stage)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(stage_digest(stage))
+
+    def passed_before(self, stage: Stage) -> bool:
+        """True when an earlier run passed ``stage`` exactly as this plan would run it."""
+        try:
+            return self._stamp(stage).read_text() == stage_digest(stage)
+        except FileNotFoundError:
+            return False
+
+    # --- reading ---
+
+    def records(self, warn: Warn | None = None) -> list[StageRecord]:
+        return read_records(self.records_file, warn)
+
+
+def archive_interrupted(results: ResultsDir, found: Interrupted, record: StageRecord) -> None:
+    """Add the record of the stage a killed run was running to that run's archived records."""
+    dest = results.runs_dir / found.run_id
+    dest.mkdir(parents=True, exist_ok=True)
+    _append(dest / RECORDS, record.to_json() + "\n")
+

@@ -1,0 +1,137 @@
+"""One tipc run, as both fronts drive it: begin → preflight → stages → end → report.
+
+``TipcSession`` holds what a run shares across its configs: one run id, one results
+folder object per folder (configs with one ``model_name`` share one), one ``PlanRun``
+per config, the watchdog that stops the run's processes if the harness is killed.
+The fronts only choose the order of stages (pytest's items, or the plan's order) and
+how to print; everything else happens here, in the same order for both:
+
+1. ``begin()``: the interpreter is checked, every config's plan is built and its results
+   folder taken (another run holding it is refused by name); every multi-node preflight
+   runs before any stage.
+2. ``run_stage()`` / ``skip_dropped()``: one stage at a time, gated on its prerequisites.
+3. ``end()``: the folders are released and ``run.json`` marked ended.
+4. ``write_reports()``: the HTML report of each folder, at the place ``report_root`` decides.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Callable, Iterable
+
+from tipc.cluster.preflight import PreflightReport
+from tipc.config import load_config
+from tipc.errors import ConfigError
+from tipc.plan import Plan, Skipped, Stage, build_plan
+from tipc.results.folder import ResultsDir, new_run_id
+from tipc.results.records import StageRecord
+from tipc.run.executor import Executor
+from tipc.run.plan_run import PlanRun
+from tipc.run.probe import cannot_run
+from tipc.run.watchdog import Watchdog, start_watchdog
+from tipc.session.preflight import preflight
+from tipc.session.report import final_report, report_root
+from tipc.session.settings import ConfigTarget, Settings, check_interpreters
+
+Emit = Callable[[str], None]
+
+
+class TipcSession:
+    """``owner``: this process owns the run's files (False on pytest-xdist workers and in
+    ``--collect-only``); ``run_id``: given to workers by their controller, else new."""
+
+    def __init__(self, settings: Settings, executor: Callable[[], Executor], *, owner: bool = True,
+                 run_id: str | None = None, echo: Emit | None = None,
+                 include_hint: Callable[[Stage], str] | None = None) -> None:
+        self.settings = settings
+        self.owner = owner
+        self.run_id = run_id or new_run_id()
+        self._executor = executor
+        self._echo = echo
+        self._include_hint = include_hint
+        self._plans: dict[Path, Plan] = {}
+        self._runs: dict[Path, PlanRun] = {}
+        self._folders: dict[Path, ResultsDir] = {}
+        self._watchdog: Watchdog | None = None
+        self.warnings: list[str] = []
+
+    # --- plans and plan runs, one per config ---
+
+    def plan(self, target: ConfigTarget) -> Plan:
+        if target.path not in self._plans:
+            self._plans[target.path] = build_plan(load_config(str(target.path)), target.options, cannot_run)
+        return self._plans[target.path]
+
+    def plan_run(self, target: ConfigTarget) -> PlanRun:
+        if target.path not in self._runs:
+            plan = self.plan(target)
+            folder_path = (Path(plan.cwd) / plan.output_dir).resolve()
+            folder = self._folders.setdefault(folder_path, ResultsDir(folder_path))
+            self._runs[target.path] = PlanRun(plan, self.settings.run, self._executor(), echo=self._echo,
+                                              include_hint=self._include_hint, results=folder,
+                                              run_id=self.run_id)
+        return self._runs[target.path]
+
+    @property
+    def plan_runs(self) -> list[PlanRun]:
+        return list(self._runs.values())
+
+    # --- the lifecycle ---
+
+    def begin(self, emit: Emit) -> list[PreflightReport]:
+        """Take every config's results folder, then preflight every config; return the failed
+        preflights (their plans are recorded as blocked). A config that cannot be read is left
+        to the front, which reports it where it belongs (its collector, or an exit 2)."""
+        if not self.owner:
+            return []
+        if not self.settings.run.dry_run:
+            check_interpreters(self.settings)
+            self._watchdog = start_watchdog(self.run_id)
+        runs = []
+        for target in self.settings.targets:
+            with contextlib.suppress(ConfigError):
+                run = self.plan_run(target)
+                run.begin()
+                self.warnings.extend(run.warnings)
+                runs.append((target, run))
+        failed = []
+        for target, run in runs:
+            report = preflight(run, target.node, emit)
+            if report is not None and not report.ok:
+                failed.append(report)
+        return failed
+
+    def run_stage(self, target: ConfigTarget, stage: Stage) -> StageRecord:
+        return self.plan_run(target).run_stage(stage)
+
+    def skip_dropped(self, target: ConfigTarget, skipped: Skipped) -> StageRecord:
+        return self.plan_run(target).skip_dropped(skipped)
+
+    def end(self) -> None:
+        if not self.owner:
+            return
+        for run in self._runs.values():
+            run.end()
+        if self._watchdog is not None:
+            self._watchdog.close()
+            self._watchdog = None
+
+    def records(self) -> list[StageRecord]:
+        """This run's records, once each, read back from its folders: under pytest-xdist the
+        workers ran the stages. Records carried over from earlier runs are not this run's."""
+        return [r for folder in self._folders.values() for r in folder.records(self.warnings.append)
+                if r.run_id == self.run_id]
+
+    def folders(self) -> list[ResultsDir]:
+        return list(self._folders.values())
+
+    def write_reports(self, cwd: Path) -> list[Path]:
+        if not self.owner:
+            return []
+        return final_report(self.settings, self.folders(), report_root(self.settings, cwd), self.warnings.append)
+
+
+def failed(records: Iterable[StageRecord]) -> bool:
+    """What the exit status says: a stage failed, timed out or hung (``Status.is_failure``)."""
+    return any(r.status.is_failure for r in records)

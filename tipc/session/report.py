@@ -1,0 +1,49 @@
+"""The HTML reports both fronts write at the end of a run, and where they go."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Sequence
+
+from tipc.report import write_report
+from tipc.results.folder import ResultsDir
+from tipc.session.settings import Settings
+
+REPORTS = "reports"
+
+
+def report_root(settings: Settings, cwd: Path) -> Path:
+    """``--report-dir``, else ``reports/`` in the current directory: one rule for both fronts,
+    whatever pytest's rootdir or the spelling of the options. A run started in ``/`` (a service
+    without a home) writes beside its first target instead: ``<repo>/reports``."""
+    if settings.report_dir is not None:
+        return settings.report_dir
+    cwd = cwd.resolve()
+    if cwd == Path(cwd.anchor) and settings.targets:
+        return Path(settings.targets[0].options.repo) / REPORTS
+    return cwd / REPORTS
+
+
+def final_report(settings: Settings, folders: Sequence[ResultsDir], root: Path,
+                 warn: Callable[[str], None]) -> list[Path]:
+    """One report per results folder that holds records (a folder is one model and mode).
+
+    On several nodes only node 0 writes one, of its own results, without waiting for
+    the peers: ``tipc merge`` + ``tipc report`` give the joined view. A report that
+    cannot be written is a warning, not the run's failure: the results it would show
+    are on disk already, and the run's status is its stages'.
+    """
+    if not settings.report or settings.run.dry_run:
+        return []
+    if any(t.node and t.node.multi_node and t.node.node_rank != 0 for t in settings.targets):
+        return []
+    written = []
+    for folder in folders:
+        if not folder.records_file.is_file():
+            continue
+        try:
+            written.append(write_report([folder.path], root, warn=warn))
+        except Exception as exc:  # noqa: BLE001 - whatever broke in the report, the results stand
+            warn(f"tipc: report not written ({type(exc).__name__}: {exc}); the results are complete: "
+                 f"`tipc report {folder.path}` writes it again")
+    return written

@@ -96,7 +96,7 @@ def test_hang_detected_when_log_stops_growing(tmp_path):
 
 def test_steady_output_is_not_a_hang(tmp_path):
     code = "import time\nfor i in range(12): print(i, flush=True); time.sleep(0.1)"
-    result = ProcessExecutor().run(request(tmp_path, code, hang_timeout=0.6))
+    result = ProcessExecutor(grace=0.2).run(request(tmp_path, code, hang_timeout=0.6))
     assert (result.ending, result.returncode) == (Ending.EXITED, 0)
 
 
@@ -106,7 +106,7 @@ def test_steady_output_is_not_a_hang(tmp_path):
 ], ids=["ok", "exit3"])
 def test_exit_code_and_log_header_footer(tmp_path, code, returncode):
     req = request(tmp_path, code, title="chain::train")
-    result = ProcessExecutor().run(req)
+    result = ProcessExecutor(grace=0.2).run(req)
     assert (result.ending, result.returncode) == (Ending.EXITED, returncode)
     lines = req.log.read_text().splitlines()
     assert lines[0] == "# tipc stage: chain::train"
@@ -120,7 +120,7 @@ def test_env_overrides_and_removal(tmp_path):
     code = "import os; print(os.environ.get('A'), os.environ.get('B'), os.environ.get('PYTHONUNBUFFERED'))"
     base = {"B": "inherited", "PATH": os.environ["PATH"]}
     req = request(tmp_path, code, env={"A": "set", "B": None})
-    ProcessExecutor(base_env=base).run(req)
+    ProcessExecutor(grace=0.2, base_env=base).run(req)
     assert "set None 1" in req.log.read_text()
     assert "# env: A=set -u B" in req.log.read_text()
 
@@ -137,14 +137,14 @@ def test_child_env(overrides, expected):
 def test_live_tee_receives_output(tmp_path):
     seen = []
     code = "import time\nfor i in range(3): print('line', i, flush=True); time.sleep(0.1)"
-    ProcessExecutor(live=seen.append).run(request(tmp_path, code))
+    ProcessExecutor(grace=0.2, live=seen.append).run(request(tmp_path, code))
     assert b"".join(seen).decode().split("\n")[:3] == ["line 0", "line 1", "line 2"]
 
 
 def test_missing_interpreter_is_not_started(tmp_path):
     req = ExecRequest(argv=(str(tmp_path / "no-such-python"), "x.py"), cwd=str(tmp_path), env={},
                       log=tmp_path / "s.log")
-    result = ProcessExecutor().run(req)
+    result = ProcessExecutor(grace=0.2).run(req)
     assert result.ending is Ending.NOT_STARTED
     assert "cannot start" in result.reason and "no-such-python" in result.reason
 
@@ -159,3 +159,56 @@ def test_sigint_stops_the_group(tmp_path):
     timer.join()
     assert result.ending is Ending.INTERRUPTED
     assert all(wait_for(lambda p=p: gone(p)) for p in tree_pids(pidfile))
+
+
+def test_markers_reach_grandchildren_but_not_the_header(tmp_path):
+    code = ("import subprocess, sys\n"
+            "show = \"import os; print('marks', os.environ.get('TIPC_RUN_ID'), os.environ['TIPC_STAGE_ID'])\"\n"
+            "subprocess.run([sys.executable, '-c', show])\n")
+    base = {"PATH": os.environ["PATH"]}
+
+    def marks(**kw) -> list[str]:
+        req = request(tmp_path, code, env={"A": "1"}, **kw)
+        ProcessExecutor(grace=0.2, base_env=base).run(req)
+        text = req.log.read_text()
+        assert "# env: A=1\n" in text and "TIPC_" not in "".join(l for l in text.splitlines() if l.startswith("#"))
+        (line,) = [l for l in text.splitlines() if l.startswith("marks ")]
+        return line.split()[1:]
+
+    (run, first), (_, second) = marks(marker="run-42"), marks(marker="run-42")
+    assert run == "run-42"
+    assert len(first) == 16 and first != second  # a token of its own for every stage
+    assert marks()[0] == "None"
+
+
+# Immediately before exiting 0, the child leaves a daemon that ignores SIGTERM: forked into a
+# session of its own, either directly or by a double fork. The child exits as soon as the
+# daemon has written its pid, so the tree's scans rarely see the daemon while it is linked to us.
+DAEMON = """
+import os, signal, sys, time
+pidfile = sys.argv[1]
+if os.fork() == 0:
+    os.setsid()
+    if sys.argv[2] == "double-fork" and os.fork() != 0:
+        os._exit(0)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    open(pidfile + ".tmp", "w").write(str(os.getpid()))
+    os.rename(pidfile + ".tmp", pidfile)
+    time.sleep(60)
+    os._exit(0)
+while not os.path.exists(pidfile):
+    time.sleep(0.001)
+"""
+
+
+@pytest.mark.parametrize("how", ["setsid", "double-fork"])
+def test_daemon_started_just_before_a_clean_exit_is_swept(tmp_path, how):
+    executor = ProcessExecutor(grace=0.2)
+    for i in range(5):
+        pidfile = tmp_path / f"daemon{i}"
+        req = ExecRequest(argv=(sys.executable, "-c", DAEMON, str(pidfile), how), cwd=str(tmp_path), env={},
+                          log=tmp_path / f"s{i}.log")
+        result = executor.run(req)
+        assert (result.ending, result.returncode) == (Ending.EXITED, 0)
+        pid = int(pidfile.read_text())
+        assert gone(pid), f"run {i}: daemon {pid} outlived its stage"

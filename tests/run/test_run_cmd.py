@@ -30,10 +30,7 @@ def test_failure_exits_1_with_log_tail_even_when_the_report_breaks(fake_repo, ca
     def broken_report(*args, **kwargs):
         raise RuntimeError("template bug")
 
-    # Patched where the run looks it up: pytester's in-process runs may re-import the module by name.
-    from tipc.session import lifecycle
-
-    monkeypatch.setitem(lifecycle.final_report.__globals__, "write_report", broken_report)
+    monkeypatch.setattr("tipc.session.report.write_report", broken_report)
     monkeypatch.setenv("TIPC_FAKE", "train:fail")
     assert tipc_run(fake_repo) == 1
     captured = capsys.readouterr()
@@ -113,3 +110,46 @@ def test_sigterm_stops_the_stage_keeps_the_results_and_exits_130(fake_repo):
     assert records[3]["reason"].startswith("interrupted")
     assert len((results / "results_python.log").read_text().splitlines()) == 3
     assert json.loads((results / "run.json").read_text())["duration"] > 0
+
+
+def test_a_sigkilled_harness_leaves_no_stage_running_and_the_next_run_says_so(fake_repo, tmp_path, capsys):
+    import os
+    import signal
+    import subprocess
+    import time
+    from pathlib import Path
+
+    pids = tmp_path / "pids"
+    env = {**os.environ, "TIPC_FAKE": "train:grandchild,train:ignore-term,train:hang", "TIPC_FAKE_PIDS": str(pids)}
+    harness = subprocess.Popen(
+        [sys.executable, "-m", "tipc", "run", "--config", str(fake_repo / CPU_CONFIG), "--mode",
+         "lite_train_lite_infer", "--python", sys.executable, "--no-report"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while not (pids.is_file() and len(pids.read_text().split()) == 2) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stage_pids = [int(p) for p in pids.read_text().split()]
+    harness.send_signal(signal.SIGKILL)  # no handler, no cleanup: only the watchdog is left to act
+    harness.wait()
+
+    def alive(pid: int) -> bool:
+        try:
+            return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+        except FileNotFoundError:
+            return False
+
+    deadline = time.monotonic() + 15
+    while any(alive(p) for p in stage_pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(p) for p in stage_pids)  # the setsid'd grandchild that ignores SIGTERM too
+
+    out_dir = fake_repo / "test_tipc/output/fake_rec/lite_train_lite_infer"
+    killed_run = json.loads((out_dir / "run.json").read_text())["run_id"]
+    assert tipc_run(fake_repo) == 0
+    err = capsys.readouterr().err
+    assert f"tipc: an earlier run ({killed_run}) in {out_dir} was interrupted (its harness was killed) while " \
+           f"running norm_train-gpus_-1-fp32::train;" in err
+    (interrupted,) = [json.loads(line) for line in
+                      (out_dir / "runs" / killed_run / "results.jsonl").read_text().splitlines()]
+    assert (interrupted["id"], interrupted["status"]) == ("norm_train-gpus_-1-fp32::train", "failed")
+    assert interrupted["reason"] == "interrupted: the harness was killed while this stage ran"

@@ -6,12 +6,17 @@ watched for three things: exit, the stage's time limit, and a log that stops
 growing (a hang). Every way out of a stage other than a clean exit kills the
 whole tree (see ``proctree``); a clean exit still sweeps up anything the child
 left running, so no process outlives its stage.
+
+Each child's environment also carries the run's id and a token of its own
+(see ``watchdog``), inherited by all its descendants: the sweep at the end
+finds by that token a process that escaped between two scans of the tree.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import select
 import shlex
 import signal
@@ -23,7 +28,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Protocol
 
-from tipc.run.proctree import Tracker, kill_tree
+from tipc.run.proctree import Tracker, kill_marked_by, kill_tree
+from tipc.run.watchdog import RUN_MARKER, STAGE_MARKER
 
 LiveSink = Callable[[bytes], None]
 
@@ -46,7 +52,7 @@ class ExecRequest:
     hang_timeout: float | None = None  # seconds without new output before the tree is killed
     watch: tuple[Path, ...] = ()  # more files/dirs whose growth counts as output (worker logs)
     title: str = ""
-    marker: str = ""
+    marker: str = ""  # the run's id, set as RUN_MARKER in the stage's environment (not in the header)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +83,11 @@ def child_env(overrides: Mapping[str, str | None], base: Mapping[str, str]) -> d
         else:
             env[key] = value
     return env
+
+
+def _marks(req: ExecRequest, stage: str) -> dict[str, str]:
+    """The variables that mark the stage's processes, after its overrides so that they win."""
+    return {STAGE_MARKER: stage, **({RUN_MARKER: req.marker} if req.marker else {})}
 
 
 def _header(req: ExecRequest, start: float) -> bytes:
@@ -171,6 +182,7 @@ class ProcessExecutor:
         request.log.parent.mkdir(parents=True, exist_ok=True)
         start = time.time()
         t0 = time.monotonic()
+        stage = secrets.token_hex(8)
         with open(request.log, "wb") as out:
             out.write(_header(request, start))
             out.flush()
@@ -178,17 +190,19 @@ class ProcessExecutor:
                 proc = subprocess.Popen(
                     request.argv, cwd=request.cwd, stdin=subprocess.DEVNULL, stdout=out,
                     stderr=subprocess.STDOUT, start_new_session=True,
-                    env=child_env(request.env, os.environ if self.base_env is None else self.base_env))
+                    env=child_env({**request.env, **_marks(request, stage)},
+                                  os.environ if self.base_env is None else self.base_env))
             except OSError as exc:
                 result = ExecResult(Ending.NOT_STARTED, None, start, time.monotonic() - t0,
                                     f"cannot start {request.argv[0]!r}: {exc.strerror or exc}")
             else:
-                ending, reason = self._supervise(proc, out, request, t0)
+                ending, reason = self._supervise(proc, out, request, t0, stage)
                 result = ExecResult(ending, proc.returncode, start, time.monotonic() - t0, reason)
             out.write(_footer(result))
         return result
 
-    def _supervise(self, proc: subprocess.Popen, out, req: ExecRequest, t0: float) -> tuple[Ending, str]:
+    def _supervise(self, proc: subprocess.Popen, out, req: ExecRequest, t0: float,
+                   stage: str) -> tuple[Ending, str]:
         tracker = Tracker(proc.pid)
         waiter = tee = None
         ending, reason = Ending.INTERRUPTED, "interrupted: process group stopped"
@@ -198,10 +212,14 @@ class ProcessExecutor:
             ending, reason = self._watch(waiter, tracker, tee, out, req, t0)
         except KeyboardInterrupt:
             pass
+        grace = 0.0 if ending is Ending.EXITED else self.grace
         try:
             # After a clean exit this only sweeps leftovers (a detached daemon, a worker
             # the launcher forgot); otherwise it is the kill itself.
-            kill_tree(tracker, lambda: not _exited(proc.pid), 0.0 if ending is Ending.EXITED else self.grace)
+            kill_tree(tracker, lambda: not _exited(proc.pid), grace)
+            # The tree misses a process that left the session after the last scan and was
+            # orphaned before the exit (a daemon started just before it): it carries the token.
+            kill_marked_by(STAGE_MARKER, stage, grace)
         finally:
             proc.wait()
             if waiter is not None:

@@ -6,6 +6,10 @@ that group, and once its parent dies it is reparented away from us: only the
 parent links seen *while* the tree was intact still lead to it. ``Tracker``
 therefore remembers every descendant it has seen, keyed by (pid, start time)
 so that a recycled pid is never mistaken for one of ours.
+
+A descendant that leaves between two scans is caught by its environment
+instead: every process inherits the variables its parent started it with, so
+``kill_marked_by`` finds a stage (or a whole run) by a variable set at its start.
 """
 
 from __future__ import annotations
@@ -58,6 +62,28 @@ def snapshot() -> dict[int, ProcInfo]:
     return table
 
 
+def _environ(pid: int) -> list[bytes]:
+    """The NUL-separated entries ``pid`` was started with; none if it is gone or not ours to read."""
+    try:
+        with open(f"{PROC}/{pid}/environ", "rb") as f:
+            return f.read().split(b"\0")
+    except OSError:
+        return []
+
+
+def marked(variable: str, value: str) -> dict[int, int]:
+    """Every live process but this one whose environment has exactly ``variable=value``: pid -> start.
+
+    Each stat is read before its environ, so a pid recycled in between keeps the
+    old start time and fails ``is_alive``: it is never signalled as ours.
+    """
+    if not value:
+        raise ValueError(f"an empty {variable} marks nothing")
+    entry, me = f"{variable}={value}".encode(), os.getpid()
+    return {p.pid: p.start for p in snapshot().values()
+            if p.pid != me and not p.zombie and entry in _environ(p.pid)}
+
+
 def is_alive(pid: int, start: int) -> bool:
     """True while that very process (not a recycled pid) exists and is not a zombie."""
     info = _read_stat(pid)
@@ -90,17 +116,21 @@ class Tracker:
                 if pid in table and table[pid].start == start and not table[pid].zombie}
 
 
-def _signal_all(root: int, procs: dict[int, int], sig: int) -> None:
-    try:
-        os.killpg(root, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
+def _signal_each(procs: dict[int, int], sig: int) -> None:
     for pid, start in procs.items():
         if is_alive(pid, start):
             try:
                 os.kill(pid, sig)
             except (ProcessLookupError, PermissionError):
                 pass
+
+
+def _signal_all(root: int, procs: dict[int, int], sig: int) -> None:
+    try:
+        os.killpg(root, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+    _signal_each(procs, sig)
 
 
 def _wait_gone(root_alive, tracker: Tracker, deadline: float) -> dict[int, int]:
@@ -135,3 +165,32 @@ def kill_tree(tracker: Tracker, root_alive, grace: float) -> None:
             return
         _signal_all(tracker.root, alive, signal.SIGKILL)
         alive = _wait_gone(root_alive, tracker, time.monotonic() + 0.1)
+
+
+def _wait_dead(procs: dict[int, int], deadline: float) -> None:
+    while any(is_alive(pid, start) for pid, start in procs.items()) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def kill_marked_by(variable: str, value: str, grace: float) -> int:
+    """SIGTERM every process whose environment has ``variable=value``, wait ``grace``, then
+    SIGKILL what is left; return how many were found. Ctrl-C during the grace skips to SIGKILL.
+    """
+    found = marked(variable, value)
+    if not found:
+        return 0
+    _signal_each(found, signal.SIGTERM)
+    try:
+        _wait_dead(found, time.monotonic() + grace)
+    except KeyboardInterrupt:
+        pass
+    # A dying process may fork, and its child inherits the mark: rescan until none is left,
+    # and until every one found has died (one that is still exiting no longer shows its mark).
+    for _ in range(50):
+        alive = {pid: start for pid, start in found.items() if is_alive(pid, start)} | marked(variable, value)
+        if not alive:
+            break
+        found.update(alive)
+        _signal_each(alive, signal.SIGKILL)
+        _wait_dead(alive, time.monotonic() + 0.1)
+    return len(found)

@@ -66,6 +66,10 @@ def resize_norm(image: Image.Image, shape: tuple[int, int, int]) -> np.ndarray:
     return padded
 
 
+class EmptyDataset(ValueError):
+    """A label file list with no usable sample."""
+
+
 def read_label_files(data_dir: str | Path, label_files: list[str]) -> list[tuple[Path, str]]:
     """``<relpath>\\t<label>`` lines → (image path under data_dir, label)."""
     items = []
@@ -100,7 +104,7 @@ class RecDataset:
             self.labels.append(ids)
             self.texts.append(text)
         if not self.images:
-            raise ValueError(f"no usable samples in {list(dataset['label_file_list'])}")
+            raise EmptyDataset(f"no usable samples in {list(dataset['label_file_list'])}")
         self.max_text_length = max_text_length
 
     def __len__(self) -> int:

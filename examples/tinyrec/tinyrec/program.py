@@ -11,7 +11,7 @@ from paddle.io import DataLoader, DistributedBatchSampler
 
 from . import checkpoint, runtime
 from .config import image_shape
-from .data import CharDict, RecDataset
+from .data import CharDict, EmptyDataset, RecDataset
 from .losses import total_loss
 from .metric import RecMetric, prefixed
 from .model import as_outputs, build_model, primary_name
@@ -174,7 +174,17 @@ class AmpContext:
 def train(config: dict, logger) -> None:
     global_cfg = config["Global"]
     chars = char_dict(config)
-    dataset, loader = build_loader(config, "Train", chars)
+    try:
+        dataset, loader = build_loader(config, "Train", chars)
+    except EmptyDataset:
+        dataset = loader = None
+    if loader is None or len(loader) == 0:
+        # PaddleOCR's contract, kept on purpose: it logs this, writes no checkpoint and exits 0.
+        logger.error("No Images in train dataset, please ensure\n"
+                     "\t1. The images num in the train label_file_list should be larger than or equal with "
+                     "batch size.\n\t2. The annotation file and path in the configuration file are provided "
+                     "normally.")
+        return
     if dataset.dropped:
         logger.info(f"dropped {dataset.dropped} training samples (unknown characters or longer than max_text_length)")
     model = build_model_for(config, chars)

@@ -1,0 +1,148 @@
+"""The results folder across runs: ownership, moving an earlier run aside, interrupted runs, readers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tipc.errors import ResultsError
+from tipc.results.folder import FolderBusy, ResultsDir, new_run_id, read_records, read_run_info
+from tipc.results.records import RunInfo, StageRecord, Status
+
+
+def info(run_id: str, config: str = "a.txt", **kw) -> RunInfo:
+    return RunInfo(model="m", mode="lite_train_lite_infer", config=config, run_id=run_id, configs=(config,), **kw)
+
+
+def record(sid: str, run_id: str, status: Status = Status.PASSED) -> StageRecord:
+    return StageRecord(id=sid, kind="train", chain="c", status=status, config="a.txt", run_id=run_id)
+
+
+def test_run_ids_sort_by_start_and_never_collide():
+    ids = [new_run_id(1_764_500_000.0) for _ in range(200)]
+    assert len(set(ids)) == 200 and all(i.startswith("20251130T") for i in ids)
+    assert new_run_id(1_764_500_000.0) < new_run_id(1_764_500_001.0)
+
+
+def test_a_new_run_moves_the_previous_one_aside(tmp_path):
+    first = ResultsDir(tmp_path)
+    first.begin(info("r1"))
+    first.append_record(record("c::train", "r1"))
+    first.end(info("r1"))
+    second = ResultsDir(tmp_path)
+    assert second.begin(info("r2")) is None  # r1 ended: nothing to clean up
+    assert second.records() == []
+    assert [r.id for r in read_records(tmp_path / "runs" / "r1" / "results.jsonl")] == ["c::train"]
+    assert read_run_info(tmp_path / "runs" / "r1" / "run.json").ended
+    assert second.previous_run_dir() == tmp_path / "runs" / "r1"
+
+
+def test_configs_of_one_run_share_the_folder_and_the_last_ends_it(tmp_path):
+    folder = ResultsDir(tmp_path)
+    folder.begin(info("r1", "a.txt"))
+    folder.append_record(record("c::train", "r1"))
+    folder.begin(info("r1", "b.txt"))  # the second config of the same run: no reset
+    assert [r.id for r in folder.records()] == ["c::train"]
+    folder.end(info("r1", "a.txt"))
+    assert not read_run_info(tmp_path / "run.json").ended
+    folder.end(info("r1", "b.txt"))
+    done = read_run_info(tmp_path / "run.json")
+    assert done.ended and done.configs == ("a.txt", "b.txt")
+
+
+HOLDER = textwrap.dedent("""
+    import sys, time
+    from tipc.results.folder import ResultsDir
+    from tipc.results.records import RunInfo
+    ResultsDir(__import__("pathlib").Path(sys.argv[1])).begin(
+        RunInfo(model="m", mode="lite_train_lite_infer", config="a.txt", run_id="holder-run"))
+    print("locked", flush=True)
+    time.sleep(30)
+""")
+
+
+def test_a_second_run_on_a_busy_folder_is_refused_by_name(tmp_path):
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(FolderBusy, match=r"is in use by run holder-run \(pid \d+ on .*started .*\); "
+                                             r"wait for it to end, or give this run its own folder"):
+            ResultsDir(tmp_path).begin(info("r2"))
+        assert read_run_info(tmp_path / "run.json").run_id == "holder-run"  # untouched
+    finally:
+        holder.kill()
+        holder.wait()
+    ResultsDir(tmp_path).begin(info("r3"))  # a dead holder's lock is gone with it
+
+
+KILLED = textwrap.dedent("""
+    import json, sys, time
+    from pathlib import Path
+    from tipc.results.folder import ResultsDir
+    from tipc.results.records import RunInfo, StageRecord, Status
+    folder = ResultsDir(Path(sys.argv[1]))
+    folder.begin(RunInfo(model="m", mode="lite_train_lite_infer", config="a.txt", run_id="r1"))
+    entry = StageRecord(id="c::train", kind="train", chain="c", status=Status.FAILED, run_id="r1")
+    with folder.running(json.loads(entry.to_json())):
+        print("running", flush=True)
+        time.sleep(30)
+""")
+
+
+def test_a_run_whose_harness_was_killed_is_found_with_its_running_stage(tmp_path):
+    harness = subprocess.Popen([sys.executable, "-c", KILLED, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    assert harness.stdout.readline().strip() == "running"
+    harness.kill()  # SIGKILL: no cleanup of any kind
+    harness.wait()
+    found = ResultsDir(tmp_path).begin(info("r2"))
+    assert found is not None and found.run_id == "r1"
+    assert [e["id"] for e in found.stages] == ["c::train"]
+    assert read_run_info(tmp_path / "runs" / "r1" / "run.json").ended is False
+
+
+@pytest.mark.parametrize(("line", "problem"), [
+    ('[1, 2]', "expected a JSON object, found list"),
+    ('{"id": "x", "kind": "train", "chain": "c", "status": "passed", "duration": "slow"}',
+     "field 'duration' is 'slow', expected int or float"),
+    ('{"id": "x", "kind": "train", "chain": "c", "status": "passed", "duration": Infinity}',
+     "field 'duration' is inf"),
+    ('{"id": null, "kind": "train", "chain": "c", "status": "passed"}', "field 'id' is None, expected str"),
+    ('{"id": "x", "kind": "train", "chain": "c", "status": "passed", "metrics": [1]}',
+     "field 'metrics' is [1], expected dict"),
+    ('{"id": "x", "kind": "train", "chain": "c", "status": "passed", "node_rank": "a"}',
+     "field 'node_rank' is 'a', expected int"),
+    ('{"id": "x", "kind": "train", "chain": "c", "status": "great"}', "field 'status' is 'great', expected one of"),
+    (b'\xff\xfe', "not a stage record"),
+], ids=["not-object", "duration-text", "infinity", "null-id", "metrics-list", "rank-text", "bad-status", "not-utf8"])
+def test_a_bad_record_line_is_named_with_file_and_line(tmp_path, line, problem):
+    path = tmp_path / "results.jsonl"
+    good = record("c::train", "r1").to_json().encode() + b"\n"
+    path.write_bytes(good + (line if isinstance(line, bytes) else line.encode()) + b"\n")
+    with pytest.raises(ResultsError, match=rf"results.jsonl:2: not a stage record \(.*"):
+        read_records(path)
+    try:
+        read_records(path)
+    except ResultsError as exc:
+        assert problem in str(exc)
+    warnings: list[str] = []
+    assert [r.id for r in read_records(path, warnings.append)] == ["c::train"]
+    assert len(warnings) == 1 and "results.jsonl:2:" in warnings[0]
+
+
+def test_a_newer_schema_is_refused_by_name(tmp_path):
+    (tmp_path / "run.json").write_text(json.dumps({"model": "m", "mode": "x", "config": "c", "schema": 99}))
+    with pytest.raises(ResultsError, match="schema 99 is newer than this tipc reads"):
+        read_run_info(tmp_path / "run.json")
+
+
+def test_errors_pickle_and_take_notes():
+    import pickle
+
+    err = ResultsError("r.jsonl", 3, "bad")
+    err.add_note("seen in a merge")
+    again = pickle.loads(pickle.dumps(err))
+    assert (str(again), again.line) == ("r.jsonl:3: bad", 3)

@@ -28,7 +28,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Protocol
 
-from tipc.run.proctree import Tracker, kill_marked_by, kill_tree
+from tipc.run.proctree import Tracker, kill_marked_by, kill_tree, snapshot
 from tipc.run.watchdog import RUN_MARKER, STAGE_MARKER
 
 LiveSink = Callable[[bytes], None]
@@ -216,10 +216,11 @@ class ProcessExecutor:
         try:
             # After a clean exit this only sweeps leftovers (a detached daemon, a worker
             # the launcher forgot); otherwise it is the kill itself.
-            kill_tree(tracker, lambda: not _exited(proc.pid), grace)
+            table = snapshot()  # one read of /proc for both sweeps
+            kill_tree(tracker, lambda: not _exited(proc.pid), grace, table)
             # The tree misses a process that left the session after the last scan and was
             # orphaned before the exit (a daemon started just before it): it carries the token.
-            kill_marked_by(STAGE_MARKER, stage, grace)
+            kill_marked_by(STAGE_MARKER, stage, grace, born_after=tracker.born, table=table)
         finally:
             proc.wait()
             if waiter is not None:
@@ -232,7 +233,10 @@ class ProcessExecutor:
                t0: float) -> tuple[Ending, str]:
         deadline = t0 + req.timeout if req.timeout else float("inf")
         last_activity, last_change = -1, t0
-        tick, max_tick = 0.02, (0.2 if self.live else 0.5)
+        # An exit ends the wait at once (pidfd); the tick paces the tree scan, the tee and the
+        # clocks. Most stages of a trivial plan end within the first tick and need no scan: what
+        # they leave is swept at the exit (group, session, stage token).
+        tick, max_tick = 0.05, (0.2 if self.live else 0.5)
         while True:
             now = time.monotonic()
             hang_at = last_change + req.hang_timeout if req.hang_timeout else float("inf")

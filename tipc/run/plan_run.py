@@ -9,6 +9,7 @@ log written during it. It knows nothing of pytest.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shlex
@@ -79,6 +80,12 @@ def _read_text(log: Path, since: int = 0) -> str:
             return f.read().decode(errors="replace")
     except OSError:
         return ""
+
+
+@functools.lru_cache(maxsize=64)
+def _resolved(path: Path) -> Path:
+    """A stage's cwd, resolved once: every record and log path is asked for it."""
+    return path.resolve()
 
 
 def command_text(stage: Stage) -> str:
@@ -167,6 +174,10 @@ class PlanRun:
             facts = self.facts
             if facts.problem:
                 self.notes.append(f"interpreter not asked for versions: {facts.problem}")
+            elif not facts.paddle_version:
+                self.warnings.append(f"tipc: the stage interpreter {self.plan.python} cannot import paddle: stages "
+                                     "that need it fail; install paddlepaddle there (pip install 'tipc[cpu]') or "
+                                     "pass --python PY")
             self._carry_over()
             self.results.end(self.run_info(time.time() - self.start, facts))
 
@@ -196,7 +207,7 @@ class PlanRun:
             infer=None if case is None else asdict(case), run_id=self.run_id, **kw)
 
     def cwd_of(self, stage: Stage) -> Path:
-        return (self.cwd / stage.cwd).resolve()
+        return _resolved(self.cwd / stage.cwd)
 
     def log_of(self, stage: Stage) -> Path:
         return self.cwd_of(stage) / stage.log

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable
@@ -37,10 +38,19 @@ class InterpreterFacts:
     problem: str = ""  # why the interpreter could not be asked ("" when it answered)
 
 
+def _niced(argv: list[str]) -> list[str]:
+    """At the lowest priority where ``nice`` exists: importing paddle is a second of CPU that
+    runs beside the first stages, and must not slow them."""
+    nice = shutil.which("nice")
+    return [nice, "-n", "19", *argv] if nice else argv
+
+
 def ask_interpreter(python: str, timeout: float = PROBE_TIMEOUT) -> InterpreterFacts:
     """Run ``python`` once to learn its versions; never raises, never outlives ``timeout``."""
+    if shutil.which(python) is None:  # asked here: through `nice`, a missing one would read as exit 127
+        return InterpreterFacts(problem=f"cannot start {python!r}: not found or not executable")
     try:
-        done = subprocess.run([python, "-c", PROBE], stdin=subprocess.DEVNULL, capture_output=True,
+        done = subprocess.run(_niced([python, "-c", PROBE]), stdin=subprocess.DEVNULL, capture_output=True,
                               text=True, timeout=timeout, start_new_session=True)
     except subprocess.TimeoutExpired:
         return InterpreterFacts(problem=f"{python} did not answer within {timeout:g} s")
@@ -66,6 +76,8 @@ def cannot_run(python: str) -> str:
     path = shutil.which(python)
     if path is None:
         return "is not on PATH" if os.sep not in python else "does not exist or is not executable"
+    if os.path.realpath(path) == os.path.realpath(sys.executable):
+        return ""  # the interpreter running this check runs
     try:
         done = subprocess.run([path, "-c", ""], stdin=subprocess.DEVNULL, capture_output=True, text=True,
                               timeout=RUN_TIMEOUT, start_new_session=True)

@@ -71,17 +71,21 @@ def _environ(pid: int) -> list[bytes]:
         return []
 
 
-def marked(variable: str, value: str) -> dict[int, int]:
+def marked(variable: str, value: str, born_after: int = 0,
+           table: dict[int, ProcInfo] | None = None) -> dict[int, int]:
     """Every live process but this one whose environment has exactly ``variable=value``: pid -> start.
 
     Each stat is read before its environ, so a pid recycled in between keeps the
     old start time and fails ``is_alive``: it is never signalled as ours.
+    ``born_after`` (a start time): a process started earlier cannot carry a mark made
+    later, so its environ is not read (the sweep after every stage stays cheap).
+    ``table``: a snapshot just taken, to read /proc once for several questions.
     """
     if not value:
         raise ValueError(f"an empty {variable} marks nothing")
     entry, me = f"{variable}={value}".encode(), os.getpid()
-    return {p.pid: p.start for p in snapshot().values()
-            if p.pid != me and not p.zombie and entry in _environ(p.pid)}
+    return {p.pid: p.start for p in (snapshot() if table is None else table).values()
+            if p.start >= born_after and p.pid != me and not p.zombie and entry in _environ(p.pid)}
 
 
 def is_alive(pid: int, start: int) -> bool:
@@ -96,10 +100,12 @@ class Tracker:
     def __init__(self, root: int) -> None:
         self.root = root
         self.seen: dict[int, int] = {}  # pid -> start time, root excluded
+        info = _read_stat(root)
+        self.born = info.start if info is not None else 0  # every descendant starts no earlier
 
-    def scan(self) -> dict[int, int]:
+    def scan(self, table: dict[int, ProcInfo] | None = None) -> dict[int, int]:
         """Record the current members and return those alive now (pid -> start)."""
-        table = snapshot()
+        table = snapshot() if table is None else table
         children: dict[int, list[int]] = {}
         for info in table.values():
             children.setdefault(info.ppid, []).append(info.pid)
@@ -144,14 +150,14 @@ def _wait_gone(root_alive, tracker: Tracker, deadline: float) -> dict[int, int]:
         time.sleep(0.02)
 
 
-def kill_tree(tracker: Tracker, root_alive, grace: float) -> None:
+def kill_tree(tracker: Tracker, root_alive, grace: float, table: dict[int, ProcInfo] | None = None) -> None:
     """SIGTERM the group and every tracked process, wait ``grace``, then SIGKILL what is left.
 
     ``root_alive()`` says whether the (unreaped) root still runs; the caller reaps it
     afterwards, which keeps its pid, hence its group id, from being recycled meanwhile.
     A second Ctrl-C during the grace period skips straight to SIGKILL.
     """
-    alive = tracker.scan()
+    alive = tracker.scan(table)
     if not alive and not root_alive():
         return  # the usual clean exit: nothing left to signal
     _signal_all(tracker.root, alive, signal.SIGTERM)
@@ -172,11 +178,12 @@ def _wait_dead(procs: dict[int, int], deadline: float) -> None:
         time.sleep(0.02)
 
 
-def kill_marked_by(variable: str, value: str, grace: float) -> int:
+def kill_marked_by(variable: str, value: str, grace: float, born_after: int = 0,
+                   table: dict[int, ProcInfo] | None = None) -> int:
     """SIGTERM every process whose environment has ``variable=value``, wait ``grace``, then
     SIGKILL what is left; return how many were found. Ctrl-C during the grace skips to SIGKILL.
     """
-    found = marked(variable, value)
+    found = marked(variable, value, born_after, table)
     if not found:
         return 0
     _signal_each(found, signal.SIGTERM)
@@ -187,7 +194,8 @@ def kill_marked_by(variable: str, value: str, grace: float) -> int:
     # A dying process may fork, and its child inherits the mark: rescan until none is left,
     # and until every one found has died (one that is still exiting no longer shows its mark).
     for _ in range(50):
-        alive = {pid: start for pid, start in found.items() if is_alive(pid, start)} | marked(variable, value)
+        alive = {pid: start for pid, start in found.items() if is_alive(pid, start)} | marked(variable, value,
+                                                                                            born_after)
         if not alive:
             break
         found.update(alive)

@@ -113,6 +113,7 @@ class TipcSession:
             return
         for run in self._runs.values():
             run.end()
+            self.warnings.extend(w for w in run.warnings if w not in self.warnings)
         if self._watchdog is not None:
             self._watchdog.close()
             self._watchdog = None

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Sequence
 
-from tipc.report import write_report
 from tipc.results.folder import ResultsDir
 from tipc.session.settings import Settings
 
@@ -37,6 +36,8 @@ def final_report(settings: Settings, folders: Sequence[ResultsDir], root: Path,
         return []
     if any(t.node and t.node.multi_node and t.node.node_rank != 0 for t in settings.targets):
         return []
+    from tipc.report import write_report  # jinja2 and the report's modules: only when a report is written
+
     written = []
     for folder in folders:
         if not folder.records_file.is_file():

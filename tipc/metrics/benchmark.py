@@ -1,7 +1,7 @@
 """The AutoLog benchmark block: write it, time it, parse it back.
 
 The block is what PaddleOCR's predictors print with ``--benchmark True``
-(spec §6.1). This module never imports paddle: whoever writes a block passes
+(docs/spec.md §6.1). This module never imports paddle: whoever writes a block passes
 the paddle/config facts in, so the harness can parse and the example target
 and the ``auto_log`` shim can write with the same code.
 

@@ -13,7 +13,7 @@ deliberate ways:
 * the file gets no colour codes (they make it harder to parse); only the echo
   to a terminal is coloured, and only when that terminal is a TTY;
 * the status is the stage's own exit status (the bash logged the status of a
-  ``cat`` for training, see spec §8 B1).
+  ``cat`` for training, see docs/spec.md §8 B1).
 
 Stages that did not run (blocked by a failed prerequisite, skipped as not
 applicable) get no line. The bash would have run them and logged their (often

@@ -1,7 +1,7 @@
 """How long a stage may run: defaults per stage kind and mode, and user overrides.
 
 The defaults are generous ceilings, not estimates: they exist so that a hung
-``paddle.distributed.launch`` (the bash waited forever, spec §8 B20) ends the
+``paddle.distributed.launch`` (the bash waited forever, docs/spec.md §8 B20) ends the
 run instead of holding the machine. Training limits follow the epochs a mode
 trains: ``lite_train_whole_infer`` trains with the lite values (tipc's fix of
 B10), so only ``whole_train_whole_infer`` gets the full schedule's ceiling;

@@ -40,8 +40,10 @@ def bench(c: dict[str, Any], inference_ms: float, rss: float = 400.0) -> dict[st
 class ResultsWriter:
     """Builds one node's results directory: records with real log files next to them."""
 
-    def __init__(self, root: Path, node_rank: int = 0, host: str = "127.0.0.1", start: float = T0) -> None:
+    def __init__(self, root: Path, node_rank: int = 0, host: str = "127.0.0.1", start: float = T0,
+                 run_id: str = "", config: str = "test_tipc/configs/rec/train_infer_python.txt") -> None:
         self.root, self.node_rank, self.host, self.start = root, node_rank, host, start
+        self.run_id, self.config = run_id, config  # a record's own run_id (kw) marks it carried over
         self.records: list[StageRecord] = []
         root.mkdir(parents=True, exist_ok=True)
 
@@ -54,17 +56,18 @@ class ResultsWriter:
             log_path.write_text(log_text, encoding="utf-8")
             log = str(log_path)
         argv = kw.pop("argv", ("python3", f"tools/{kind}.py", "-c", "configs/rec.yml", "-o", "Global.epoch_num=1"))
+        kw.setdefault("run_id", self.run_id)
         rec = StageRecord(
             id=f"{chain}::{name}", kind=kind, chain=chain, status=status, argv=tuple(argv), cwd=str(self.root),
             log=log, start=self.start + len(self.records), duration=kw.pop("duration", 2.5),
             node_rank=self.node_rank, host=self.host, model="PP-OCRv3_mobile_rec", mode="lite_train_lite_infer",
-            config="test_tipc/configs/rec/train_infer_python.txt", **kw)
+            config=self.config, **kw)
         self.records.append(rec)
         return rec
 
     def write(self, **info: Any) -> Path:
-        run = RunInfo(model="PP-OCRv3_mobile_rec", mode="lite_train_lite_infer",
-                      config="test_tipc/configs/rec/train_infer_python.txt", config_sha256="ab" * 32,
+        run = RunInfo(model="PP-OCRv3_mobile_rec", mode="lite_train_lite_infer", config=self.config,
+                      configs=(self.config,), run_id=self.run_id, config_sha256="ab" * 32,
                       overrides={"--device": "cpu"}, tipc_version="0.1.0", paddle_version="3.3.1",
                       python="/usr/bin/python3", python_version="3.11.2", device="cpu", host=self.host,
                       node_rank=self.node_rank, start=self.start, duration=120.0)
@@ -78,9 +81,10 @@ CASES = (case(1), case(6), case(1, True, 2), case(6, True, 2))
 
 
 def single_node_run(root: Path, start: float = T0, *, pact: Status = Status.FAILED,
-                    mkldnn_bs1: Status = Status.FAILED, cpu_bs6_ms: float = 374.8) -> Path:
+                    mkldnn_bs1: Status = Status.FAILED, cpu_bs6_ms: float = 374.8, run_id: str = "",
+                    config: str = "test_tipc/configs/rec/train_infer_python.txt") -> Path:
     """Every status once: passed, failed (hostile log), blocked, timeout, hung (launch), skipped."""
-    w = ResultsWriter(root, start=start)
+    w = ResultsWriter(root, start=start, run_id=run_id, config=config)
     w.add(CPU_CHAIN, "train", Status.PASSED, metrics={"ips": 120.5, "loss": 12.3, "steps": 4}, returncode=0)
     w.add(CPU_CHAIN, "eval", Status.PASSED, metrics={"acc": 0.25, "norm_edit_dis": 0.61}, returncode=0)
     w.add(CPU_CHAIN, "export", Status.PASSED, returncode=0)
@@ -113,11 +117,12 @@ def single_node_run(root: Path, start: float = T0, *, pact: Status = Status.FAIL
     return w.write(start=start)
 
 
-def multi_node_runs(root: Path) -> tuple[Path, Path]:
-    """Two nodes: a 2-node chain on both, export/infer only on trainer 0, plus a 1-node chain on node 0."""
+def multi_node_runs(root: Path, run_ids: tuple[str, str] = ("", "")) -> tuple[Path, Path]:
+    """Two nodes: a 2-node chain on both, export/infer only on trainer 0, plus a 1-node chain on node 0.
+    ``run_ids``: each node's (every node of a run draws its own)."""
     dirs = []
     for rank, host in ((0, "127.0.0.2"), (1, "127.0.0.3")):
-        w = ResultsWriter(root / f"node{rank}", rank, host, start=T0 + rank)
+        w = ResultsWriter(root / f"node{rank}", rank, host, start=T0 + rank, run_id=run_ids[rank])
         w.add(FLEET_CHAIN, "train", Status.PASSED, metrics={"ips": 100.0 - 5 * rank},
               argv=("python3", "-m", "paddle.distributed.launch", "--ips=127.0.0.2,127.0.0.3", "--gpus=0",
                     "--log_dir=S_launch_log", "tools/train.py"))

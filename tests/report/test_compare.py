@@ -1,8 +1,13 @@
 from __future__ import annotations
 
+import json
+import os
+
 import pytest
 
-from tipc.report.compare import RunSummary, StageSummary, compare, previous_in_history, summarize
+from tipc.report.compare import (RunSummary, StageSummary, compare, previous_run, read_history, read_summary,
+                                 summarize)
+from tipc.errors import ResultsError
 from tipc.results.records import Status, StageRecord
 
 
@@ -65,10 +70,99 @@ def test_summary_round_trips_through_json():
     assert RunSummary.from_json(s.to_json(), "x") == s
 
 
-def test_previous_in_history_takes_the_newest_older_report(tmp_path):
-    for name in ("20260101T000000Z", "20260102T000000Z", "20260104T000000Z"):
+def test_summary_marks_carried_stages_and_counts_only_this_runs():
+    recs = [StageRecord(id="c::train", kind="train", chain="c", status=Status.PASSED, run_id="R2"),
+            StageRecord(id="c::eval", kind="eval", chain="c", status=Status.FAILED, run_id="R1")]
+    s = summarize("m", "mode", "ts", recs, run_id="R2", config="a.txt", run_ids={0: "R2"})
+    assert [st.carried for st in s.stages] == [False, True]
+    d = json.loads(s.to_json())
+    assert (d["schema"], d["run_id"], d["config"], d["counts"]["passed"], d["counts"]["failed"]) == (
+        2, "R2", "a.txt", 1, 0)
+    assert s.verdict() == "passed" and RunSummary.from_json(s.to_json(), "x") == s
+
+
+def test_schema_1_summaries_still_read():
+    text = json.dumps({"schema": 1, "model": "m", "mode": "mode", "timestamp": "20260101T000000Z",
+                       "counts": {}, "stages": [{"id": "s", "node_rank": 0, "status": "failed", "reason": "",
+                                                 "figures": {"ips": 3}}]})
+    s = RunSummary.from_json(text, "x")
+    assert (s.run_id, s.config, s.order, s.stages[0].carried, s.stages[0].figures) == (
+        "", "", "20260101T000000Z", False, (("ips", 3.0),))
+
+
+@pytest.mark.parametrize("before, after, new, still", [
+    ("passed", ("failed", True), [], []),
+    ("failed", ("failed", True), [], []),
+    ("failed", ("failed", False), [], ["s"]),
+    (("failed", True), ("failed", False), [], ["s"]),
+    ("passed", ("failed", False), ["s"], []),
+], ids=["carried-failure-is-not-new", "carried-failure-is-not-still", "own-still", "was-carried-still",
+        "own-new"])
+def test_only_this_runs_stages_are_compared(before, after, new, still):
+    def stage(spec):
+        status, carried = spec if isinstance(spec, tuple) else (spec, False)
+        return StageSummary("s", 0, status, "", (), carried)
+    c = compare(run(stage(before)), run(stage(after)), {}, against="x")
+    assert ([x.label for x in c.new_failures], [x.label for x in c.still_failing]) == (new, still)
+
+
+def _summary(run_id: str = "", timestamp: str = "", config: str = "", model: str = "m") -> RunSummary:
+    return RunSummary(model, "mode", timestamp or run_id[:16], (), run_id, config)
+
+
+PAST = {  # report directory name → its summary
+    "20260101T000000Z": _summary(timestamp="20260101T000000Z"),  # schema 1: no run id, no config
+    "20260102T000000Z-aaaaaaaa": _summary("20260102T000000Z-aaaaaaaa", config="a.txt"),
+    "20260102T000000Z-bbbbbbbb": _summary("20260102T000000Z-bbbbbbbb", config="b.txt"),
+    "20260103T000000Z-cccccccc": _summary("20260103T000000Z-cccccccc", config="a.txt"),
+    "20260103T000000Z-dddddddd": _summary("20260103T000000Z-dddddddd", config="a.txt", model="other"),
+    # A folder name that sorts last but a run id that is old: the id decides, not the name.
+    "zz-renamed": _summary("20260101T120000Z-eeeeeeee", config="b.txt"),
+}
+
+
+@pytest.mark.parametrize("current, expected", [
+    (_summary("20260104T000000Z-ffffffff", config="a.txt"), "20260103T000000Z-cccccccc"),
+    (_summary("20260104T000000Z-ffffffff", config="b.txt"), "20260102T000000Z-bbbbbbbb"),
+    (_summary("20260103T000000Z-cccccccc", config="a.txt"), "20260102T000000Z-aaaaaaaa"),
+    (_summary("20260103T000000Z-00000000", config="a.txt"), "20260102T000000Z-aaaaaaaa"),
+    (_summary("20260102T000000Z-bbbbbbbb", config="b.txt"), "zz-renamed"),
+    (_summary("20260101T120000Z-eeeeeeee", config="b.txt"), "20260101T000000Z"),
+    (_summary("20260104T000000Z-ffffffff", config="c.txt"), "20260101T000000Z"),
+    (_summary("20260104T000000Z-ffffffff"), "20260103T000000Z-cccccccc"),
+    (_summary(timestamp="20260101T000000Z"), None),
+], ids=["same-config-a", "same-config-b", "same-second-earlier-id", "same-second-id-sorts-first",
+        "by-id-not-by-folder-name", "falls-back-to-summary-without-config", "unknown-config-falls-back",
+        "current-without-config-takes-any", "nothing-older"])
+def test_previous_run_is_the_newest_earlier_run_of_the_same_config(tmp_path, current, expected):
+    for name, summary in PAST.items():
         (tmp_path / name).mkdir()
-        (tmp_path / name / "summary.json").write_text(run().to_json())
-    (tmp_path / "20260102T120000Z").mkdir()  # no summary: an interrupted write
-    assert previous_in_history(tmp_path, "20260103T000000Z").name == "20260102T000000Z"
-    assert previous_in_history(tmp_path, "20260101T000000Z") is None
+        (tmp_path / name / "summary.json").write_text(summary.to_json())
+    (tmp_path / "20260105T000000Z-99999999").mkdir()  # no summary: a report being written
+    os.symlink("20260101T000000Z", tmp_path / "latest")
+    found = previous_run(read_history(tmp_path, "", lambda m: pytest.fail(m)), current)
+    assert (found.dir.name if found else None) == expected
+
+
+@pytest.mark.parametrize("content, why", [
+    (b"{not json", "not a tipc report summary"),
+    (b"\xff\xfe{}", "not UTF-8"),
+    (b"[]", "summary is [], expected dict"),
+    (b'{"model": "m", "mode": "x", "stages": {}}', "stages is {}, expected list"),
+    (b'{"model": "m", "mode": "x", "stages": ["s"]}', "stage is 's', expected dict"),
+    (b'{"model": "m", "mode": "x", "stages": [{"id": "s", "status": "exploded"}]}', "'exploded' is not a valid"),
+    (b'{"model": "m", "mode": "x", "stages": [{"id": "s", "status": "passed", "figures": {"ips": "fast"}}]}',
+     "figure ips is 'fast'"),
+    (b'{"model": "m", "mode": "x", "stages": [{"id": "s", "status": "passed", "node_rank": true}]}',
+     "node_rank is True"),
+    (b'{"model": 3, "mode": "x", "stages": []}', "model is 3"),
+    (b'{"schema": 9, "model": "m", "mode": "x", "stages": []}', "newer than this tipc reads"),
+    (None, "cannot be read"),
+], ids=["bad-json", "not-utf8", "not-an-object", "stages-not-a-list", "stage-not-an-object", "unknown-status",
+        "figure-not-a-number", "bool-node-rank", "model-not-text", "newer-schema", "a-directory"])
+def test_read_summary_names_the_file_and_why(tmp_path, content, why):
+    path = tmp_path / "summary.json"
+    path.mkdir() if content is None else path.write_bytes(content)
+    with pytest.raises(ResultsError) as exc:
+        read_summary(path)
+    assert exc.value.path == str(path) and why in str(exc.value)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tipc.report.logtail import failing_worker, file_link, log_tail, read_tail, worker_logs
+from tipc.report.logtail import failing_worker, file_link, log_tail, offset_of, read_tail, worker_logs
 from tipc.results.records import Status, StageRecord
 
 
@@ -69,3 +69,41 @@ def test_failing_worker_prefers_a_traceback(tmp_path):
     logs = tuple(sorted(tmp_path.iterdir()))
     assert failing_worker(logs).name == "workerlog.2"
     assert failing_worker(logs[:1]) is None
+
+
+EARLIER_PART = "run 1 line\nTraceback (most recent call last):\nold boom\n"
+
+
+@pytest.mark.parametrize("since, size, tail, cut", [
+    (0, 1024, "run 1 line\nTraceback (most recent call last):\nold boom\nrun 2 line a\nrun 2 line b", False),
+    (len(EARLIER_PART), 1024, "run 2 line a\nrun 2 line b", False),
+    (len(EARLIER_PART), 14, "run 2 line b", True),
+    (len(EARLIER_PART) + 6, 1024, "line a\nrun 2 line b", False),
+    (10_000, 1024, "run 1 line\nTraceback (most recent call last):\nold boom\nrun 2 line a\nrun 2 line b", False),
+], ids=["whole-file", "own-part-only", "own-part-byte-cap", "offset-mid-line-kept", "file-replaced-read-all"])
+def test_read_tail_reads_only_after_the_offset(tmp_path, since, size, tail, cut):
+    p = tmp_path / "workerlog.0"
+    p.write_text(EARLIER_PART + "run 2 line a\nrun 2 line b\n")
+    assert read_tail(p, 80, size, since) == (tail, cut)
+
+
+def test_log_tail_and_failing_worker_skip_what_earlier_runs_appended(tmp_path):
+    old, new = tmp_path / "workerlog.0", tmp_path / "workerlog.1"
+    old.write_text(EARLIER_PART + "waiting for peers\n")
+    new.write_text("Error: peer lost\n")
+    logs = (old, new)
+    assert failing_worker(logs) == old  # the old traceback is the strongest marker in the whole file
+    assert failing_worker(logs, {old: len(EARLIER_PART)}) == new
+    assert log_tail(str(old), tmp_path, since=len(EARLIER_PART)).text == "waiting for peers"
+
+
+@pytest.mark.parametrize("logged, asked, offset", [
+    ("{d}/S/train.log", "{d}/S/train.log", 7),
+    ("{d}/S/./train.log", "{d}/S/train.log", 7),
+    ("{d}/S_launch_log/workerlog.0", "{d}/S/../S_launch_log/workerlog.0", 7),
+    ("{d}/S/train.log", "{d}/S/other.log", 0),
+], ids=["same", "dot-segment", "dotdot-segment", "not-recorded"])
+def test_offset_of_matches_paths_however_spelt(tmp_path, logged, asked, offset):
+    rec = StageRecord(id="c::train", kind="train", chain="c", status=Status.FAILED,
+                      log_offsets={logged.format(d=tmp_path): 7})
+    assert offset_of(rec, asked.format(d=tmp_path)) == offset

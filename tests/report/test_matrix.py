@@ -37,6 +37,22 @@ def test_cell(record, status, text, note, in_title):
     assert in_title in c.title
 
 
+@pytest.mark.parametrize("run_id, carried", [
+    ("R2", False),
+    ("R1", True),
+    ("", True),
+], ids=["this-run", "earlier-run", "earlier-run-before-ids"])
+def test_carried_cells_say_which_run_made_them(run_id, carried):
+    records = [rec("a::train", Status.FAILED, run_id=run_id, reason="exit code 1")]
+    anchors = make_anchors((stage_key(r) for r in records), "stage", False)
+    (c,) = build_matrix(records, anchors, make_anchors((row_key(r) for r in records), "chain", False), False,
+                        {0: "R2"}).rows[0].cells
+    assert bool(c.carried) is carried and c.anchor == "stage-a-train"
+    if carried:
+        assert c.note == c.carried and c.carried in c.title and "exit code 1" in c.title
+        assert c.carried == (f"from earlier run {run_id}" if run_id else "from an earlier run (before run ids)")
+
+
 def test_multi_node_rows_keep_a_chains_nodes_together():
     records = [rec("a::train", node=0), rec("b::train", node=0), rec("a::train", node=1),
                rec("a::export", Status.SKIPPED, node=1, reason="n/a")]

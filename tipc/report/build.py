@@ -1,14 +1,18 @@
-"""Node runs → ReportModel: header, verdict, matrix, stage details, performance."""
+"""Node runs → ReportModel: header, verdict, matrix, stage details, performance.
+
+The verdict, the tally and the performance figures are this run's records alone; the
+matrix and the stage details show carried-over records too, marked as an earlier run's.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Sequence
 
 from tipc.report.compare import status_counts
-from tipc.report.load import NodeRun
+from tipc.report.load import NodeRun, RunIds, is_carried, run_ids
 from tipc.report.matrix import build_matrix
 from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, Tally
 from tipc.report.naming import RowKey, StageKey, is_multi_node, make_anchors, row_key, stage_key
@@ -48,6 +52,11 @@ def run_span(runs: Sequence[NodeRun]) -> tuple[float, float]:
     return min(starts), end - min(starts)
 
 
+def head_info(runs: Sequence[NodeRun]) -> RunInfo:
+    """Node 0's ``run.json``: the run's name and config (a merged folder's is node 0's already)."""
+    return min(runs, key=lambda r: r.info.node_rank).info
+
+
 def _node_from_records(rank: int, records: Sequence[StageRecord], head: RunInfo) -> NodeInfo:
     """A node of a merged directory: its facts beyond host and timing are node 0's."""
     starts = [r.start for r in records if r.start]
@@ -65,7 +74,7 @@ def node_infos(runs: Sequence[NodeRun]) -> tuple[NodeInfo, ...]:
         return ()
     own = {run.info.node_rank: run.info for run in runs
            if {r.node_rank for r in run.records} <= {run.info.node_rank}}
-    head = min(runs, key=lambda r: r.info.node_rank).info
+    head = head_info(runs)
     out = []
     for rank in ranks:
         info = own.get(rank)
@@ -78,10 +87,11 @@ def node_infos(runs: Sequence[NodeRun]) -> tuple[NodeInfo, ...]:
 
 
 def header(runs: Sequence[NodeRun]) -> Header:
-    first = min(runs, key=lambda r: r.info.node_rank).info
+    first = head_info(runs)
     start, duration = run_span(runs)
     return Header(
-        model=first.model, mode=first.mode, config=first.config, config_sha256=first.config_sha256,
+        model=first.model, mode=first.mode, run_id=first.run_id, config=first.config,
+        config_sha256=first.config_sha256,
         overrides=tuple(sorted((k, str(v)) for k, v in first.overrides.items())),
         tipc_version=first.tipc_version, paddle_version=first.paddle_version, python=first.python,
         python_version=first.python_version, device=first.device, host=first.host, nodes=node_infos(runs),
@@ -90,14 +100,12 @@ def header(runs: Sequence[NodeRun]) -> Header:
     )
 
 
-def overall(counts: Mapping[str, int]) -> str:
-    """The run's verdict from its status counts (``Status`` decides what fails a run)."""
-    return run_verdict(status for status, n in counts.items() if n)
-
-
-def tally(records: Sequence[StageRecord]) -> Tally:
-    counts = status_counts(r.status.value for r in records)
-    return Tally(tuple(counts.items()), len(records), run_verdict(r.status for r in records))
+def tally(records: Sequence[StageRecord], ids: RunIds) -> Tally:
+    own = [r for r in records if not is_carried(r, ids)]
+    counts = status_counts(r.status.value for r in own)
+    carried = status_counts(r.status.value for r in records if is_carried(r, ids))
+    return Tally(tuple(counts.items()), len(own), run_verdict(r.status for r in own),
+                 tuple((s, n) for s, n in carried.items() if n))
 
 
 def build_report(runs: Sequence[NodeRun], report_dir: Path, anchors: Anchors, *,
@@ -106,14 +114,15 @@ def build_report(runs: Sequence[NodeRun], report_dir: Path, anchors: Anchors, *,
     records = all_records(runs)
     multi = is_multi_node(records)
     head = header(runs)
+    ids = run_ids(runs)
     return ReportModel(
         title=f"tipc · {head.model} · {head.mode}",
         generated=generated,
         header=head,
-        tally=tally(records),
+        tally=tally(records, ids),
         comparison=comparison,
-        matrix=build_matrix(records, anchors.stages, anchors.rows, multi),
-        groups=stage_groups(records, anchors.stages, anchors.rows, report_dir, multi),
-        performance=build_performance(records, anchors.stages),
+        matrix=build_matrix(records, anchors.stages, anchors.rows, multi, ids),
+        groups=stage_groups(records, anchors.stages, anchors.rows, report_dir, multi, ids),
+        performance=build_performance([r for r in records if not is_carried(r, ids)], anchors.stages),
         history=history,
     )

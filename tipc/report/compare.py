@@ -1,7 +1,14 @@
 """Run-to-run comparison: a small summary per run, and what changed between two.
 
 ``summary.json`` (one beside every report) is what later runs compare against, so
-history never needs the old results directories.
+history never needs the old results directories. A summary names its run (``run_id``,
+sortable by start time) and its config: the baseline of a run is the newest *earlier*
+run of the same config, whatever the folders' names or times say. Summaries are
+history, not input we control: one that cannot be read is skipped with a warning, and
+never stops a report.
+
+Schema 2 added ``run_id``, ``config`` and each stage's ``carried`` (a record an earlier
+run made); schema 1 summaries still read, as runs without either.
 """
 
 from __future__ import annotations
@@ -9,16 +16,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from tipc.errors import ResultsError
 from tipc.report.figures import FIGURE_BY_KEY, stage_figures
+from tipc.report.load import RunIds, is_carried
 from tipc.report.model import Comparison, FigureMove, StageChange
 from tipc.report.naming import StageKey
-from tipc.results.records import Status, StageRecord
+from tipc.results.folder import Warn
+from tipc.results.records import Status, StageRecord, run_verdict
 
 SUMMARY_FILE = "summary.json"
-SUMMARY_SCHEMA = 1
+SUMMARY_SCHEMA = 2
 DEFAULT_THRESHOLD = 0.10
 
 
@@ -29,6 +38,7 @@ class StageSummary:
     status: str
     reason: str
     figures: tuple[tuple[str, float], ...]
+    carried: bool = False  # an earlier run made this record: it is not this run's news
 
     @property
     def key(self) -> StageKey:
@@ -41,39 +51,82 @@ class RunSummary:
     mode: str
     timestamp: str
     stages: tuple[StageSummary, ...]
+    run_id: str = ""  # "" for results from before run ids (and schema-1 summaries)
+    config: str = ""  # "" for schema-1 summaries
+
+    @property
+    def order(self) -> str:
+        """What sorts runs by start: the run id, else the start time (an id's prefix)."""
+        return self.run_id or self.timestamp
+
+    @property
+    def own(self) -> tuple[StageSummary, ...]:
+        """The stages this run ran (or recorded as not run), without the carried-over ones."""
+        return tuple(s for s in self.stages if not s.carried)
+
+    def counts(self) -> dict[str, int]:
+        return status_counts(s.status for s in self.own)
+
+    def verdict(self) -> str:
+        return run_verdict(s.status for s in self.own)
 
     def to_json(self) -> str:
         return json.dumps({
             "schema": SUMMARY_SCHEMA, "model": self.model, "mode": self.mode, "timestamp": self.timestamp,
-            "counts": status_counts(s.status for s in self.stages),
+            "run_id": self.run_id, "config": self.config, "counts": self.counts(),
             "stages": [{"id": s.id, "node_rank": s.node_rank, "status": s.status, "reason": s.reason,
-                        "figures": dict(s.figures)} for s in self.stages],
+                        "figures": dict(s.figures), "carried": s.carried} for s in self.stages],
         }, indent=1, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str, source: str) -> "RunSummary":
         try:
-            d = json.loads(text)
-            stages = tuple(
-                StageSummary(s["id"], int(s.get("node_rank", 0)), s["status"], s.get("reason", ""),
-                             tuple(sorted((k, float(v)) for k, v in s.get("figures", {}).items())))
-                for s in d["stages"])
-            return cls(d["model"], d["mode"], d.get("timestamp", ""), stages)
-        except (ValueError, TypeError, KeyError) as exc:
-            raise ResultsError(source, 0, f"expected a tipc report summary (schema {SUMMARY_SCHEMA}): {exc}") from exc
+            d = _field(json.loads(text), "summary", dict)
+            schema = _field(d.get("schema", 1), "schema", int)
+            if schema > SUMMARY_SCHEMA:
+                raise ValueError(f"schema {schema} is newer than this tipc reads ({SUMMARY_SCHEMA}); upgrade tipc")
+            stages = tuple(_stage(s) for s in _field(d.get("stages"), "stages", list))
+            return cls(_field(d.get("model"), "model", str), _field(d.get("mode"), "mode", str),
+                       _field(d.get("timestamp", ""), "timestamp", str), stages,
+                       _field(d.get("run_id", ""), "run_id", str), _field(d.get("config", ""), "config", str))
+        except (ValueError, OverflowError, RecursionError) as exc:  # OverflowError: a huge int as a figure
+            raise ResultsError(source, 0, f"not a tipc report summary (schema {SUMMARY_SCHEMA}): {exc}") from None
 
 
-def status_counts(statuses) -> dict[str, int]:
+def _field(value: Any, name: str, *kinds: type) -> Any:
+    """``value`` when it is one of ``kinds`` (a bool is no number here), else ``ValueError`` naming it."""
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        raise ValueError(f"{name} is {value!r:.60}, expected {' or '.join(k.__name__ for k in kinds)}")
+    return value
+
+
+def _stage(d: Any) -> StageSummary:
+    d = _field(d, "stage", dict)
+    status = _field(d.get("status"), "stage status", str)
+    Status(status)  # raises ValueError naming it: comparing needs to know what it means
+    figures = _field(d.get("figures", {}), "stage figures", dict)
+    return StageSummary(
+        _field(d.get("id"), "stage id", str), _field(d.get("node_rank", 0), "stage node_rank", int), status,
+        _field(d.get("reason", ""), "stage reason", str),
+        tuple(sorted((_field(k, "figure name", str), float(_field(v, f"figure {k}", int, float)))
+                     for k, v in figures.items())),
+        _field(d.get("carried", False), "stage carried", bool))
+
+
+def status_counts(statuses: Iterable[str]) -> dict[str, int]:
     counts = dict.fromkeys((s.value for s in Status), 0)
     for s in statuses:
         counts[s] = counts.get(s, 0) + 1
     return counts
 
 
-def summarize(model: str, mode: str, timestamp: str, records: Sequence[StageRecord]) -> RunSummary:
+def summarize(model: str, mode: str, timestamp: str, records: Sequence[StageRecord], *, run_id: str = "",
+              config: str = "", run_ids: RunIds | None = None) -> RunSummary:
+    """``run_ids``: each node's run (``load.run_ids``); records of other runs are marked carried."""
     return RunSummary(model, mode, timestamp, tuple(
-        StageSummary(r.id, r.node_rank, r.status.value, r.reason, tuple(sorted(stage_figures(r).items())))
-        for r in records))
+        StageSummary(r.id, r.node_rank, r.status.value, r.reason, tuple(sorted(stage_figures(r).items())),
+                     is_carried(r, run_ids or {}))
+        for r in records), run_id, config)
 
 
 def _label(key: StageKey, multi: bool) -> str:
@@ -82,10 +135,13 @@ def _label(key: StageKey, multi: bool) -> str:
 
 def compare(before: RunSummary, after: RunSummary, anchors: Mapping[StageKey, str], *,
             against: str, against_href: str = "", threshold: float = DEFAULT_THRESHOLD) -> Comparison:
+    """What changed in ``after``'s own stages. ``before`` counts whole, carried stages too:
+    they were the latest word on those stages when it ran."""
     old = {s.key: s for s in before.stages}
-    multi = len({s.node_rank for s in after.stages}) > 1
+    mine = after.own
+    multi = len({s.node_rank for s in mine}) > 1
     new_failures, fixed, still, moves = [], [], [], []
-    for s in after.stages:
+    for s in mine:
         prev = old.get(s.key)
         label, anchor = _label(s.key, multi), anchors.get(s.key, "")
         change = StageChange(label, anchor, prev.status if prev else "", s.status, s.reason)
@@ -116,13 +172,53 @@ def _moves(label: str, anchor: str, before: dict[str, float], after: dict[str, f
 
 
 def read_summary(path: Path) -> RunSummary:
-    return RunSummary.from_json(path.read_text(encoding="utf-8"), str(path))
+    """A ``summary.json``; ``ResultsError`` names it and says why it is not one."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ResultsError(str(path), 0, f"not a tipc report summary: not UTF-8 text ({exc.reason} "
+                                         f"at byte {exc.start})") from None
+    except OSError as exc:
+        raise ResultsError(str(path), 0, f"cannot be read ({exc.strerror or exc})") from None
+    return RunSummary.from_json(text, str(path))
 
 
-def previous_in_history(mode_dir: Path, current: str) -> Path | None:
-    """The newest report directory older than ``current`` that has a summary."""
-    if not mode_dir.is_dir():
-        return None
-    older = sorted(d.name for d in mode_dir.iterdir()
-                   if d.is_dir() and not d.is_symlink() and d.name < current and (d / SUMMARY_FILE).is_file())
-    return mode_dir / older[-1] if older else None
+@dataclass(frozen=True, slots=True)
+class PastRun:
+    """One earlier report of a mode folder."""
+
+    dir: Path
+    summary: RunSummary
+
+
+def read_history(mode_dir: Path, current: str, warn: Warn) -> tuple[PastRun, ...]:
+    """Every report directory of ``mode_dir`` but ``current`` whose summary reads, newest run first.
+
+    A directory without a summary is skipped quietly (a report being written, or not a report);
+    one whose summary does not read is skipped with a warning naming the file.
+    """
+    try:
+        dirs = sorted(d for d in mode_dir.iterdir() if d.name != current and not d.is_symlink() and d.is_dir())
+    except OSError:
+        return ()  # no history yet (or none we may list): nothing to compare with
+    found = []
+    for d in dirs:
+        path = d / SUMMARY_FILE
+        if not (path.exists() or path.is_symlink()):
+            continue
+        try:
+            found.append(PastRun(d, read_summary(path)))
+        except ResultsError as exc:
+            warn(f"tipc: skipped report history entry {exc}")
+    return tuple(sorted(found, key=lambda p: (p.summary.order, p.dir.name), reverse=True))
+
+
+def previous_run(history: Sequence[PastRun], current: RunSummary) -> PastRun | None:
+    """The newest run before ``current`` of the same model, mode and config. A summary that names
+    no config (schema 1) stands for any config of its model and mode."""
+    for past in history:  # newest first
+        s = past.summary
+        if (s.order < current.order and (s.model, s.mode) == (current.model, current.mode)
+                and (not s.config or not current.config or s.config == current.config)):
+            return past
+    return None

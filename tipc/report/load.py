@@ -1,14 +1,23 @@
-"""Results directories → one ``NodeRun`` per node, read with the cluster merge's reader."""
+"""Results directories → one ``NodeRun`` per node, read with the cluster merge's reader, and which
+run each record belongs to.
+
+A results folder's ``results.jsonl`` may hold records *carried over* from earlier runs (a
+``-k``/``--lf`` run keeps the latest record of every stage it did not run). Such a record
+keeps the run id of the run that made it, so the report can tell this run's verdict and
+figures from older ones.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from tipc.errors import ResultsError
 from tipc.results.folder import RUN_INFO, Warn, load_results_dir, node_dirs
 from tipc.results.records import RunInfo, StageRecord
+
+RunIds = Mapping[int, str]  # node rank → the id of that node's run ("" before run ids)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,3 +46,27 @@ def load_runs(paths: Sequence[Path], warn: Warn | None = None) -> tuple[NodeRun,
                               f"{first.info.model}/{first.info.mode} as in {first.source / RUN_INFO}: "
                               "one report covers one run")
     return tuple(runs)
+
+
+def run_ids(runs: Sequence[NodeRun]) -> dict[int, str]:
+    """Each node's own run id. A merged folder's ``run.json`` is node 0's: another node's run is
+    the newest id among that node's records (ids sort by start time, carried ones are older)."""
+    ids: dict[int, str] = {}
+    for run in runs:
+        ids[run.info.node_rank] = run.info.run_id
+        for rank in sorted({r.node_rank for r in run.records} - {run.info.node_rank}):
+            ids.setdefault(rank, max(r.run_id for r in run.records if r.node_rank == rank))
+    return ids
+
+
+def is_carried(record: StageRecord, ids: RunIds) -> bool:
+    """True for a record an earlier run made. Results from before run ids cannot tell: never."""
+    own = ids.get(record.node_rank, "")
+    return bool(own) and record.run_id != own
+
+
+def carried_note(record: StageRecord, ids: RunIds) -> str:
+    """What the report says of a carried-over record; "" for this run's."""
+    if not is_carried(record, ids):
+        return ""
+    return f"from earlier run {record.run_id}" if record.run_id else "from an earlier run (before run ids)"

@@ -1,6 +1,9 @@
 """The ends of log files, read cheaply, and links to the whole files.
 
 Logs can be hundreds of MB; a report only ever reads a file's last few KiB (seek).
+Some logs are appended to by run after run (the trainer's ``train.log``, the launcher's
+``workerlog.N``): a stage's ``log_offsets`` say where its own part begins, and nothing
+before that is shown as its evidence.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ import os
 import re
 import shlex
 from pathlib import Path
+from typing import Mapping
 from urllib.parse import quote
 
 from tipc.report.model import Link, LogTail
@@ -27,18 +31,32 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _FAILURE_MARKERS = ("Traceback (most recent call last)", "Error", "ABORT")
 
 
-def read_tail(path: Path, max_lines: int = TAIL_LINES, max_bytes: int = TAIL_BYTES) -> tuple[str, bool]:
-    """The last ``max_lines`` lines within the last ``max_bytes`` bytes; True when cut."""
+def read_tail(path: Path, max_lines: int = TAIL_LINES, max_bytes: int = TAIL_BYTES,
+              since: int = 0) -> tuple[str, bool]:
+    """The last ``max_lines`` lines within the last ``max_bytes`` bytes after byte ``since``; True
+    when cut. A file now shorter than ``since`` was replaced since: all of it is the stage's."""
     with open(path, "rb") as fh:
         size = fh.seek(0, os.SEEK_END)
-        start = max(0, size - max_bytes)
+        base = since if since <= size else 0
+        start = max(base, size - max_bytes)
         fh.seek(start)
         data = fh.read()
     text = data.decode("utf-8", errors="replace")
-    if start:
+    if start > base:
         text = text.partition("\n")[2]  # the first line is a fragment
     lines = _ANSI.sub("", text).splitlines()
-    return "\n".join(lines[-max_lines:]), bool(start) or len(lines) > max_lines
+    return "\n".join(lines[-max_lines:]), start > base or len(lines) > max_lines
+
+
+def offset_of(record: StageRecord, path: str | Path) -> int:
+    """Where ``record``'s own part of ``path`` begins (0: the whole file is the stage's)."""
+    if not record.log_offsets:
+        return 0
+    wanted = os.path.abspath(path)
+    for logged, offset in record.log_offsets.items():
+        if os.path.abspath(logged) == wanted and isinstance(offset, int) and not isinstance(offset, bool):
+            return max(0, offset)
+    return 0
 
 
 def file_link(target: Path, report_dir: Path) -> str:
@@ -53,14 +71,14 @@ def file_link(target: Path, report_dir: Path) -> str:
     return target.as_uri()
 
 
-def log_tail(path: str, report_dir: Path, *, short: bool = False, label: str = "log") -> LogTail:
+def log_tail(path: str, report_dir: Path, *, short: bool = False, label: str = "log", since: int = 0) -> LogTail:
     if not path:
         return LogTail(label=label, missing="no log recorded for this stage")
     p = Path(path)
     link = Link(href=file_link(p, report_dir), text=str(p))
     lines, size = (PASSED_TAIL_LINES, PASSED_TAIL_BYTES) if short else (TAIL_LINES, TAIL_BYTES)
     try:
-        text, truncated = read_tail(p, lines, size)
+        text, truncated = read_tail(p, lines, size, since)
     except OSError as exc:
         return LogTail(label=label, link=link, missing=f"cannot read the log: {exc.strerror or exc}")
     return LogTail(label=label, text=text, truncated=truncated, link=link)
@@ -86,12 +104,14 @@ def worker_logs(record: StageRecord) -> tuple[Path, ...]:
     return tuple(path for d in launch_log_dirs(record) for path in rank_logs(d).values())
 
 
-def failing_worker(logs: tuple[Path, ...]) -> Path | None:
-    """The rank whose tail shows the failure; ``None`` when no tail says so."""
+def failing_worker(logs: tuple[Path, ...], since: Mapping[Path, int] | None = None) -> Path | None:
+    """The rank whose tail shows the failure; ``None`` when no tail says so. ``since``: where each
+    log's part written by the stage begins (an earlier run's traceback is no evidence)."""
+    since = since or {}
     tails = {}
     for p in logs:
         try:
-            tails[p] = read_tail(p)[0]
+            tails[p] = read_tail(p, since=since.get(p, 0))[0]
         except OSError:
             continue
     for marker in _FAILURE_MARKERS:

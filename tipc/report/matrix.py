@@ -1,9 +1,14 @@
-"""The status matrix: one row per chain (× node on multi-node runs), one column per stage name."""
+"""The status matrix: one row per chain (× node on multi-node runs), one column per stage name.
+
+A cell whose record an earlier run made (carried over by a ``-k``/``--lf`` run) says so in
+the cell itself: its status is not this run's news.
+"""
 
 from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from tipc.report.load import RunIds, carried_note
 from tipc.report.model import Cell, Column, Matrix, MatrixRow
 from tipc.report.naming import KIND_ORDER, RowKey, StageKey, infer_label, node_label, row_key, stage_key, stage_name
 from tipc.results.records import Status, StageRecord
@@ -36,7 +41,8 @@ def _short(text: str) -> str:
     return text if len(text) <= NOTE_CHARS else text[: NOTE_CHARS - 1] + "…"
 
 
-def cell(record: StageRecord | None, anchor: str) -> Cell:
+def cell(record: StageRecord | None, anchor: str, carried: str = "") -> Cell:
+    """``carried``: what says the record is an earlier run's, "" for this run's."""
     if record is None:
         return Cell(status="none", text="—", note="", title=ABSENT_WHY, anchor="")
     status = record.status
@@ -49,7 +55,15 @@ def cell(record: StageRecord | None, anchor: str) -> Cell:
     text = _SHORT[status]
     if status not in _EXPLAINED and record.duration:
         note = f"{record.duration:.1f} s"
-    return Cell(status=status.value, text=text, note=note, title=title, anchor=anchor)
+    if carried:
+        note, title = carried, f"{title} ({carried})"
+    return Cell(status=status.value, text=text, note=note, title=title, anchor=anchor, carried=carried)
+
+
+def _cell(record: StageRecord | None, stage_anchors: Mapping[StageKey, str], run_ids: RunIds) -> Cell:
+    if record is None:
+        return cell(None, "")
+    return cell(record, stage_anchors.get(stage_key(record), ""), carried_note(record, run_ids))
 
 
 def ordered_row_keys(records: Sequence[StageRecord]) -> tuple[RowKey, ...]:
@@ -59,7 +73,7 @@ def ordered_row_keys(records: Sequence[StageRecord]) -> tuple[RowKey, ...]:
 
 
 def build_matrix(records: Sequence[StageRecord], stage_anchors: Mapping[StageKey, str],
-                 row_anchors: Mapping[RowKey, str], multi: bool) -> Matrix:
+                 row_anchors: Mapping[RowKey, str], multi: bool, run_ids: RunIds | None = None) -> Matrix:
     cols = columns(records)
     rows: dict[RowKey, dict[str, StageRecord]] = {}
     hosts: dict[RowKey, str] = {}
@@ -69,9 +83,7 @@ def build_matrix(records: Sequence[StageRecord], stage_anchors: Mapping[StageKey
     out = []
     for key in ordered_row_keys(records):
         by_name = rows[key]
-        cells = tuple(
-            cell(by_name.get(c.key), stage_anchors.get(stage_key(by_name[c.key]), "") if c.key in by_name else "")
-            for c in cols)
+        cells = tuple(_cell(by_name.get(c.key), stage_anchors, run_ids or {}) for c in cols)
         out.append(MatrixRow(label=key[0], node=node_label(key[1], hosts[key]) if multi else "",
                              anchor=row_anchors[key], cells=cells))
     return Matrix(columns=cols, rows=tuple(out), show_node=multi)

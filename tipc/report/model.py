@@ -3,6 +3,9 @@
 Built from records by pure functions (``tipc.report.build`` and friends); the
 template only lays it out. Numbers stay numbers (formatted by a template filter)
 so tests can check values, not strings.
+
+Records carried over from an earlier run (``tipc.report.load``) are shown, and say so
+(``carried``), but the verdict, the counts and the figures are this run's alone.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ class NodeInfo:
 class Header:
     model: str
     mode: str
+    run_id: str  # "" for results from before run ids
     config: str
     config_sha256: str
     overrides: Pairs
@@ -61,9 +65,16 @@ class Header:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
+    """This run's records only; the carried-over ones are counted apart."""
+
     counts: tuple[tuple[str, int], ...]  # every Status value, in Status order
     total: int
     overall: str  # results.records.run_verdict: "passed" | "failed" | "incomplete" | "empty"
+    carried: tuple[tuple[str, int], ...] = ()  # carried-over records by status, only statuses present
+
+    @property
+    def carried_total(self) -> int:
+        return sum(n for _, n in self.carried)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +91,7 @@ class Cell:
     note: str  # the short why shown under the status (blocked/skipped)
     title: str
     anchor: str  # "" when there is nothing to link to
+    carried: str = ""  # "from earlier run <id>" for a record carried over, "" for this run's
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +128,7 @@ class StageView:
     worker_logs: tuple[Link, ...]
     worker_tail: LogTail | None
     open: bool
+    carried: str = ""  # "from earlier run <id>" for a record carried over, "" for this run's
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,10 +252,11 @@ class Comparison:
 
 @dataclass(frozen=True, slots=True)
 class HistoryEntry:
-    timestamp: str
+    name: str  # the run id, or the start time of results from before run ids
     href: str
     overall: str
     counts: tuple[tuple[str, int], ...]
+    config: str  # "" when its summary predates configs
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,23 +1,27 @@
-"""``write_report``: results directories → ``<out>/<model>/<mode>/<timestamp>/index.html``.
+"""``write_report``: results directories → ``<out>/<model>/<mode>/<run id>/index.html``.
 
 Layout of the reports tree::
 
     <out_root>/<model>/<mode>/
-        20261130T023448Z/index.html    one directory per run (UTC start time, sortable)
-        20261130T023448Z/summary.json  what later runs compare against
-        latest -> 20261130T023448Z     relative symlink, replaced atomically
-        latest.html                    redirect page: works where symlinks do not
+        20261201T013000Z-5f3a9c1e/index.html    one directory per run, named by its run id
+        20261201T013000Z-5f3a9c1e/summary.json  what later runs compare against
+        20261130T023448Z/index.html             results from before run ids: their UTC start time
+        latest -> 20261201T013000Z-5f3a9c1e     relative symlink, replaced atomically
+        latest.html                             redirect page: works where symlinks do not
 
-Both pointers are always written (the symlink only where the filesystem allows it), so
-``latest/index.html`` and ``latest.html`` are stable addresses to bookmark.
-Re-rendering the same run overwrites its directory; history compares against the newest
-*older* directory.
+Run ids sort by start time and are unique, so two runs in the same second get two
+directories and no run's report ever replaces another's. Both pointers are always
+written (the symlink only where the filesystem allows it), so ``latest/index.html`` and
+``latest.html`` are stable addresses to bookmark. Re-rendering the same run overwrites
+its directory. The baseline is the newest *earlier* run of the same config, chosen by
+the run ids in the summaries, never by folder names or times.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,10 +29,10 @@ from typing import Sequence
 
 from tipc.errors import ResultsError
 from tipc.results.folder import RECORDS, Warn, has_results
-from tipc.report.build import Anchors, all_records, anchors_for, build_report, format_time, overall, run_span
-from tipc.report.compare import (DEFAULT_THRESHOLD, SUMMARY_FILE, RunSummary, compare as compare_runs,
-                                 previous_in_history, read_summary, status_counts, summarize)
-from tipc.report.load import NodeRun, load_runs
+from tipc.report.build import Anchors, all_records, anchors_for, build_report, format_time, head_info, run_span
+from tipc.report.compare import (DEFAULT_THRESHOLD, SUMMARY_FILE, PastRun, RunSummary, compare as compare_runs,
+                                 previous_run, read_history, read_summary, summarize)
+from tipc.report.load import NodeRun, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
 from tipc.report.render import render, render_redirect
@@ -60,19 +64,29 @@ def _write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def _to_stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def summarize_runs(runs: Sequence[NodeRun]) -> RunSummary:
+    head = head_info(runs)
+    return summarize(head.model, head.mode, run_timestamp(run_span(runs)[0]), all_records(runs),
+                     run_id=head.run_id, config=head.config, run_ids=run_ids(runs))
+
+
 def _baseline_from(path: Path) -> Baseline:
-    """A report dir (has summary.json), a mode dir (has latest/), or a results dir."""
+    """A report dir (has summary.json), a mode dir (has latest/), or a results dir. A summary
+    that does not read is an error here: the user asked for this one."""
     path = Path(path)
-    if (path / LATEST / SUMMARY_FILE).is_file():
+    if (path / LATEST / SUMMARY_FILE).exists():
         path = path / LATEST
-    if (path / SUMMARY_FILE).is_file():
+    if (path / SUMMARY_FILE).exists():
         summary = read_summary(path / SUMMARY_FILE)
         index = path / INDEX
-        return Baseline(summary, f"{summary.timestamp or path.name}", index if index.is_file() else None)
+        return Baseline(summary, summary.order or path.name, index if index.is_file() else None)
     if has_results(path):
-        runs = load_runs([path])
-        ts = run_timestamp(run_span(runs)[0])
-        return Baseline(summarize(runs[0].info.model, runs[0].info.mode, ts, all_records(runs)), f"{ts} ({path})", None)
+        summary = summarize_runs(load_runs([path]))
+        return Baseline(summary, f"{summary.order} ({path})", None)
     raise ResultsError(str(path), 0, f"cannot compare with it: expected a report directory holding {SUMMARY_FILE} "
                                     f"or a results directory holding {RECORDS}")
 
@@ -86,32 +100,30 @@ def _comparison(baseline: Baseline | None, current: RunSummary, anchors: Anchors
                         threshold=threshold)
 
 
-def _history(mode_dir: Path, current: str) -> tuple[HistoryEntry, ...]:
-    entries = []
-    for d in sorted((d for d in mode_dir.iterdir() if d.is_dir() and not d.is_symlink() and d.name != current),
-                    reverse=True):
-        try:
-            summary = read_summary(d / SUMMARY_FILE)
-        except (OSError, ResultsError):
-            continue
-        counts = status_counts(s.status for s in summary.stages)
-        entries.append(HistoryEntry(d.name, f"../{d.name}/{INDEX}", overall(counts), tuple(counts.items())))
-        if len(entries) == HISTORY_LINKS:
-            break
-    return tuple(entries)
+def _from_history(past: PastRun | None) -> Baseline | None:
+    if past is None:
+        return None
+    index = past.dir / INDEX
+    return Baseline(past.summary, past.summary.order or past.dir.name, index if index.is_file() else None)
 
 
-def update_latest(mode_dir: Path, timestamp: str, title: str) -> None:
+def _history_links(history: Sequence[PastRun]) -> tuple[HistoryEntry, ...]:
+    return tuple(HistoryEntry(p.summary.order or p.dir.name, f"../{p.dir.name}/{INDEX}", p.summary.verdict(),
+                              tuple(p.summary.counts().items()), p.summary.config)
+                 for p in history[:HISTORY_LINKS])
+
+
+def update_latest(mode_dir: Path, name: str, title: str) -> None:
     link = mode_dir / LATEST
     tmp = mode_dir / f".{LATEST}.{os.getpid()}.tmp"
     try:
         if tmp.is_symlink():
             tmp.unlink()
-        tmp.symlink_to(timestamp, target_is_directory=True)
+        tmp.symlink_to(name, target_is_directory=True)
         os.replace(tmp, link)
     except OSError:
         pass  # no symlinks here (some network/Windows filesystems): latest.html still points the way
-    _write_atomic(mode_dir / f"{LATEST}.html", render_redirect(f"{timestamp}/{INDEX}", title))
+    _write_atomic(mode_dir / f"{LATEST}.html", render_redirect(f"{name}/{INDEX}", title))
 
 
 def write_report(results_dirs: Sequence[Path], out_root: Path, compare: Path | None = None, *,
@@ -119,31 +131,33 @@ def write_report(results_dirs: Sequence[Path], out_root: Path, compare: Path | N
     """Render one run (one results dir per node) and return the path of its ``index.html``.
 
     ``compare`` is a previous report or results directory; without it (and with
-    ``history``) the newest older report of the same model/mode is the baseline.
+    ``history``) the newest earlier run of the same config and mode is the baseline.
+    ``warn`` hears of history entries skipped for a bad ``summary.json`` (stderr without
+    it) and, only when given, of bad record lines skipped (without it they stop the report).
     """
     runs: tuple[NodeRun, ...] = load_runs([Path(p) for p in results_dirs], warn)
-    info = runs[0].info
+    summary = summarize_runs(runs)
     records = all_records(runs)
-    timestamp = run_timestamp(run_span(runs)[0])
-    mode_dir = Path(out_root) / _dir_name(info.model) / _dir_name(info.mode)
-    report_dir = mode_dir / timestamp
+    # Results from before run ids are named by their start second, as reports always were.
+    name = _dir_name(summary.run_id) if summary.run_id else summary.timestamp
+    mode_dir = Path(out_root) / _dir_name(summary.model) / _dir_name(summary.mode)
+    report_dir = mode_dir / name
     report_dir.mkdir(parents=True, exist_ok=True)
 
-    summary = summarize(info.model, info.mode, timestamp, records)
+    past = read_history(mode_dir, name, warn or _to_stderr) if history else ()
     anchors = anchors_for(records)
     if compare is not None:
         baseline = _baseline_from(Path(compare))
     else:
-        previous = previous_in_history(mode_dir, timestamp) if history else None
-        baseline = _baseline_from(previous) if previous else None
+        baseline = _from_history(previous_run(past, summary))
     model = build_report(
         runs, report_dir, anchors,
         comparison=_comparison(baseline, summary, anchors, report_dir, threshold),
-        history=_history(mode_dir, timestamp) if history else (),
+        history=_history_links(past),
         generated=format_time(time.time()),
     )
     index = report_dir / INDEX
     _write_atomic(index, render(model))
     _write_atomic(report_dir / SUMMARY_FILE, summary.to_json())
-    update_latest(mode_dir, timestamp, model.title)
+    update_latest(mode_dir, name, model.title)
     return index

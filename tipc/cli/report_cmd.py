@@ -10,7 +10,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("results_dirs", nargs="+", type=Path, metavar="RESULTS_DIR",
                         help="a results directory (run.json + results.jsonl); one per node on multi-node runs")
     parser.add_argument("--out", type=Path, default=Path("reports"),
-                        help="reports root; the page lands in <out>/<model>/<mode>/<timestamp>/ (default: reports)")
+                        help="reports root; the page lands in <out>/<model>/<mode>/<run id>/ (default: reports)")
     parser.add_argument("--compare", type=Path, default=None, metavar="DIR",
                         help="a previous report or results directory to compare with "
                              "(default: the newest earlier report of the same model and mode)")

@@ -1,11 +1,23 @@
-"""Log lines as their messages: ANSI codes and the ``[ts] ppocr INFO:`` prefix removed."""
+"""Log text made safe to show, and log lines as their messages (the ``[ts] ppocr INFO:`` prefix removed)."""
 
 from __future__ import annotations
 
 import re
 from typing import Iterator
 
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# Terminal commands a log may carry: CSI (colours, cursor moves), OSC (window titles, hyperlinks,
+# up to BEL or ST), and the two-byte escapes.
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-~]")
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` safe for a terminal or a page: escape sequences removed (a log must not retitle or
+    garble the reader's terminal), a carriage return read as a line break (progress bars), any
+    other control character shown as ``\\xNN``. Tabs and line breaks stay."""
+    text = _ESCAPES.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 # "[2026/11/30 02:34:48] ppocr INFO:"; the message keeps its leading space.
 _PREFIX = re.compile(r"^\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?\] \S+ [A-Z]+:")
 

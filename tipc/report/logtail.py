@@ -9,12 +9,12 @@ before that is shown as its evidence.
 from __future__ import annotations
 
 import os
-import re
 import shlex
 from pathlib import Path
 from typing import Mapping
 from urllib.parse import quote
 
+from tipc.metrics.logtext import printable
 from tipc.report.model import Link, LogTail
 from tipc.report.naming import argv_option
 from tipc.results.records import StageRecord
@@ -26,7 +26,6 @@ TAIL_BYTES = 16 * 1024
 PASSED_TAIL_LINES = 20
 PASSED_TAIL_BYTES = 4 * 1024
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # What marks the rank that broke, strongest evidence first.
 _FAILURE_MARKERS = ("Traceback (most recent call last)", "Error", "ABORT")
 
@@ -44,7 +43,7 @@ def read_tail(path: Path, max_lines: int = TAIL_LINES, max_bytes: int = TAIL_BYT
     text = data.decode("utf-8", errors="replace")
     if start > base:
         text = text.partition("\n")[2]  # the first line is a fragment
-    lines = _ANSI.sub("", text).splitlines()
+    lines = printable(text).splitlines()
     return "\n".join(lines[-max_lines:]), start > base or len(lines) > max_lines
 
 

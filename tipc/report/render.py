@@ -5,7 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 import jinja2
+import markupsafe
 
+from tipc.metrics.logtext import printable
 from tipc.report.figures import THROUGHPUT_DEFINITION
 from tipc.report.matrix import ABSENT_WHY
 from tipc.report.model import ReportModel
@@ -35,6 +37,13 @@ def percent(change: float) -> str:
     return f"{change * 100:+.1f}%"
 
 
+def _shown(value: object) -> object:
+    """Every value a template prints: text made printable, markup the report built left as it is."""
+    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
+        return printable(value)
+    return value
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -44,6 +53,9 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        # Escaping makes text safe for the markup, not for the reader: control bytes from a log,
+        # a reason or a command (NUL, BEL, escape sequences) are made visible or dropped too.
+        finalize=_shown,
     )
     env.filters.update(num=num, duration=duration, percent=percent, short=fmt_number)
     env.globals.update(THROUGHPUT_DEFINITION=THROUGHPUT_DEFINITION, ABSENT_WHY=ABSENT_WHY)

@@ -89,6 +89,7 @@ class StageRecord:
     run_id: str = ""  # the run that ran this stage; another run's id marks a record carried over
     # Logs the stage appended to (train.log, workerlog.N) -> their size when it started: its own part follows.
     log_offsets: dict[str, int] = field(default_factory=dict)
+    peak_rss_mb: float | None = None  # the largest resident size of the stage's process (or one it waited for)
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -120,6 +121,8 @@ class StageRecord:
             _check("node_rank", kw["node_rank"], (int,))
         if kw.get("returncode") is not None:
             _check("returncode", kw["returncode"], (int,))
+        if kw.get("peak_rss_mb") is not None:
+            kw["peak_rss_mb"] = float(_check("peak_rss_mb", kw["peak_rss_mb"], _NUMBER))
         for name in ("env", "metrics", "log_offsets"):
             if name in kw:
                 _check(name, kw[name], (dict,))

@@ -60,8 +60,8 @@ def _gb(kb: int) -> str:
     return f"{kb / 1024 / 1024:.1f} GB"
 
 
-def describe_exit(returncode: int, peak_kb: int | None = None, oom_before: int | None = None,
-                  oom_after: int | None = None, limit_kb: int | None = None) -> str:
+def describe_exit(returncode: int, peak_kb: int | None = None, oom_killed: bool = False,
+                  limit_kb: int | None = None) -> str:
     """``exit code N``, or ``killed by SIGKILL (signal 9)`` with the OOM evidence when there is some."""
     if returncode >= 0:
         return f"exit code {returncode}"
@@ -70,7 +70,7 @@ def describe_exit(returncode: int, peak_kb: int | None = None, oom_before: int |
     if number != signal.SIGKILL:
         return text
     peak = f"; its peak memory was {_gb(peak_kb)}" if peak_kb else ""
-    if oom_before is not None and oom_after is not None and oom_after > oom_before:
+    if oom_killed:
         return f"{text}: the kernel's out-of-memory killer (its kill count rose during the stage){peak}"
     if peak_kb and limit_kb and peak_kb >= NEAR_LIMIT * limit_kb:
         return f"{text}: likely the kernel's out-of-memory killer{peak} of a {_gb(limit_kb)} limit"

@@ -28,6 +28,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Protocol
 
+from tipc.run.endings import oom_kills
 from tipc.run.proctree import Tracker, kill_marked_by, kill_tree, snapshot
 from tipc.run.watchdog import RUN_MARKER, STAGE_MARKER
 
@@ -62,6 +63,8 @@ class ExecResult:
     start: float  # unix time
     duration: float  # seconds
     reason: str = ""
+    peak_rss_kb: int | None = None  # the largest resident size of the child or a descendant it waited for
+    oom_killed: bool = False  # the kernel's OOM kill count rose while the stage ran
 
 
 class Executor(Protocol):
@@ -122,6 +125,18 @@ def _activity(log_fd: int, watch: tuple[Path, ...]) -> int:
 def _exited(pid: int) -> bool:
     """Has the child exited? Asked without reaping it, so that its pid (its group's id) stays ours."""
     return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+
+
+def _reap(proc: subprocess.Popen) -> int | None:
+    """Wait for the child and return its peak resident size (KiB): ``wait4`` reports it for this
+    child alone (and the descendants it waited for), where ``getrusage`` mixes every stage."""
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    except ChildProcessError:  # reaped already
+        proc.wait()
+        return None
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_maxrss or None
 
 
 class _ExitWaiter:
@@ -186,6 +201,7 @@ class ProcessExecutor:
         with open(request.log, "wb") as out:
             out.write(_header(request, start))
             out.flush()
+            oom_before = oom_kills()
             try:
                 proc = subprocess.Popen(
                     request.argv, cwd=request.cwd, stdin=subprocess.DEVNULL, stdout=out,
@@ -196,13 +212,15 @@ class ProcessExecutor:
                 result = ExecResult(Ending.NOT_STARTED, None, start, time.monotonic() - t0,
                                     f"cannot start {request.argv[0]!r}: {exc.strerror or exc}")
             else:
-                ending, reason = self._supervise(proc, out, request, t0, stage)
-                result = ExecResult(ending, proc.returncode, start, time.monotonic() - t0, reason)
+                ending, reason, peak = self._supervise(proc, out, request, t0, stage)
+                oom_after = oom_kills()
+                result = ExecResult(ending, proc.returncode, start, time.monotonic() - t0, reason, peak,
+                                    None not in (oom_before, oom_after) and oom_after > oom_before)
             out.write(_footer(result))
         return result
 
     def _supervise(self, proc: subprocess.Popen, out, req: ExecRequest, t0: float,
-                   stage: str) -> tuple[Ending, str]:
+                   stage: str) -> tuple[Ending, str, int | None]:
         tracker = Tracker(proc.pid)
         waiter = tee = None
         ending, reason = Ending.INTERRUPTED, "interrupted: process group stopped"
@@ -222,12 +240,12 @@ class ProcessExecutor:
             # orphaned before the exit (a daemon started just before it): it carries the token.
             kill_marked_by(STAGE_MARKER, stage, grace, born_after=tracker.born, table=table)
         finally:
-            proc.wait()
+            peak = _reap(proc)
             if waiter is not None:
                 waiter.close()
             if tee is not None:
                 tee.close()
-        return ending, reason
+        return ending, reason, peak
 
     def _watch(self, waiter: _ExitWaiter, tracker: Tracker, tee: _Tee, out, req: ExecRequest,
                t0: float) -> tuple[Ending, str]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import shlex
 from typing import TextIO
 
+from tipc.metrics.logtext import printable
 from tipc.plan.model import Stage
 
 YELLOW = "\x1b[33m"
@@ -48,8 +49,9 @@ def stage_line(ok: bool, model: str, stage: Stage) -> str:
 def echo(line: str, stream: TextIO) -> None:
     """Write a status line to a terminal stream, in the bash's yellow when it is a TTY."""
     isatty = getattr(stream, "isatty", None)
+    shown = printable(line.rstrip("\n"))  # the command is config text: it may carry escapes
     if isatty is not None and isatty():
-        stream.write(f"{YELLOW}{line.rstrip(chr(10))}{RESET}\n")
+        stream.write(f"{YELLOW}{shown}{RESET}\n")
     else:
-        stream.write(line)
+        stream.write(shown + "\n")
     stream.flush()

@@ -26,6 +26,7 @@ from tipc.results.folder import Interrupted, ResultsDir, archive_interrupted, ne
 from tipc.results.records import RunInfo, StageRecord, Status
 from tipc.run import legacy
 from tipc.run.executor import Ending, ExecRequest, Executor, ExecResult
+from tipc.run.endings import describe_exit, memory_limit_kb
 from tipc.run.false_pass import false_pass, output_signatures
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
@@ -49,10 +50,11 @@ class RunSettings:
 
 
 def _status(result: ExecResult) -> tuple[Status, str]:
-    if result.ending is Ending.EXITED:
+    if result.ending is Ending.EXITED and result.returncode is not None:
         if result.returncode == 0:
             return Status.PASSED, ""
-        return Status.FAILED, f"exit code {result.returncode}"
+        return Status.FAILED, describe_exit(result.returncode, result.peak_rss_kb, result.oom_killed,
+                                            memory_limit_kb())
     if result.ending is Ending.TIMEOUT:
         return Status.TIMEOUT, result.reason
     if result.ending is Ending.HUNG:
@@ -250,7 +252,8 @@ class PlanRun:
             status, reason = (Status.FAILED, problem) if problem else (status, reason)
         reason = "; ".join(filter(None, (reason, self._launch_story(stage, status, offsets))))
         record = self._record(stage, status, reason, returncode=result.returncode, start=result.start,
-                              duration=result.duration, log_offsets=offsets)
+                              duration=result.duration, log_offsets=offsets,
+                              peak_rss_mb=None if result.peak_rss_kb is None else round(result.peak_rss_kb / 1024, 1))
         if result.ending is not Ending.NOT_STARTED:
             text = train_text if train_text is not None else _read_text(self.log_of(stage))
             metrics, note = _extract_metrics(stage.kind.value, text)

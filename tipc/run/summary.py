@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from tipc.results.records import StageRecord, Status
+from tipc.metrics.logtext import printable
 from tipc.results.folder import LEGACY_LOG, RECORDS, RUN_INFO, ResultsDir
 from tipc.run.workerlogs import failing_workers, launch_log_dir, tail_text
 
@@ -18,7 +19,7 @@ def log_tail(path: str, lines: int = TAIL_LINES, since: int = 0) -> str:
     text = tail_text(path, 64 * 1024, since)  # enough for 20 lines of any sane log
     if text is None:
         return "(no log)"
-    return "\n".join(text.splitlines()[-lines:])
+    return "\n".join(printable(text).splitlines()[-lines:])
 
 
 def failure_text(record: StageRecord, tail_lines: int = TAIL_LINES) -> str:

@@ -114,10 +114,12 @@ def test_ci_job_runs_the_same_command_per_rank_then_merges():
     assert node["strategy"]["matrix"]["rank"] == [0, 1] and merge["needs"] == "node"
     runs = [step["run"] for step in node["steps"] if "pytest" in step.get("run", "")]
     assert len(runs) == 1
+    env = job["env"]
     for rank in (0, 1):
-        ns, args = parse_node_command(shlex.split(runs[0].replace("${{ matrix.rank }}", str(rank))))
-        assert (args.ips, args.node_rank, args.rendezvous_timeout) == (("$TIPC_IPS",), rank, 600.0)
-        assert (ns.tipc_config, ns.tipc_mode, ns.tipc_repo) == (["$TIPC_CONFIG"], "$TIPC_MODE", "$TIPC_REPO")
+        words = [expand(w, env) for w in shlex.split(runs[0].replace("${{ matrix.rank }}", str(rank)))]
+        ns, args = parse_node_command(words)
+        assert (args.ips, args.node_rank, args.rendezvous_timeout) == (tuple(env["TIPC_IPS"].split(",")), rank, 600.0)
+        assert (ns.tipc_config, ns.tipc_mode, ns.tipc_repo) == ([env["TIPC_CONFIG"]], env["TIPC_MODE"], env["TIPC_REPO"])
     steps = [shlex.split(step["run"]) for step in merge["steps"] if "run" in step]
     (merged,) = tipc_commands(steps, "merge")
     (report,) = tipc_commands(steps, "report")

@@ -87,3 +87,27 @@ def test_loopback_addresses_given_as_addresses_stay_allowed():
     """Two nodes on one machine (127.0.0.2/127.0.0.3) are addresses, not names."""
     assert node_list((), {"PADDLE_TRAINERS": "127.0.0.2,127.0.0.3"}, (), resolver).ips == (
         "127.0.0.2", "127.0.0.3")
+
+
+@pytest.mark.parametrize(("ips", "message"), [
+    ("1.2.3", "--ips='1.2.3': '1.2.3' is not an IPv4 address (expected four numbers 0-255, e.g. 10.0.0.1)"),
+    ("10.0.0.1,10.0.0.300", "'10.0.0.300' is not an IPv4 address"),
+    ("::1", "--ips='::1': '::1' is an IPv6 address: paddle.distributed.launch --ips takes IPv4 addresses or host names"),
+    ("", "--ips='': expected a comma list of node addresses"),
+    ("a..b", "'a..b' is not a host name (letters, digits and '-' between dots)"),
+    ("-node", "'-node' is not a host name"),
+], ids=["three-numbers", "number-too-big", "ipv6", "empty", "empty-label", "leading-dash"])
+def test_ips_are_checked_by_their_spelling_first(ips, message):
+    from tipc.cluster.options import cluster_args
+
+    values = {"tipc_ips": ips, "tipc_rendezvous_timeout": 30.0, "tipc_node_rank": None}
+    with pytest.raises(ClusterError) as err:
+        cluster_args(lambda dest: values.get(dest))
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("ips", ["10.0.0.1,10.0.0.2", "node-1.example.com,node-2", "127.0.0.2,127.0.0.3"])
+def test_good_node_lists_pass_the_spelling_check(ips):
+    from tipc.cluster.topology import split_list
+
+    assert split_list(ips, "--ips") == tuple(ips.split(","))

@@ -56,7 +56,7 @@ def cluster_args(get: Callable[[str], Any], port_count: int = 1) -> ClusterArgs:
     if rank is not None and rank < 0:
         raise ClusterError(f"--node-rank {rank}: expected 0 or more")
     return ClusterArgs(
-        ips=split_list(ips, "--ips") if ips else (),
+        ips=split_list(ips, "--ips") if ips is not None else (),
         host=get("tipc_host"),
         node_rank=rank,
         start_port=get("tipc_start_port"),

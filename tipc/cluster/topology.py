@@ -8,6 +8,7 @@ that plan notes and reports can say why these nodes were used.
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence
@@ -62,11 +63,35 @@ def ips_from_gpu_list(entries: Iterable[str]) -> tuple[str, ...]:
     return ()
 
 
+_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+
+
+def node_name_problem(item: str) -> str:
+    """Why ``item`` is neither an IPv4 address nor a host name ("" when it is one).
+
+    Checked by its spelling, before anything resolves it: a resolver reads ``1.2.3`` as
+    ``1.2.0.3``, and ``paddle.distributed.launch --ips`` cannot take IPv6 addresses."""
+    if ":" in item:
+        return "is an IPv6 address: paddle.distributed.launch --ips takes IPv4 addresses or host names"
+    labels = item.split(".")
+    if all(label.isdigit() for label in labels):
+        if len(labels) == 4 and all(int(label) <= 255 for label in labels):
+            return ""
+        return "is not an IPv4 address (expected four numbers 0-255, e.g. 10.0.0.1)"
+    if len(item) > 253 or not all(_HOST_LABEL.fullmatch(label) for label in labels) or labels[-1].isdigit():
+        return "is not a host name (letters, digits and '-' between dots)"
+    return ""
+
+
 def split_list(text: str, source: str) -> tuple[str, ...]:
     items = tuple(item.strip() for item in text.split(","))
     if not text.strip() or any(not item for item in items):
         raise ClusterError(f"{source}={text!r}: expected a comma list of node addresses, "
                            "e.g. 10.0.0.1,10.0.0.2")
+    for item in items:
+        problem = node_name_problem(item)
+        if problem:
+            raise ClusterError(f"{source}={text!r}: {item!r} {problem}")
     return items
 
 

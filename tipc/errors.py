@@ -8,6 +8,8 @@ Fronts catch ``TipcError`` once and print it without a traceback (``tipc``: exit
 * ``UsageError`` is a bad option or environment value; its message names the option
   and the fix. ``SettingsError`` (the fronts' options) and ``ClusterError`` (node list,
   identity, ports) are its kinds.
+* ``OutputError`` is a file tipc could not write (a full disk, a read-only folder): the run
+  stops cleanly, naming the path and the error; what was written before stays valid.
 
 Plain classes rather than frozen dataclasses: exceptions must pickle (xdist ships them
 between processes) and accept ``add_note()``.
@@ -59,3 +61,16 @@ class SettingsError(UsageError):
 
 class ClusterError(UsageError):
     """Bad or contradictory cluster input (options, scheduler environment, node list)."""
+
+
+class OutputError(TipcError):
+    """A file tipc could not write; the message names the path and the system's error."""
+
+    def __init__(self, path: str, error: OSError) -> None:
+        super().__init__(path, error.strerror or str(error))
+        self.path = path
+        self.reason = error.strerror or str(error)
+        self.errno = error.errno
+
+    def __str__(self) -> str:
+        return f"cannot write {self.path}: {self.reason} (errno {self.errno})"

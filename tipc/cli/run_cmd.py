@@ -22,6 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tipc.errors import OutputError
     from tipc.results.records import Status
     from tipc.run import legacy
     from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
                           echo=lambda line: legacy.echo(line, sys.stdout),
                           include_hint=lambda stage: f"run its chain ({stage.chain}) too")
     plans = [(target, session.plan(target)) for target in settings.targets]  # a bad config: exit 2 now
-    interrupted = preflight_failed = False
+    interrupted = stopped = False
     shown = 0
     with sigterm_as_interrupt():
         try:
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
                 print(warning, file=sys.stderr)
             if refused:
                 print("\n".join(failure_message(r) for r in refused), file=sys.stderr)
-                preflight_failed = True
+                stopped = True
             else:
                 for target, plan in plans:
                     for stage in plan.stages():
@@ -65,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
                         session.skip_dropped(target, skipped)
         except KeyboardInterrupt:
             interrupted = True
+        except OutputError as exc:  # a full disk: nothing later could be recorded either
+            print(f"tipc: {exc}; the run stopped here, the results written so far are kept", file=sys.stderr)
+            stopped = True
         finally:
             session.end()
     if not settings.run.dry_run:
@@ -75,4 +79,4 @@ def run(args: argparse.Namespace) -> int:
             print(warning, file=sys.stderr)
     if interrupted:
         return 130
-    return 1 if preflight_failed or failed(session.records()) else 0
+    return 1 if stopped or failed(session.records()) else 0

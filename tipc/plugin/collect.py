@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import pytest
 
-from tipc.errors import TipcError
+from tipc.errors import OutputError, TipcError
 from tipc.plan.model import Chain, Skipped, Stage
 from tipc.plan.naming import kind_of
 from tipc.results.records import StageRecord, Status
@@ -113,7 +113,11 @@ class StageItem(pytest.Item):
     def runtest(self) -> None:
         if self.plugin.settings.run.dry_run:
             self.plugin.write(f"\n{self.nodeid}\n    {command_text(self.stage)}\n")
-        record = self.plugin.session.run_stage(self.target, self.stage)
+        try:
+            record = self.plugin.session.run_stage(self.target, self.stage)
+        except OutputError as exc:  # a full disk: nothing later could be recorded either
+            pytest.exit(f"tipc: {exc}; the run stopped here, the results written so far are kept",
+                        returncode=pytest.ExitCode.TESTS_FAILED)
         self.user_properties += [("stage", self.stage.id), ("status", record.status.value),
                                  ("argv", shlex.join(self.stage.argv)), ("log", record.log),
                                  ("duration", f"{record.duration:.3f}")]

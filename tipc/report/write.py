@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Sequence
 
 from tipc.errors import ResultsError
-from tipc.results.folder import RECORDS, Warn, has_results
+from tipc.results.folder import RECORDS, Warn, has_results, write_atomic
 from tipc.report.build import Anchors, all_records, anchors_for, build_report, format_time, head_info, run_span
 from tipc.report.compare import (DEFAULT_THRESHOLD, SUMMARY_FILE, PastRun, RunSummary, compare as compare_runs,
                                  previous_run, read_history, read_summary, summarize)
@@ -56,12 +56,6 @@ def run_timestamp(start: float) -> str:
 
 def _dir_name(text: str) -> str:
     return _UNSAFE_DIR.sub("_", text).strip("._") or "unknown"
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def _to_stderr(message: str) -> None:
@@ -123,7 +117,7 @@ def update_latest(mode_dir: Path, name: str, title: str) -> None:
         os.replace(tmp, link)
     except OSError:
         pass  # no symlinks here (some network/Windows filesystems): latest.html still points the way
-    _write_atomic(mode_dir / f"{LATEST}.html", render_redirect(f"{name}/{INDEX}", title))
+    write_atomic(mode_dir / f"{LATEST}.html", render_redirect(f"{name}/{INDEX}", title))
 
 
 def write_report(results_dirs: Sequence[Path], out_root: Path, compare: Path | None = None, *,
@@ -157,7 +151,7 @@ def write_report(results_dirs: Sequence[Path], out_root: Path, compare: Path | N
         generated=format_time(time.time()),
     )
     index = report_dir / INDEX
-    _write_atomic(index, render(model))
-    _write_atomic(report_dir / SUMMARY_FILE, summary.to_json())
+    write_atomic(index, render(model))
+    write_atomic(report_dir / SUMMARY_FILE, summary.to_json())
     update_latest(mode_dir, name, model.title)
     return index

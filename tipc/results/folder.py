@@ -19,6 +19,7 @@ never share a folder at once: the second is refused, naming the first.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
@@ -31,7 +32,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-from tipc.errors import ResultsError, UsageError
+from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.plan.model import Stage
 from tipc.results.records import RecordError, RunInfo, StageRecord
 
@@ -63,22 +64,45 @@ def stage_digest(stage: Stage) -> str:
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
 
 
-def _append(path: Path, text: str) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+@contextlib.contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """An OSError while writing ``path`` becomes an ``OutputError`` naming it (a full disk, a
+    read-only folder): the fronts stop the run with that message instead of a traceback."""
     try:
-        os.write(fd, text.encode())
-    finally:
-        os.close(fd)
+        yield
+    except OSError as exc:
+        raise OutputError(str(path), exc) from None
+
+
+def _append(path: Path, text: str) -> None:
+    """One ``write`` on an ``O_APPEND`` descriptor; a line cut short (a disk that filled up
+    mid-write) is taken back, so that every line in the file stays a whole record."""
+    data = text.encode()
+    with _writing(path):
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            before = os.fstat(fd).st_size
+            try:
+                written = os.write(fd, data)
+            except OSError:
+                os.ftruncate(fd, before)
+                raise
+            if written != len(data):
+                os.ftruncate(fd, before)
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        finally:
+            os.close(fd)
 
 
 def write_atomic(path: Path, text: str) -> None:
     """Readers see the old file or the new one, never half of one; no temp file survives a failure."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
+        with _writing(path):
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
     finally:
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):
             tmp.unlink()
 
 
@@ -200,22 +224,25 @@ class ResultsDir:
             self._info = replace(self._info, configs=(*self._info.configs, *info.configs))
             self.write_run_info(self._info)
             return None
-        self.path.mkdir(parents=True, exist_ok=True)
+        with _writing(self.path):
+            self.path.mkdir(parents=True, exist_ok=True)
         try:
             self._lock(info)
-        except FolderBusy:
+        except (FolderBusy, OutputError):
             self._users -= 1
             raise
         self._info = info
-        interrupted = self._archive_previous()
-        self.records_file.write_text("")
-        # Present even when no stage runs (a failed preflight): merge and old CI expect it.
-        self.legacy_log.touch()
+        with _writing(self.path):
+            interrupted = self._archive_previous()
+            self.records_file.write_text("")
+            # Present even when no stage runs (a failed preflight): merge and old CI expect it.
+            self.legacy_log.touch()
         self.write_run_info(info)
         return interrupted
 
     def _lock(self, info: RunInfo) -> None:
-        fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        with _writing(self.path / LOCK):
+            fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -224,9 +251,14 @@ class ResultsDir:
             raise FolderBusy(f"results folder {self.path} is in use by {holder}; wait for it to end, or give "
                              "this run its own folder (--output-root)") from None
         started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info.start or time.time()))
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"run {info.run_id} (pid {os.getpid()} on {socket.gethostname()}, started {started})\n"
-                  .encode(), 0)
+        try:
+            with _writing(self.path / LOCK):
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"run {info.run_id} (pid {os.getpid()} on {socket.gethostname()}, started {started})"
+                          "\n".encode(), 0)
+        except OutputError:
+            os.close(fd)
+            raise
         self._lock_fd = fd
 
     def _archive_previous(self) -> Interrupted | None:

@@ -194,13 +194,22 @@ class ProcessExecutor:
         self.base_env = base_env
 
     def run(self, request: ExecRequest) -> ExecResult:
-        request.log.parent.mkdir(parents=True, exist_ok=True)
         start = time.time()
         t0 = time.monotonic()
         stage = secrets.token_hex(8)
-        with open(request.log, "wb") as out:
+        out = None
+        try:
+            request.log.parent.mkdir(parents=True, exist_ok=True)
+            out = open(request.log, "wb")  # noqa: SIM115 - closed below, after the footer
             out.write(_header(request, start))
             out.flush()
+        except OSError as exc:  # a full disk or a read-only folder: the stage cannot run unlogged
+            if out is not None:
+                with contextlib.suppress(OSError):
+                    out.close()
+            return ExecResult(Ending.NOT_STARTED, None, start, time.monotonic() - t0,
+                              f"cannot write its log {request.log}: {exc.strerror or exc}")
+        try:
             oom_before = oom_kills()
             try:
                 proc = subprocess.Popen(
@@ -216,7 +225,12 @@ class ProcessExecutor:
                 oom_after = oom_kills()
                 result = ExecResult(ending, proc.returncode, start, time.monotonic() - t0, reason, peak,
                                     None not in (oom_before, oom_after) and oom_after > oom_before)
-            out.write(_footer(result))
+            with contextlib.suppress(OSError):  # the footer is a courtesy; the record tells the story
+                out.write(_footer(result))
+                out.flush()
+        finally:
+            with contextlib.suppress(OSError):  # a full disk: what could not be flushed is lost
+                out.close()
         return result
 
     def _supervise(self, proc: subprocess.Popen, out, req: ExecRequest, t0: float,

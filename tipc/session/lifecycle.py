@@ -22,7 +22,7 @@ from typing import Callable, Iterable
 
 from tipc.cluster.preflight import PreflightReport
 from tipc.config import load_config
-from tipc.errors import ConfigError
+from tipc.errors import ConfigError, OutputError
 from tipc.plan import Plan, Skipped, Stage, build_plan
 from tipc.results.folder import ResultsDir, new_run_id
 from tipc.results.records import StageRecord
@@ -112,7 +112,10 @@ class TipcSession:
         if not self.owner:
             return
         for run in self._runs.values():
-            run.end()
+            try:
+                run.end()
+            except OutputError as exc:  # the records are on disk already; run.json could not follow
+                self.warnings.append(f"tipc: {exc}; run.json of {run.results.path} is not final")
             self.warnings.extend(w for w in run.warnings if w not in self.warnings)
         if self._watchdog is not None:
             self._watchdog.close()

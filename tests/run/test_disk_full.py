@@ -1,0 +1,55 @@
+"""A full disk under the output folder: a clear stop, valid records, no temp files, no traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tipc.cli.main import main
+
+CPU_CONFIG = "configs/fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
+
+
+@pytest.fixture
+def small_disk(fake_repo: Path):
+    """A 256 KiB tmpfs where the results go (needs root and mount; skipped with that reason otherwise)."""
+    where = fake_repo / "test_tipc"
+    where.mkdir()
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("a full disk is simulated with a small tmpfs: needs root and mount")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(where)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def fill(where: Path, leave: int) -> None:
+    """Fill the filesystem but for about ``leave`` bytes."""
+    stat = os.statvfs(where)
+    free = stat.f_bavail * stat.f_frsize
+    (where / "filler").write_bytes(b"\0" * max(0, free - leave))
+
+
+@pytest.mark.parametrize("leave", [0, 12 * 1024], ids=["full-before-the-run", "fills-during-the-run"])
+def test_a_full_disk_stops_the_run_cleanly(fake_repo, small_disk, capsys, leave):
+    fill(small_disk, leave)
+    code = main(["run", "--config", str(fake_repo / CPU_CONFIG), "--mode", "lite_train_lite_infer",
+                 "--python", sys.executable, "--report-dir", str(fake_repo / "reports")])
+    err = capsys.readouterr().err
+    assert code in (1, 2)
+    assert "No space left on device" in err and "Traceback" not in err
+    out = small_disk / "output" / "fake_rec" / "lite_train_lite_infer"
+    records = out / "results.jsonl"
+    if records.exists():
+        for line in records.read_text().splitlines():
+            json.loads(line)  # every line that made it is a whole record
+    assert not [p for p in small_disk.rglob("*.tmp")]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import yaml
 
+from tipc.config.bounds import excerpt, read_bounded, stat_path
 from tipc.errors import ConfigError
 
 CONFIG_DIR = "test_configs"
@@ -21,11 +22,13 @@ def resolve_config(arg: str, *search_roots: Path) -> Path:
     ``<root>/test_tipc/configs/`` (a PaddleOCR checkout's own) of the first search root that has it
     (the fronts pass the current directory, then tipc's checkout).
 
-    An existing directory is returned as is: ``load_config`` then names the problem.
+    Anything that exists is returned as is (a directory, a FIFO): ``load_config`` then names the problem.
+    A symlink loop is named as such; each place tried is listed once (an absolute ``arg`` is one place).
     """
-    tried = [Path(arg), *(Path(root) / sub / arg for root in search_roots for sub in (CONFIG_DIR, TARGET_CONFIG_DIR))]
+    below = (Path(root) / sub / arg for root in search_roots for sub in (CONFIG_DIR, TARGET_CONFIG_DIR))
+    tried = tuple(dict.fromkeys((Path(arg), *below)))
     for path in tried:
-        if path.exists():
+        if stat_path(path) is not None:
             return path
     raise ConfigError(arg, 0, "config not found: tried " + " and ".join(f"'{p}'" for p in tried))
 
@@ -39,9 +42,10 @@ def declared_repo(config_path: Path) -> Path | None:
     if not target.is_file():
         return None
     shown = str(target)
+    data = read_bounded(target, f"a {TARGET_FILE} file holding 'repo: <path>'")
     try:
-        root = yaml.compose(target.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        root = yaml.compose(data.decode("utf-8"))
+    except (UnicodeDecodeError, yaml.YAMLError) as exc:
         raise ConfigError(shown, _yaml_line(exc), f"cannot read it as YAML: expected 'repo: <path>' ({exc})") from None
     if not isinstance(root, yaml.MappingNode):
         raise ConfigError(shown, _node_line(root), "expected a mapping with 'repo: <path>'")
@@ -52,7 +56,8 @@ def declared_repo(config_path: Path) -> Path | None:
             raise ConfigError(shown, _node_line(value), "expected 'repo: <path>', found an empty or non-text value")
         repo = (target.parent / value.value).resolve()
         if not repo.is_dir():
-            raise ConfigError(shown, _node_line(value), f"repo '{value.value}' is not a directory (resolved: {repo})")
+            message = f"repo '{excerpt(value.value)}' is not a directory (resolved: {repo})"
+            raise ConfigError(shown, _node_line(value), message)
         return repo
     raise ConfigError(shown, _node_line(root), "no 'repo' key: expected 'repo: <path relative to this file>'")
 

@@ -114,5 +114,6 @@ class TipcConfig:
     train_benchmark: TrainBenchmark | None = None
     to_static: Field | None = None  # key = trainer name, value = extra override
     # what the reader had to assume (a missing optional line read as null, an
-    # ignored section): shown to users so that no line is silently skipped
+    # ignored section) and ``warning: line N: …`` for keys of the wrong kind (see
+    # ``roles``): shown to users so that no line is silently skipped or misread
     notes: tuple[str, ...] = ()

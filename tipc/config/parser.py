@@ -23,6 +23,12 @@ numbers stay physical. Rules for missing and extra lines:
   must have exactly its number of lines; a fixed-key line must carry its key.
   Any mismatch, extra line or truncation is a ``ConfigError`` naming the line,
   what was expected and what was found.
+* A free-key line that holds a key of the wrong kind for its role (a ``--flag``
+  where a trainer override goes, or the reverse) or another role's usual key
+  is read all the same, with a warning among the notes (see ``roles``).
+
+Reading is bounded (see ``bounds``): only regular files up to a size limit,
+no line over ``MAX_LINE_CHARS``, and messages quote excerpts, not whole lines.
 """
 
 from __future__ import annotations
@@ -32,7 +38,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tipc.errors import ConfigError
+from tipc.config.bounds import MAX_LINE_CHARS, excerpt, read_bounded
 from tipc.config.model import NULL, Field, TipcConfig, TrainBenchmark
+from tipc.config.roles import KeyKind, KeyRole, role_warnings
 from tipc.config.values import mode_items
 
 _HEADER = re.compile(r"^=+\s*([^=\s]+)\s*=+$")
@@ -59,6 +67,7 @@ class _Slot:
     hint: str = ""  # typical key of a free-key line, for messages
     prefer_key: str | None = None  # optional free slot: takes a lone leftover line only with this key
     placeholder_empty: bool = False  # a '##' in its place means an empty value
+    kind: KeyKind | None = None  # free key that should be a trainer override or a predictor flag
 
 
 def _fixed(key: str, required: bool = True, placeholder_empty: bool = False) -> _Slot:
@@ -69,12 +78,20 @@ def _free(role: str, hint: str, required: bool = True, prefer_key: str | None = 
     return _Slot(role, None, required, hint, prefer_key)
 
 
+def _override(role: str, hint: str) -> _Slot:
+    return _Slot(role, None, hint=hint, kind=KeyKind.OVERRIDE)
+
+
+def _flag(role: str, hint: str) -> _Slot:
+    return _Slot(role, None, hint=hint, kind=KeyKind.FLAG)
+
+
 _TRAIN = (
     _fixed("model_name"), _fixed("python"), _fixed("gpu_list"),
-    _free("train_use_gpu", "Global.use_gpu"), _free("autocast", "Global.auto_cast"),
-    _free("epoch", "Global.epoch_num"), _free("save_model_dir", "Global.save_model_dir"),
-    _free("train_batch", "Train.loader.batch_size_per_card"),
-    _free("pretrained_model", "Global.pretrained_model"),
+    _override("train_use_gpu", "Global.use_gpu"), _override("autocast", "Global.auto_cast"),
+    _override("epoch", "Global.epoch_num"), _override("save_model_dir", "Global.save_model_dir"),
+    _override("train_batch", "Train.loader.batch_size_per_card"),
+    _override("pretrained_model", "Global.pretrained_model"),
     _fixed("train_model_name"), _fixed("train_infer_img_dir"),
     _free("train_param1", "null"),
     _fixed("trainer"), _fixed("norm_train"),
@@ -84,17 +101,17 @@ _TRAIN = (
 )  # fmt: skip
 _EVAL = (_fixed("eval"), _free("eval_param1", "null"))
 _INFER = (
-    _free("save_inference_dir", "Global.save_inference_dir"), _free("checkpoints", "Global.checkpoints"),
+    _override("save_inference_dir", "Global.save_inference_dir"), _override("checkpoints", "Global.checkpoints"),
     _fixed("norm_export"), _fixed("quant_export", False), _fixed("fpgm_export", False),
     _fixed("distill_export", False), _fixed("export1", False), _fixed("export2", False),
     _fixed("inference_dir", False, placeholder_empty=True),
     _free("infer_model", "infer_model"), _fixed("infer_export"), _fixed("infer_quant"),
     _fixed("inference"),
-    _free("infer_use_gpu", "--use_gpu"), _free("enable_mkldnn", "--enable_mkldnn"),
-    _free("cpu_threads", "--cpu_threads"), _free("batch_size", "--rec_batch_num"),
-    _free("use_tensorrt", "--use_tensorrt"), _free("precision", "--precision"),
-    _free("model_dir", "--rec_model_dir"), _free("image_dir", "--image_dir"),
-    _free("save_log", "--save_log_path"), _free("benchmark", "--benchmark"),
+    _flag("infer_use_gpu", "--use_gpu"), _flag("enable_mkldnn", "--enable_mkldnn"),
+    _flag("cpu_threads", "--cpu_threads"), _flag("batch_size", "--rec_batch_num"),
+    _flag("use_tensorrt", "--use_tensorrt"), _flag("precision", "--precision"),
+    _flag("model_dir", "--rec_model_dir"), _flag("image_dir", "--image_dir"),
+    _flag("save_log", "--save_log_path"), _flag("benchmark", "--benchmark"),
     _free("infer_param1", "null"),
 )  # fmt: skip
 _TRAIN_BENCHMARK = (
@@ -131,16 +148,7 @@ class _Document:
 def load_config(path: str | Path) -> TipcConfig:
     """Read and parse one config file; every problem is a ``ConfigError``."""
     shown = str(path)
-    file = Path(path)
-    if not file.exists():
-        raise ConfigError(shown, 0, "no such file: expected a TIPC config file")
-    if file.is_dir():
-        raise ConfigError(shown, 0, "is a directory: expected a TIPC config file")
-    try:
-        data = file.read_bytes()
-    except OSError as exc:
-        raise ConfigError(shown, 0, f"cannot read the file: {exc.strerror}") from None
-    return parse_config_text(_decode(data, shown), shown)
+    return parse_config_text(_decode(read_bounded(path), shown), shown)
 
 
 def parse_config_text(text: str, path: str) -> TipcConfig:
@@ -153,6 +161,7 @@ def parse_config_text(text: str, path: str) -> TipcConfig:
         if name not in sections:  # the order check guarantees the file ended before it
             raise _truncated(doc, f"section header '{name}'")
         fields.update(_read(doc, sections[name], slots, notes))
+        notes.extend(role_warnings((KeyRole(s.role, s.kind, s.hint) for s in slots if s.kind), fields))
     bench = sections.get("train_benchmark_params")
     train_benchmark = TrainBenchmark(**_read(doc, bench, _TRAIN_BENCHMARK, notes)) if bench else None
     static = sections.get("to_static_train_benchmark_params")
@@ -197,29 +206,32 @@ def _scan(text: str, path: str) -> _Document:
     name, header_line = "", 0
     placeholder, last_line, last_text = 0, 0, ""
     for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+        if len(raw) > MAX_LINE_CHARS:
+            raise ConfigError(path, number, f"line of {len(raw)} characters, over the limit of {MAX_LINE_CHARS}: "
+                                            f"expected a 'key:value' line, found '{excerpt(raw.strip())}'")
         line = raw.strip()
         if not line:
             continue
         header = _HEADER.match(line)
         if header is None and not name:
             found = line if line == _PLACEHOLDER or ":" not in line else line.split(":", 1)[0].strip()
-            raise ConfigError(path, number, f"expected section header 'train_params', found '{found}'")
+            raise ConfigError(path, number, f"expected section header 'train_params', found '{excerpt(found)}'")
         last_line = number
         if header is not None:
             if name:
                 sections.append(_Section(name, header_line, tuple(entries)))
             name, header_line, entries, placeholder = header.group(1), number, [], 0
-            last_text = f"section header '{name}'"
+            last_text = f"section header '{excerpt(name)}'"
         elif line == _PLACEHOLDER:
             placeholder, last_text = number, "'##'"
         elif name != _IGNORED_SECTION:
             key, colon, value = line.partition(":")
             if not colon:
-                raise ConfigError(path, number, f"expected 'key:value', found '{line}' (no colon)")
+                raise ConfigError(path, number, f"expected 'key:value', found '{excerpt(line)}' (no colon)")
             if not key.strip():
-                raise ConfigError(path, number, f"expected 'key:value', found '{line}' (empty key)")
+                raise ConfigError(path, number, f"expected 'key:value', found '{excerpt(line)}' (empty key)")
             entries.append(_Entry(key.strip(), value.strip(), number, raw.rstrip("\r").partition(":")[2], placeholder))
-            placeholder, last_text = 0, f"'{key.strip()}'"
+            placeholder, last_text = 0, f"'{excerpt(key.strip())}'"
     if not name:
         raise ConfigError(path, 0, "empty file: expected a TIPC config starting with the 'train_params' header")
     sections.append(_Section(name, header_line, tuple(entries)))
@@ -234,15 +246,16 @@ def _order_sections(doc: _Document) -> dict[str, _Section]:
     """
     found: dict[str, _Section] = {}
     for index, section in enumerate(doc.sections):
+        name = excerpt(section.name)
         if section.name in found:
             first = found[section.name].line
-            raise ConfigError(doc.path, section.line, f"section '{section.name}' appears twice (first at line {first})")
+            raise ConfigError(doc.path, section.line, f"section '{name}' appears twice (first at line {first})")
         if index < len(_REQUIRED_SECTIONS) and section.name != _REQUIRED_SECTIONS[index]:
             expected = _REQUIRED_SECTIONS[index]
-            raise ConfigError(doc.path, section.line, f"expected section header '{expected}', found '{section.name}'")
+            raise ConfigError(doc.path, section.line, f"expected section header '{expected}', found '{name}'")
         if index >= len(_REQUIRED_SECTIONS) and section.name not in _TRAILING_SECTIONS:
             expected = ", ".join(_TRAILING_SECTIONS)
-            raise ConfigError(doc.path, section.line, f"unknown section '{section.name}': expected one of {expected}")
+            raise ConfigError(doc.path, section.line, f"unknown section '{name}': expected one of {expected}")
         found[section.name] = section
     return found
 
@@ -258,7 +271,7 @@ def _check_values(fields: dict[str, Field], path: str) -> None:
     for role in _NON_EMPTY_ROLES:
         field = fields[role]
         if not field.value:
-            message = f"expected a value for '{field.key}' (role {role}), found an empty value"
+            message = f"expected a value for '{excerpt(field.key)}' (role {role}), found an empty value"
             raise ConfigError(path, field.line, message)
     for role in _MODE_ROLES:
         mode_items(fields[role], path)
@@ -302,7 +315,7 @@ class _SectionReader:
         extra = self._peek()
         if extra is not None:
             after = _describe(self.slots[-1])
-            message = f"expected the end of section '{self.section.name}' after {after}, found '{extra.key}'"
+            message = f"expected the end of section '{self.section.name}' after {after}, found '{excerpt(extra.key)}'"
             raise ConfigError(self.doc.path, extra.line, message)
 
     def _read_fixed(self, position: int) -> None:
@@ -383,11 +396,11 @@ class _SectionReader:
 
     def _mismatch(self, slot: _Slot, entry: _Entry | None) -> ConfigError:
         if entry is not None:
-            return ConfigError(self.doc.path, entry.line, f"expected {_describe(slot)}, found '{entry.key}'")
+            return ConfigError(self.doc.path, entry.line, f"expected {_describe(slot)}, found '{excerpt(entry.key)}'")
         if self.following is None:
             return _truncated(self.doc, _describe(self.slots[self.last_slot + 1]))
         return ConfigError(
             self.doc.path,
             self.following.line,
-            f"expected {_describe(slot)}, found section header '{self.following.name}'",
+            f"expected {_describe(slot)}, found section header '{excerpt(self.following.name)}'",
         )

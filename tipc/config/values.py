@@ -7,6 +7,7 @@ pairing.
 
 from __future__ import annotations
 
+from tipc.config.bounds import excerpt
 from tipc.errors import ConfigError
 from tipc.config.model import Field, ModeValue
 from tipc.config.modes import ITEM_MODES as MODE_NAMES, Mode
@@ -30,11 +31,12 @@ def mode_items(field: Field, path: str) -> tuple[tuple[str, str], ...] | None:
     for item in field.values():
         mode, sep, value = (part.strip() for part in item.partition("="))
         if not sep or not mode or not value:
-            raise _item_error(field, path, f"malformed item '{item}'", "expected mode=value")
+            raise _item_error(field, path, f"malformed item '{excerpt(item)}'", "expected mode=value")
         if mode not in MODE_NAMES:
-            raise _item_error(field, path, f"unknown mode '{mode}'", f"expected one of {', '.join(MODE_NAMES)}")
+            expected = f"expected one of {', '.join(MODE_NAMES)}"
+            raise _item_error(field, path, f"unknown mode '{excerpt(mode)}'", expected)
         if any(mode == seen for seen, _ in items):
-            raise _item_error(field, path, f"mode '{mode}' given twice", "expected each mode at most once")
+            raise _item_error(field, path, f"mode '{excerpt(mode)}' given twice", "expected each mode at most once")
         items.append((mode, value))
     return tuple(items)
 
@@ -72,4 +74,5 @@ def paired(values: tuple[str, ...], index: int) -> str | None:
 
 
 def _item_error(field: Field, path: str, found: str, expected: str) -> ConfigError:
-    return ConfigError(path, field.line, f"{found} in '{field.key}:{field.value}': {expected}")
+    line = excerpt(f"{field.key}:{field.value}")
+    return ConfigError(path, field.line, f"{found} in '{line}': {expected}")

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import math
 from collections import Counter
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import Callable
 
 from tipc.errors import ConfigError
+from tipc.config.bounds import MAX_STAGES, excerpt, read_bounded
 from tipc.config.model import Field, TipcConfig
 from tipc.config.values import mode_value, paired
 from tipc.plan.chains import Built, Context, train_chain, whole_infer_chain
@@ -19,9 +20,11 @@ from tipc.plan.lists import distinct_values
 from tipc.plan.model import Plan, PlanOptions, Skipped, StageKind, Topology
 from tipc.config.modes import parse_mode
 from tipc.plan.naming import output_dir, train_chain_id, train_infer_prefix, whole_infer_chain_id
+from tipc.plan.sweep import sweep_size
 from tipc.plan.topology import CPU_ENTRY, classify, on_cpu, parse_topology, with_ips
 from tipc.plan.trainers import resolve_trainer
 
+_TRAIN_STAGES = 3  # train, eval, export: the stages of a chain before its infer cases
 CPU_NOTE = ("device cpu: training runs as CPU processes (launch --nproc_per_node instead of --gpus), "
             "train use_gpu is False, GPU inference cases are skipped, CUDA_VISIBLE_DEVICES is removed")
 
@@ -38,6 +41,7 @@ def build_plan(config: TipcConfig, options: PlanOptions, python_check: PythonChe
     """Pure apart from checking the config's interpreter (``python_check``: on PATH by default; the
     fronts pass ``tipc.run.probe.runs`` to also run it) and hashing the config file."""
     parse_mode(options.mode, config.path)
+    _check_size(config, options.mode)
     python, python_note = resolve_python(config.python, options.python, python_check)
     log_path = output_dir(options.output_root, config.model_name.value, options.mode, options.node_rank)
     notes = [python_note, *options.notes, *config.notes]
@@ -132,16 +136,33 @@ def _settle_infer_logs(drafts: list[_Draft], notes: list[str]) -> list[Built]:
     return built
 
 
+def _check_size(config: TipcConfig, mode: str) -> None:
+    """Refuse lists that multiply past ``MAX_STAGES`` before one stage is made (planning them would hang)."""
+    per_chain = _TRAIN_STAGES + sweep_size(config)
+    chain_lists = (config.infer_model,) if mode == "whole_infer" else (config.gpu_list, config.autocast, config.trainer)
+    chains = math.prod(len(field.values()) for field in chain_lists)
+    if chains * per_chain <= MAX_STAGES:
+        return
+    sweep_lists = (config.infer_use_gpu, config.enable_mkldnn, config.cpu_threads, config.batch_size,
+                   config.use_tensorrt, config.precision)
+    longest = max((*chain_lists, *sweep_lists), key=lambda field: len(field.values()))
+    raise ConfigError(config.path, longest.line, f"the '|' lists multiply to up to {chains * per_chain} stages "
+                                                 f"({chains} chains of up to {per_chain} stages), over the limit of "
+                                                 f"{MAX_STAGES}: expected shorter lists (the longest: "
+                                                 f"'{excerpt(longest.key)}' with {len(longest.values())} values)")
+
+
 def _check_unique(config: TipcConfig, chain_ids: list[str]) -> None:
     repeated = [cid for cid, n in Counter(chain_ids).items() if n > 1]
     if repeated:
         field = config.gpu_list
-        raise ConfigError(config.path, field.line, f"{field.key}: two entries name the same runs ({repeated[0]}); "
-                                                   f"expected entries with distinct GPU sets")
+        raise ConfigError(config.path, field.line, f"{field.key}: two entries name the same runs "
+                                                   f"({excerpt(repeated[0])}); expected entries with distinct GPU sets")
 
 
 def _sha256(path: str) -> str:
+    """The config file's hash; "" when ``path`` is no readable config (text parsed without a file)."""
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError:
+        return hashlib.sha256(read_bounded(path)).hexdigest()
+    except ConfigError:
         return ""

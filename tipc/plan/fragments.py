@@ -7,12 +7,13 @@ included) but runs the tokens a shell would have produced, without a shell.
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass
 from typing import Iterable
 
 from tipc.errors import ConfigError
+from tipc.config.bounds import excerpt
 from tipc.config.model import NULL, Field
+from tipc.plan.shellwords import split_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +31,10 @@ GAP = Fragment("")
 def shell_tokens(text: str, path: str, field: Field) -> tuple[str, ...]:
     """Split config text as the shell's ``eval`` would (quotes resolved), or fail naming the line."""
     try:
-        return tuple(shlex.split(text))
+        return tuple(split_words(text))
     except ValueError as exc:
-        raise ConfigError(path, field.line, f"{field.key}: cannot split {text!r} into arguments ({exc})") from None
+        key = excerpt(field.key)
+        raise ConfigError(path, field.line, f"{key}: cannot split {excerpt(text)!r} into arguments ({exc})") from None
 
 
 def config_text(text: str, path: str, field: Field) -> Fragment:

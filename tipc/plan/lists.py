@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from tipc.errors import ConfigError
+from tipc.config.bounds import excerpt
 from tipc.config.model import Field
 
 
@@ -15,7 +16,8 @@ def distinct_values(field: Field, path: str, same: Callable[[str], str] = str) -
     for value in values:
         twin = seen.get(same(value))
         if twin is not None:
-            raise ConfigError(path, field.line, f"{field.key}: {value!r} repeats {twin!r}; "
+            found = f"{excerpt(value)!r} repeats {excerpt(twin)!r}"
+            raise ConfigError(path, field.line, f"{excerpt(field.key)}: {found}; "
                                                 f"expected distinct values (each one names its own runs and logs)")
         seen[same(value)] = value
     return values

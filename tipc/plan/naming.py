@@ -1,29 +1,75 @@
-"""Directory, log and id names (§4.3), spelled as the bash spelled them where it was consistent."""
+"""Directory, log and id names (§4.3), spelled as the bash spelled them where it was consistent.
+
+Every path tipc derives from config values (the output folder, save dirs, stage and infer logs) stays
+inside the output root, by construction rather than by refusal: the bash runs a ``model_name`` of
+``a/b``, and a refused config helps no one when a name can be made safe. So:
+
+* a config value that becomes part of a name (``model_name``, trainer names, autocast values, the
+  infer sweep's values, the gpu label) has ``%`` and ``/`` percent-escaped (``%25``, ``%2F``): it
+  cannot add or climb a directory level, and two distinct values never share a name;
+* a whole component that would be ``.`` or ``..`` is escaped too (``%2E``), so ``model_name:..``
+  is a folder of its own;
+* a component longer than ``NAME_BYTES`` is cut and ends in a hash of its whole text (a file system
+  refuses names over 255 bytes; what is appended to a save dir's name stays within that).
+
+Ordinary values (no ``%`` or ``/``, not ``.`` or ``..``, short) are spelled exactly as the bash spelled
+them, so legacy names are byte-identical. Paths the config names itself (ymls, image dirs,
+whole_infer's model dirs, ``train_model_name`` and ``inference_dir`` inside the save dir) are the
+target's to read or write and are passed on as written; tipc creates nothing there.
+"""
 
 from __future__ import annotations
 
+import hashlib
+
 from tipc.plan.model import InferCase, StageKind, Topology
+
+# A file system's NAME_MAX (255 bytes) less room for what is appended to a save dir's name
+# (``.log``, ``_launch_log``).
+NAME_BYTES = 200
+_HASH_CHARS = 16
+
+
+def name_part(value: str) -> str:
+    """A config value as part of a file name: ``%`` and ``/`` escaped, nothing else changed."""
+    return value.replace("%", "%25").replace("/", "%2F")
+
+
+def component(name: str, suffix: str = "") -> str:
+    """``name + suffix`` as one path component: never ``.`` or ``..``, at most ``NAME_BYTES`` bytes."""
+    if name in (".", ".."):
+        name = "%2E" * len(name)
+    whole = name + suffix
+    encoded = whole.encode("utf-8", "surrogatepass")
+    if len(encoded) <= NAME_BYTES:
+        return whole
+    digest = hashlib.sha256(encoded).hexdigest()[:_HASH_CHARS]
+    room = NAME_BYTES - len(suffix.encode("utf-8", "surrogatepass")) - len(digest) - 1
+    kept = name.encode("utf-8", "surrogatepass")[:room].decode("utf-8", "ignore")
+    return f"{kept}~{digest}{suffix}"
 
 
 def output_dir(output_root: str, model: str, mode: str, node_rank: int | None = None) -> str:
     """LOG_PATH; each node of a multi-node run gets its own sub-directory."""
-    base = f"{output_root.rstrip('/') or '.'}/{model}/{mode}"
+    base = f"{output_root.rstrip('/') or '.'}/{component(name_part(model))}/{mode}"
     return base if node_rank is None else f"{base}/node{node_rank}"
 
 
 def chain_stem(trainer: str, topology: Topology, autocast: str) -> str:
-    return f"{trainer}_gpus_{topology.gpu_label}_autocast_{autocast}"
+    return name_part(f"{trainer}_gpus_{topology.gpu_label}_autocast_{autocast}")
 
 
 def save_dir(log_path: str, trainer: str, topology: Topology, autocast: str) -> str:
     """S: the bash added ``_nodes_<N>`` only on multi-node entries."""
-    stem = f"{log_path}/{chain_stem(trainer, topology, autocast)}"
-    return f"{stem}_nodes_{topology.nodes}" if topology.kind == "multi_node" else stem
+    stem = chain_stem(trainer, topology, autocast)
+    name = f"{stem}_nodes_{topology.nodes}" if topology.kind == "multi_node" else stem
+    return f"{log_path}/{component(name)}"
 
 
 def stage_log(log_path: str, trainer: str, topology: Topology, autocast: str, stage: str) -> str:
     """``<trainer>_gpus_<gpu>_autocast_<ac>_nodes_<N>_<stage>.log``: eval/export always carry ``_nodes_``."""
-    return f"{log_path}/{chain_stem(trainer, topology, autocast)}_nodes_{topology.nodes}_{stage}.log"
+    name = f"{chain_stem(trainer, topology, autocast)}_nodes_{topology.nodes}_{stage}"
+    return f"{log_path}/{component(name, '.log')}"
 
 
 def whole_infer_export_log(log_path: str, index: int) -> str:
@@ -36,13 +82,15 @@ def launch_log_dir(save: str) -> str:
 
 
 def infer_log(log_path: str, gpu_label: str, case: InferCase, prefix: str = "") -> str:
+    """``prefix`` is a name already (``train_infer_prefix``); the text around the values holds no ``%`` or
+    ``/``, so escaping the whole name escapes each value."""
     if case.device == "cpu":
         name = (f"python_infer_cpu_gpus_{gpu_label}_usemkldnn_{case.enable_mkldnn}_threads_{case.cpu_threads}"
-                f"_precision_{case.precision}_batchsize_{case.batch_size}.log")
+                f"_precision_{case.precision}_batchsize_{case.batch_size}")
     else:
         name = (f"python_infer_gpu_gpus_{gpu_label}_usetrt_{case.use_tensorrt}"
-                f"_precision_{case.precision}_batchsize_{case.batch_size}.log")
-    return f"{log_path}/{prefix}{name}"
+                f"_precision_{case.precision}_batchsize_{case.batch_size}")
+    return f"{log_path}/{component(prefix + name_part(name), '.log')}"
 
 
 def train_chain_id(trainer: str, topology: Topology, autocast: str) -> str:
@@ -53,7 +101,7 @@ def train_chain_id(trainer: str, topology: Topology, autocast: str) -> str:
 def train_infer_prefix(trainer: str, topology: Topology, autocast: str) -> str:
     """What tells apart infer logs of chains that share a gpu entry (the bash overwrote them, B12)."""
     nodes = f"nodes_{topology.nodes}_" if topology.kind == "multi_node" else ""
-    return f"{trainer}_autocast_{autocast}_{nodes}"
+    return name_part(f"{trainer}_autocast_{autocast}_{nodes}")
 
 
 def whole_infer_chain_id(index: int) -> str:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from tipc.config.model import TipcConfig
+from tipc.config.bounds import excerpt
+from tipc.config.model import Field, TipcConfig
 from tipc.plan.lists import distinct_values
 from tipc.plan.model import InferCase
 from tipc.plan.naming import infer_stage_name
@@ -39,9 +41,9 @@ def infer_sweep(config: TipcConfig, quant: bool, gpu_available: bool = True) -> 
         elif device == "gpu":
             cells = _gpu_cells(config, use_gpu, quant, gpu_available)
         else:
-            line = config.infer_use_gpu.line
-            dropped.append(Dropped(f"infer[use_gpu_{use_gpu}]", f"{config.infer_use_gpu.key} value {use_gpu!r} "
-                                   f"(line {line}): only True/False/gpu/cpu are supported"))
+            field = config.infer_use_gpu
+            dropped.append(Dropped(f"infer[use_gpu_{use_gpu}]", f"{field.key} value {excerpt(use_gpu)!r} "
+                                   f"(line {field.line}): only True/False/gpu/cpu are supported"))
             continue
         for case, reason in cells:
             if reason is None:
@@ -49,6 +51,16 @@ def infer_sweep(config: TipcConfig, quant: bool, gpu_available: bool = True) -> 
             else:
                 dropped.append(Dropped(infer_stage_name(case), reason))
     return Sweep(tuple(cases), tuple(dropped))
+
+
+def sweep_size(config: TipcConfig) -> int:
+    """How many cells ``infer_sweep`` yields at most (lists are counted, not checked), without making them."""
+    def count(*fields: Field) -> int:
+        return math.prod(len(field.values()) for field in fields)
+
+    cells = {"cpu": count(config.enable_mkldnn, config.cpu_threads, config.batch_size, config.precision),
+             "gpu": count(config.use_tensorrt, config.precision, config.batch_size)}
+    return sum(cells.get(_device_or_self(use_gpu), 1) for use_gpu in config.infer_use_gpu.values())
 
 
 def _device_or_self(use_gpu: str) -> str:

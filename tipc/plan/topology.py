@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tipc.errors import ConfigError
+from tipc.config.bounds import excerpt
 from tipc.config.model import Field
 from tipc.plan.model import Topology
 
@@ -49,12 +50,12 @@ def classify(entry: str, devices: tuple[str, ...], ips: tuple[str, ...], nproc: 
 def _gpu_ids(text: str, entry: str, field: Field, path: str) -> tuple[str, ...]:
     ids = tuple(text.split(","))
     if not all(i.strip().isdigit() for i in ids):
-        raise ConfigError(path, field.line, f"{field.key}: entry {entry!r}: {EXPECTED}")
+        raise ConfigError(path, field.line, f"{field.key}: entry {excerpt(entry)!r}: {EXPECTED}")
     return tuple(i.strip() for i in ids)
 
 
 def _ips(text: str, entry: str, field: Field, path: str) -> tuple[str, ...]:
     ips = tuple(i.strip() for i in text.split(","))
     if not all(ips):
-        raise ConfigError(path, field.line, f"{field.key}: entry {entry!r} has an empty ip; {EXPECTED}")
+        raise ConfigError(path, field.line, f"{field.key}: entry {excerpt(entry)!r} has an empty ip; {EXPECTED}")
     return ips

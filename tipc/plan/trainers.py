@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tipc.config.bounds import excerpt
 from tipc.config.model import NULL, Field, TipcConfig
 
 # The bash glued the to_static override to the norm script with two spaces.
@@ -23,7 +24,7 @@ class Trainer:
     def skip_reason(self) -> str | None:
         """Why the bash dropped this trainer silently (``null`` script), or None."""
         if self.train.value == NULL:
-            return f"trainer {self.name!r}: its script ({self.train.key}, line {self.train.line}) is null"
+            return f"trainer {excerpt(self.name)!r}: its script ({self.train.key}, line {self.train.line}) is null"
         return None
 
     @property

@@ -31,4 +31,6 @@ def test_false_pass(tmp_path, kind, outputs, files, log, owns, expected):
     for name in files:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_bytes(b"")
-    assert false_pass(stage(kind, outputs), tmp_path, log, owns) == expected
+    log_file = tmp_path / "stage.log"
+    log_file.write_text(log)
+    assert false_pass(stage(kind, outputs), tmp_path, log_file, owns) == expected

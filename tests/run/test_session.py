@@ -123,16 +123,16 @@ def test_dry_run_on_node_1_skips_rank0_stages(fake_plan):
     assert records[1].reason == "not applicable: trainer 0 owns the model"
 
 
-def test_metrics_come_from_tipc_metrics_extract(fake_plan, monkeypatch):
+def test_metrics_come_from_tipc_metrics_extract_file(fake_plan, monkeypatch):
     import tipc.run.plan_run
 
     seen = []
 
-    def extract(kind, text):
-        seen.append((kind, text))
+    def extract_file(kind, log, since):
+        seen.append((kind, log.read_text()[since:]))
         return {"kind": kind}
 
-    monkeypatch.setattr(tipc.run.plan_run, "extract", extract)
+    monkeypatch.setattr(tipc.run.plan_run, "extract_file", extract_file)
     _, records = run_all(fake_plan)
     assert [r.metrics for r in records] == [{"kind": r.kind} for r in records]
     train_text = seen[0][1]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Iterable, Iterator
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # Terminal commands a log may carry: CSI (colours, cursor moves), OSC (window titles, hyperlinks,
@@ -24,6 +24,12 @@ _PREFIX = re.compile(r"^\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?\] \S+ [A-Z]
 
 def messages(text: str) -> Iterator[tuple[bool, str]]:
     """(had a logger prefix, message) for every line of ``text``."""
-    for line in _ANSI.sub("", text).splitlines():
-        match = _PREFIX.match(line)
-        yield (True, line[match.end():]) if match else (False, line)
+    return messages_of_lines(text.splitlines())
+
+
+def messages_of_lines(lines: Iterable[str]) -> Iterator[tuple[bool, str]]:
+    """``messages`` of lines given one at a time."""
+    for raw in lines:
+        for line in _ANSI.sub("", raw).splitlines():
+            match = _PREFIX.match(line)
+            yield (True, line[match.end():]) if match else (False, line)

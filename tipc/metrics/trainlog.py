@@ -4,30 +4,45 @@ from __future__ import annotations
 
 import re
 
-from .logtext import messages
+from collections.abc import Iterable, Iterator
+
+from .logtext import messages_of_lines
 
 _STEP_LINE = re.compile(r"\bepoch: \[\d+/\d+\], global_step: \d+")
 _NUMBER = re.compile(r"(?<![\w.])([A-Za-z_][\w]*): (-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)")
 
 
+def _step_values(lines: Iterable[str]) -> Iterator[dict[str, float]]:
+    for _, message in messages_of_lines(lines):
+        if _STEP_LINE.search(message):
+            yield {name: float(value) for name, value in _NUMBER.findall(message)}
+
+
 def step_values(text: str) -> list[dict[str, float]]:
     """``{name: value}`` of every logged training step, in log order."""
-    return [
-        {name: float(value) for name, value in _NUMBER.findall(message)}
-        for _, message in messages(text)
-        if _STEP_LINE.search(message)
-    ]
+    return list(_step_values(text.splitlines()))
 
 
 def train_metrics(text: str) -> dict:
     """``ips`` (mean over logged steps after the first, which carries start-up costs;
     the only step's value when one was logged), ``loss`` (last), ``steps`` (count)."""
-    steps = step_values(text)
-    speeds = [s["ips"] for s in steps if "ips" in s]
-    losses = [s["loss"] for s in steps if "loss" in s]
-    timed = speeds[1:] or speeds
-    return {
-        "ips": sum(timed) / len(timed) if timed else None,
-        "loss": losses[-1] if losses else None,
-        "steps": len(steps),
-    }
+    return train_metrics_of_lines(text.splitlines())
+
+
+def train_metrics_of_lines(lines: Iterable[str]) -> dict:
+    """``train_metrics`` over lines read one at a time: memory does not grow with the log."""
+    steps = 0
+    first_ips: float | None = None
+    later_ips_sum, later_ips_count = 0.0, 0
+    loss: float | None = None
+    for values in _step_values(lines):
+        steps += 1
+        if "ips" in values:
+            if first_ips is None:
+                first_ips = values["ips"]
+            else:
+                later_ips_sum += values["ips"]
+                later_ips_count += 1
+        loss = values.get("loss", loss)
+    ips = later_ips_sum / later_ips_count if later_ips_count else first_ips
+    return {"ips": ips, "loss": loss, "steps": steps}

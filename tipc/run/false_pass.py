@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from tipc.metrics.logfile import contains
 from tipc.plan.model import Stage, StageKind
 
 TRACEBACK = "Traceback (most recent call last)"
@@ -33,12 +34,19 @@ def output_signatures(stage: Stage, cwd: Path) -> dict[str, Signature | None]:
     return out
 
 
-def false_pass(stage: Stage, cwd: Path, log_text: str, owns_outputs: bool,
+def _shows(log: Path, text: str) -> bool:
+    try:
+        return contains(log, text)  # in chunks: a predictor's log can be large
+    except OSError:
+        return False
+
+
+def false_pass(stage: Stage, cwd: Path, log: Path, owns_outputs: bool,
                before: dict[str, Signature | None] | None = None) -> str:
     """Why a stage that exited 0 still failed, or "" when it did its job.
 
     ``owns_outputs`` is False on a node other than trainer 0's, which writes no checkpoint.
-    ``before``: ``output_signatures`` taken just before the stage ran.
+    ``before``: ``output_signatures`` taken just before the stage ran; ``log``: the stage's own log.
     """
     if owns_outputs:
         after = output_signatures(stage, cwd)
@@ -49,6 +57,6 @@ def false_pass(stage: Stage, cwd: Path, log_text: str, owns_outputs: bool,
         if stale:
             return (f"exit code 0 but it did not write {', '.join(stale)}: the file there is left from an "
                     "earlier run (unchanged during this stage)")
-    if stage.kind is StageKind.INFER and TRACEBACK in log_text:
+    if stage.kind is StageKind.INFER and _shows(log, TRACEBACK):
         return "exit code 0 but its log shows a Python traceback (the predictor hid an error)"
     return ""

@@ -13,13 +13,14 @@ import functools
 import json
 import os
 import shlex
+import shutil
 import socket
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from tipc.metrics import extract
+from tipc.metrics.logfile import extract_file
 from tipc.plan.model import Plan, Skipped, Stage
 from tipc.plan.naming import kind_of
 from tipc.results.folder import Interrupted, ResultsDir, archive_interrupted, new_run_id, read_records
@@ -62,26 +63,23 @@ def _status(result: ExecResult) -> tuple[Status, str]:
     return Status.FAILED, result.reason
 
 
-def _extract_metrics(kind: str, text: str) -> tuple[dict[str, Any], str]:
-    """Metrics from a stage's log text through ``tipc.metrics.extract``, and a note when that failed.
-
-    A parser error must not cost the stage its record, so it becomes a note in the reason.
-    """
+def _extract_metrics(kind: str, log: Path, since: int) -> tuple[dict[str, Any], str]:
+    """Metrics of a stage's part of a log (``tipc.metrics.extract_file``: bounded memory), and a
+    note when that failed. A parser error must not cost the stage its record: it becomes a note."""
     try:
-        return dict(extract(kind, text)), ""
+        return dict(extract_file(kind, log, since)), ""
+    except OSError:
+        return {}, ""
     except Exception as exc:  # noqa: BLE001 - any parser bug
         return {}, f"metrics not parsed ({type(exc).__name__}: {exc})"
 
 
-def _read_text(log: Path, since: int = 0) -> str:
-    """The file's text from byte ``since`` (0 when the file is now shorter: it was replaced)."""
-    try:
-        with open(log, "rb") as f:
-            end = f.seek(0, 2)
-            f.seek(since if since <= end else 0)
-            return f.read().decode(errors="replace")
-    except OSError:
-        return ""
+def _copy_from(src: Path, dst: Path, since: int) -> None:
+    """``src`` from byte ``since`` (all of it when it is now shorter: it was replaced) into ``dst``."""
+    with open(src, "rb") as fin, open(dst, "wb") as fout:
+        end = fin.seek(0, 2)
+        fin.seek(since if since <= end else 0)
+        shutil.copyfileobj(fin, fout)
 
 
 @functools.lru_cache(maxsize=64)
@@ -245,18 +243,17 @@ class PlanRun:
                               start=time.time(), log_offsets=offsets)
         with self.results.running(json.loads(killed.to_json())):
             result = self.executor.run(self._request(stage))
-        train_text = self._copy_train_log(stage, offsets)
+        metrics_log = self._copy_train_log(stage, offsets)
         status, reason = _status(result)
         if status is Status.PASSED:
-            problem = false_pass(stage, cwd, _read_text(self.log_of(stage)), self._owns_outputs(stage), before)
+            problem = false_pass(stage, cwd, self.log_of(stage), self._owns_outputs(stage), before)
             status, reason = (Status.FAILED, problem) if problem else (status, reason)
         reason = "; ".join(filter(None, (reason, self._launch_story(stage, status, offsets))))
         record = self._record(stage, status, reason, returncode=result.returncode, start=result.start,
                               duration=result.duration, log_offsets=offsets,
                               peak_rss_mb=None if result.peak_rss_kb is None else round(result.peak_rss_kb / 1024, 1))
         if result.ending is not Ending.NOT_STARTED:
-            text = train_text if train_text is not None else _read_text(self.log_of(stage))
-            metrics, note = _extract_metrics(stage.kind.value, text)
+            metrics, note = _extract_metrics(stage.kind.value, metrics_log, offsets.get(str(metrics_log), 0))
             record = replace(record, metrics=metrics, reason="; ".join(filter(None, (reason, note))))
         interrupted = result.ending is Ending.INTERRUPTED
         self._finish(stage, record, ran=not interrupted)
@@ -331,17 +328,16 @@ class PlanRun:
         log_dir = launch_log_dir(stage.argv, cwd)
         return [cwd / stage.copy_train_log[0], *(worker_logs(log_dir).values() if log_dir else ())]
 
-    def _copy_train_log(self, stage: Stage, offsets: dict[str, int]) -> str | None:
-        """This stage's part of S/train.log → S.log, as the bash copied it, and as text: train
-        metrics come from rank 0's train.log (a launcher's stdout holds none of the workers'
-        lines). The trainer appends to train.log, so the part before ``offsets`` is an earlier
-        run's (README, "What tipc fixes", 10). None when the stage wrote no train.log."""
+    def _copy_train_log(self, stage: Stage, offsets: dict[str, int]) -> Path:
+        """This stage's part of S/train.log → S.log, as the bash copied it; returns the log the
+        stage's figures come from: rank 0's train.log when there is one (a launcher's stdout holds
+        none of the workers' lines), else the stage's own. The trainer appends to train.log, so
+        the part before ``offsets`` is an earlier run's (README, "What tipc fixes", 10)."""
         if not stage.copy_train_log:
-            return None
+            return self.log_of(stage)
         src, dst = (self.cwd_of(stage) / p for p in stage.copy_train_log)
         if not src.is_file():
-            return None
-        text = _read_text(src, offsets.get(str(src), 0))
+            return self.log_of(stage)
         if dst != self.log_of(stage):
-            dst.write_text(text, encoding="utf-8")
-        return text
+            _copy_from(src, dst, offsets.get(str(src), 0))
+        return src

@@ -1,4 +1,4 @@
-"""Pure helpers that read the value forms of config lines (spec §1.3).
+"""Pure helpers that read the value forms of config lines (docs/spec.md §1.3).
 
 Lists are split on ``|`` and trimmed by ``Field.values()``; these helpers add
 the two forms that need more than that: mode-dependent values and positional

@@ -1,4 +1,4 @@
-"""``build_plan``: the loops of §3.2/§3.3 turned into chains, with every silent skip listed."""
+"""``build_plan``: the loops of docs/spec.md §3.2/§3.3 turned into chains, with every silent skip listed."""
 
 from __future__ import annotations
 

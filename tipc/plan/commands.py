@@ -1,4 +1,4 @@
-"""argv and legacy command text per stage, fragment order exactly as the bash's templates (§3.5, §3.6)."""
+"""argv and legacy command text per stage, fragment order exactly as the bash's templates (docs/spec.md §3.5, §3.6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Directory, log and id names (§4.3), spelled as the bash spelled them where it was consistent.
+"""Directory, log and id names (docs/spec.md §4.3), spelled as the bash spelled them where it was consistent.
 
 Every path tipc derives from config values (the output folder, save dirs, stage and infer logs) stays
 inside the output root, by construction rather than by refusal: the bash runs a ``model_name`` of

@@ -1,4 +1,4 @@
-"""The inference sweep and the bash's exact skip rules (§3.6); every dropped cell is listed with its rule."""
+"""The inference sweep and the bash's exact skip rules (docs/spec.md §3.6); every dropped cell is listed with its rule."""
 
 from __future__ import annotations
 

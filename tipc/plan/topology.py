@@ -1,4 +1,4 @@
-"""``gpu_list`` entries → Topology, read by structure (the bash read string lengths, §1.6 / B5)."""
+"""``gpu_list`` entries → Topology, read by structure (the bash read string lengths: docs/spec.md §1.6, §8 B5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trainer name → (train script, export script, quant flag): the dispatch table of §3.4."""
+"""Trainer name → (train script, export script, quant flag): the dispatch table of docs/spec.md §3.4."""
 
 from __future__ import annotations
 

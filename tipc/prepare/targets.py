@@ -6,13 +6,13 @@ nothing is written here (``tipc.prepare.apply`` does that).
 
 from __future__ import annotations
 
-import shlex
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Union
 
 from tipc.errors import ConfigError
+from tipc.plan.shellwords import split_words
 from tipc.config.model import Field, TipcConfig
 from tipc.prepare.charset import NO_DICT_CHARSET, charset_for_dict
 from tipc.prepare.sizes import Sizes
@@ -84,7 +84,7 @@ def yml_of_script(field: Field, config_path: str) -> str | None:
     if field.is_null:
         return None
     try:
-        words = shlex.split(field.value)
+        words = split_words(field.value)
     except ValueError as exc:
         raise ConfigError(config_path, field.line, f"cannot split script '{field.value}': {exc}") from None
     for flag, value in zip(words, words[1:]):

@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from tipc.config.bounds import read_bounded
 from tipc.errors import ConfigError
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +49,8 @@ class YamlDoc:
 
 
 def read_yaml(path: Path) -> YamlDoc:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(str(path), 0, f"cannot read: {exc.strerror or exc}") from None
+    # Bounded like a config: a yml named by a config may be a FIFO or /dev/zero as well.
+    text = read_bounded(path, expected="a YAML training config").decode("utf-8", errors="replace")
     loader = yaml.SafeLoader(text)
     try:
         root = loader.get_single_node()

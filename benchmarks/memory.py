@@ -50,12 +50,16 @@ def main() -> int:
     fake = ROOT / "tests" / "fake_target"
     config = fake / "configs" / "fake_rec" / "train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
     with tempfile.TemporaryDirectory() as tmp:
-        plan = build_plan(load_config(str(config)), PlanOptions(mode="lite_train_lite_infer", repo=tmp,
-                                                                 python=sys.executable))
+        plan = build_plan(
+            load_config(str(config)), PlanOptions(mode="lite_train_lite_infer", repo=tmp, python=sys.executable)
+        )
         chain = plan.chains[0]
         train = replace(chain.stages[0], argv=(sys.executable, "-c", WRITER, chain.save_dir, str(args.size_mb)))
-        infer = replace(chain.stages[3], argv=(sys.executable, "-c", WRITER, f"{chain.save_dir}_infer",
-                                               str(args.size_mb)), requires=())
+        infer = replace(
+            chain.stages[3],
+            argv=(sys.executable, "-c", WRITER, f"{chain.save_dir}_infer", str(args.size_mb)),
+            requires=(),
+        )
         plan = replace(plan, chains=(replace(chain, stages=(train, infer)),))
         run = PlanRun(plan, RunSettings(), ProcessExecutor())
         run.begin()
@@ -64,11 +68,14 @@ def main() -> int:
         logs = [Path(r.log).stat().st_size >> 20 for r in records]
         train_log = (Path(tmp) / chain.save_dir / "train.log").stat().st_size >> 20
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"stage logs: train {logs[0]} MiB (+ train.log {train_log} MiB), infer {logs[1]} MiB; "
-          f"statuses: {', '.join(r.status.value for r in records)}; train steps parsed: "
-          f"{records[0].metrics.get('steps')}")
-    print(f"harness peak RSS: {peak_mb:.0f} MB (target < {TARGET_MB:g} MB: "
-          f"{'met' if peak_mb < TARGET_MB else 'NOT met'})")
+    print(
+        f"stage logs: train {logs[0]} MiB (+ train.log {train_log} MiB), infer {logs[1]} MiB; "
+        f"statuses: {', '.join(r.status.value for r in records)}; train steps parsed: "
+        f"{records[0].metrics.get('steps')}"
+    )
+    print(
+        f"harness peak RSS: {peak_mb:.0f} MB (target < {TARGET_MB:g} MB: {'met' if peak_mb < TARGET_MB else 'NOT met'})"
+    )
     return 0
 
 

@@ -27,8 +27,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKE = ROOT / "tests" / "fake_target"
@@ -88,8 +88,12 @@ def paddleocr_checkout(given: str | None) -> tuple[Path | None, str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--paddleocr", default=os.environ.get("TIPC_PADDLEOCR"), metavar="DIR",
-                        help="a PaddleOCR checkout whose test_tipc/ bash to time beside tipc")
+    parser.add_argument(
+        "--paddleocr",
+        default=os.environ.get("TIPC_PADDLEOCR"),
+        metavar="DIR",
+        help="a PaddleOCR checkout whose test_tipc/ bash to time beside tipc",
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from tipc.config import load_config
@@ -115,27 +119,70 @@ def main() -> int:
                 log = repo / stage.log
                 log.parent.mkdir(parents=True, exist_ok=True)
                 with open(log, "wb") as out:
-                    subprocess.run(stage.argv, cwd=repo, env=child_env(stage.env, env), stdout=out,
-                                   stderr=subprocess.STDOUT, check=True)
+                    subprocess.run(
+                        stage.argv,
+                        cwd=repo,
+                        env=child_env(stage.env, env),
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                        check=True,
+                    )
 
         def bash() -> None:
-            subprocess.run(["bash", "test_tipc/test_train_inference_python.sh", str(config.relative_to(repo)), MODE],
-                           cwd=repo, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(
+                ["bash", "test_tipc/test_train_inference_python.sh", str(config.relative_to(repo)), MODE],
+                cwd=repo,
+                env=env,
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
 
-        common = ["--config", str(config), "--mode", MODE, "--python", sys.executable, "--report-dir", str(work / "reports")]
+        common = [
+            "--config",
+            str(config),
+            "--mode",
+            MODE,
+            "--python",
+            sys.executable,
+            "--report-dir",
+            str(work / "reports"),
+        ]
         pytest_env = {**env, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
         def pytest_tipc() -> None:
-            subprocess.run([sys.executable, "-m", "pytest", "-p", "tipc.plugin.hooks", str(ROOT / "tipc"), "-c",
-                            str(work / "pytest.ini"), "-q", "-p", "no:cacheprovider", *common],
-                           cwd=work, env=pytest_env, check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pytest",
+                    "-p",
+                    "tipc.plugin.hooks",
+                    str(ROOT / "tipc"),
+                    "-c",
+                    str(work / "pytest.ini"),
+                    "-q",
+                    "-p",
+                    "no:cacheprovider",
+                    *common,
+                ],
+                cwd=work,
+                env=pytest_env,
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
 
         def tipc_run() -> None:
-            subprocess.run([sys.executable, "-m", "tipc", "run", *common], cwd=work, env=env, check=True,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(
+                [sys.executable, "-m", "tipc", "run", *common],
+                cwd=work,
+                env=env,
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
 
-        runs = {"bare": bare, **({"bash": bash} if paddleocr else {}), "pytest tipc": pytest_tipc,
-                "tipc run": tipc_run}
+        runs = {"bare": bare, **({"bash": bash} if paddleocr else {}), "pytest tipc": pytest_tipc, "tipc run": tipc_run}
         best = best_of(args.repeat, runs, reset)
 
     n = len(stages)
@@ -147,8 +194,10 @@ def main() -> int:
     if not paddleocr:
         print(f"  {'bash':<12} skipped: {skipped}")
     per_stage = (best["pytest tipc"] - t_bare) / n * 1000
-    verdicts = [f"pytest tipc {per_stage:.1f} ms/stage above bare, pytest's start included "
-                f"(target <= {TARGET_MS:g}: {'met' if per_stage <= TARGET_MS else 'NOT met'})"]
+    verdicts = [
+        f"pytest tipc {per_stage:.1f} ms/stage above bare, pytest's start included "
+        f"(target <= {TARGET_MS:g}: {'met' if per_stage <= TARGET_MS else 'NOT met'})"
+    ]
     if "bash" in best:
         ratio = best["pytest tipc"] / best["bash"]
         verdicts.append(f"pytest tipc / bash = {ratio:.2f} (target <= 1.00: {'met' if ratio <= 1.0 else 'NOT met'})")

@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 
 from tipc.config import load_config
-from tipc.errors import ConfigError
 from tipc.config.locate import CONFIG_DIR, find_configs
+from tipc.errors import ConfigError
 from tipc.plan import MODES, PlanOptions, build_plan
 
 REPO = Path(__file__).resolve().parents[1]
@@ -32,8 +32,10 @@ def main() -> int:
             stages += sum(1 for _ in plan.stages())
     total = time.perf_counter() - start
     mean_ms = 1000 * total / max(1, plans + errors)
-    print(f"plan_speed: {len(configs)} configs x {len(MODES)} modes = {plans} plans ({stages} stages, "
-          f"{errors} config errors) in {total:.3f} s; {mean_ms:.2f} ms per plan")
+    print(
+        f"plan_speed: {len(configs)} configs x {len(MODES)} modes = {plans} plans ({stages} stages, "
+        f"{errors} config errors) in {total:.3f} s; {mean_ms:.2f} ms per plan"
+    )
     return 0
 
 

@@ -29,23 +29,45 @@ def tipc(*args: str) -> None:
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(tmp) / "tinyrec"
-        shutil.copytree(REPO / "examples" / "tinyrec", target, ignore=shutil.ignore_patterns(
-            "train_data", "inference", "output", "test_tipc", "log", "__pycache__"))
+        shutil.copytree(
+            REPO / "examples" / "tinyrec",
+            target,
+            ignore=shutil.ignore_patterns("train_data", "inference", "output", "test_tipc", "log", "__pycache__"),
+        )
         start = time.perf_counter()
         tipc("prepare", "--config", CONFIG, "--mode", MODE, "--repo", str(target))
         prepared = time.perf_counter()
-        run = subprocess.run([sys.executable, "-m", "tipc", "run", "--config", CONFIG, "--mode", MODE,
-                              "--repo", str(target), "--python", sys.executable, "--no-report"], cwd=REPO)
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "tipc",
+                "run",
+                "--config",
+                CONFIG,
+                "--mode",
+                MODE,
+                "--repo",
+                str(target),
+                "--python",
+                sys.executable,
+                "--no-report",
+            ],
+            cwd=REPO,
+            check=False,
+        )
         wall = time.perf_counter() - start
         results = target / "test_tipc/output/tinyrec" / MODE / "results.jsonl"
         records = [json.loads(line) for line in results.read_text().splitlines()]
     by_kind = {r["kind"]: r for r in records}
     acc = by_kind["eval"]["metrics"].get("acc", 0.0)
     train = by_kind["train"]
-    print(f"tinyrec_learns: {MODE}: eval acc {acc:.4f} (goal >= {GOAL_ACC:.2f}, ratio {acc / GOAL_ACC:.3f}); "
-          f"wall {wall:.0f} s incl. prepare {prepared - start:.0f} s (budget {BUDGET_S:.0f} s, "
-          f"ratio {wall / BUDGET_S:.2f}); train {train['duration']:.0f} s at "
-          f"{train['metrics'].get('ips', 0):.1f} samples/s; tipc run exit {run.returncode}")
+    print(
+        f"tinyrec_learns: {MODE}: eval acc {acc:.4f} (goal >= {GOAL_ACC:.2f}, ratio {acc / GOAL_ACC:.3f}); "
+        f"wall {wall:.0f} s incl. prepare {prepared - start:.0f} s (budget {BUDGET_S:.0f} s, "
+        f"ratio {wall / BUDGET_S:.2f}); train {train['duration']:.0f} s at "
+        f"{train['metrics'].get('ips', 0):.1f} samples/s; tipc run exit {run.returncode}"
+    )
     return 0 if run.returncode == 0 and acc >= GOAL_ACC and wall <= BUDGET_S else 1
 
 

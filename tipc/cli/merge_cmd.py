@@ -6,12 +6,19 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dirs", nargs="+", metavar="DIR",
-                        help="node results directories (each with results.jsonl, run.json, "
-                             "results_python.log), or a <mode> directory holding node<k>/ ones")
-    parser.add_argument("--out", metavar="DIR", default=None,
-                        help="where to write the merged results (default: the node "
-                             "directories' common parent)")
+    parser.add_argument(
+        "dirs",
+        nargs="+",
+        metavar="DIR",
+        help="node results directories (each with results.jsonl, run.json, "
+        "results_python.log), or a <mode> directory holding node<k>/ ones",
+    )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        default=None,
+        help="where to write the merged results (default: the node directories' common parent)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

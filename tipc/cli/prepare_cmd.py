@@ -15,19 +15,31 @@ from tipc.config.modes import MODES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", required=True,
-                        help="train_infer_python.txt path, or a path relative to test_configs/")
+    parser.add_argument(
+        "--config", required=True, help="train_infer_python.txt path, or a path relative to test_configs/"
+    )
     parser.add_argument("--mode", required=True, choices=MODES, help="the mode whose data to make")
-    parser.add_argument("--repo", type=Path, default=None,
-                        help="the target repo the config's paths are relative to "
-                             "(default: repo: of target.yaml beside the config, else the current directory)")
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        default=None,
+        help="the target repo the config's paths are relative to "
+        "(default: repo: of target.yaml beside the config, else the current directory)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the synthetic data (default 0)")
-    parser.add_argument("--force", action="store_true",
-                        help="overwrite files at the paths tipc writes even when tipc did not make them "
-                             "(nothing else is ever deleted)")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite files at the paths tipc writes even when tipc did not make them (nothing else is ever deleted)",
+    )
     for role in ("train", "eval", "infer"):
-        parser.add_argument(f"--{role}-count", type=int, default=None, metavar="N",
-                            help=f"number of {role} images (default: per mode, or target.yaml's prepare:)")
+        parser.add_argument(
+            f"--{role}-count",
+            type=int,
+            default=None,
+            metavar="N",
+            help=f"number of {role} images (default: per mode, or target.yaml's prepare:)",
+        )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,9 +61,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"prepare: nothing to make for {args.mode}")
     for model in job.missing_models:
         what = "checkpoint" if model.is_checkpoint else "inference model"
-        print(f"tipc: prepare: {config_path}:{model.line}: whole_infer needs the {what} '{model.path}', "
-              "which cannot be made offline: it must come from a train run "
-              "(e.g. `tipc run --mode lite_train_lite_infer`, then export it to that path)", file=sys.stderr)
+        print(
+            f"tipc: prepare: {config_path}:{model.line}: whole_infer needs the {what} '{model.path}', "
+            "which cannot be made offline: it must come from a train run "
+            "(e.g. `tipc run --mode lite_train_lite_infer`, then export it to that path)",
+            file=sys.stderr,
+        )
     return 1 if job.missing_models else 0
 
 

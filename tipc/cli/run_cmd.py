@@ -13,6 +13,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tipc.session.lifecycle import TipcSession
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,11 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tipc.errors import OutputError
-    from tipc.results.records import Status
     from tipc.run import legacy
     from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
-    from tipc.run.plan_run import command_text
-    from tipc.run.summary import failure_text, run_paragraph
+    from tipc.run.summary import run_paragraph
     from tipc.session.lifecycle import TipcSession, failed
     from tipc.session.preflight import failure_message
     from tipc.session.settings import resolve_settings
@@ -37,33 +39,26 @@ def run(args: argparse.Namespace) -> int:
         print("tipc run: error: --config is required (a path, or relative to test_configs/)", file=sys.stderr)
         return 2
     live = (lambda data: (sys.stdout.buffer.write(data), sys.stdout.flush())) if settings.live else None
-    session = TipcSession(settings, lambda: ProcessExecutor(live=live),
-                          echo=lambda line: legacy.echo(line, sys.stdout),
-                          include_hint=lambda stage: f"run its chain ({stage.chain}) too")
-    plans = [(target, session.plan(target)) for target in settings.targets]  # a bad config: exit 2 now
+    session = TipcSession(
+        settings,
+        lambda: ProcessExecutor(live=live),
+        echo=lambda line: legacy.echo(line, sys.stdout),
+        include_hint=lambda stage: f"run its chain ({stage.chain}) too",
+    )
+    for target in settings.targets:
+        session.plan(target)  # a bad config: exit 2 now, before anything runs
     interrupted = stopped = False
     shown = 0
     with sigterm_as_interrupt():
         try:
             refused = session.begin(print)
             shown = len(session.warnings)
-            for warning in session.warnings:
-                print(warning, file=sys.stderr)
+            _warn(session.warnings)
             if refused:
                 print("\n".join(failure_message(r) for r in refused), file=sys.stderr)
                 stopped = True
             else:
-                for target, plan in plans:
-                    for stage in plan.stages():
-                        if settings.run.dry_run:
-                            print(f"{stage.id}\n    {command_text(stage)}")
-                        record = session.run_stage(target, stage)
-                        if record.status.is_failure:
-                            print(failure_text(record), file=sys.stderr)
-                        elif record.status is Status.BLOCKED:
-                            print(f"{stage.id}: {record.reason}", file=sys.stderr)
-                    for skipped in plan.skipped:
-                        session.skip_dropped(target, skipped)
+                _run_stages(session)
         except KeyboardInterrupt:
             interrupted = True
         except OutputError as exc:  # a full disk: nothing later could be recorded either
@@ -75,8 +70,32 @@ def run(args: argparse.Namespace) -> int:
         print(run_paragraph(session.folders(), session.run_id))
         for html in session.write_reports(Path.cwd()):
             print(f"tipc: report: {html}")
-        for warning in session.warnings[shown:]:
-            print(warning, file=sys.stderr)
+        _warn(session.warnings[shown:])
     if interrupted:
         return 130
     return 1 if stopped or failed(session.records()) else 0
+
+
+def _warn(lines: list[str]) -> None:
+    for line in lines:
+        print(line, file=sys.stderr)
+
+
+def _run_stages(session: TipcSession) -> None:
+    """Every config's stages in the plan's order, then its dropped cases; a failure's story as it ends."""
+    from tipc.results.records import Status
+    from tipc.run.plan_run import command_text
+    from tipc.run.summary import failure_text
+
+    for target in session.settings.targets:
+        plan = session.plan(target)
+        for stage in plan.stages():
+            if session.settings.run.dry_run:
+                print(f"{stage.id}\n    {command_text(stage)}")
+            record = session.run_stage(target, stage)
+            if record.status.is_failure:
+                print(failure_text(record), file=sys.stderr)
+            elif record.status is Status.BLOCKED:
+                print(f"{stage.id}: {record.reason}", file=sys.stderr)
+        for skipped in plan.skipped:
+            session.skip_dropped(target, skipped)

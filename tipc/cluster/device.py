@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import os
-from typing import Callable, Literal, Mapping
+from collections.abc import Callable, Mapping
+from typing import Literal
 
 from tipc.errors import ClusterError
 
 Device = Literal["cpu", "gpu"]
 
 
-def detect_device(environ: Mapping[str, str], which: Callable[[str], str | None],
-                  exists: Callable[[str], bool] = os.path.exists) -> tuple[Device, str]:
+def detect_device(
+    environ: Mapping[str, str], which: Callable[[str], str | None], exists: Callable[[str], bool] = os.path.exists
+) -> tuple[Device, str]:
     """``("gpu", why)`` when this machine shows a usable NVIDIA GPU, else ``("cpu", why)``."""
     visible = environ.get("CUDA_VISIBLE_DEVICES")
     if visible is not None and visible.strip() in ("", "-1"):
@@ -24,9 +26,12 @@ def detect_device(environ: Mapping[str, str], which: Callable[[str], str | None]
     return "cpu", "no CUDA device: no nvidia-smi on PATH and no /dev/nvidia0"
 
 
-def choose_device(requested: str, environ: Mapping[str, str],
-                  which: Callable[[str], str | None],
-                  exists: Callable[[str], bool] = os.path.exists) -> tuple[Device, str]:
+def choose_device(
+    requested: str,
+    environ: Mapping[str, str],
+    which: Callable[[str], str | None],
+    exists: Callable[[str], bool] = os.path.exists,
+) -> tuple[Device, str]:
     """``--device auto`` detects; an explicit ``cpu``/``gpu`` is taken as given."""
     if requested in ("cpu", "gpu"):
         return requested, f"--device {requested}"  # type: ignore[return-value]

@@ -69,8 +69,7 @@ def _expand_group(group: str, item: str, source: str) -> tuple[str, ...]:
     for piece in group.split(","):
         m = _RANGE.match(piece.strip())
         if not m:
-            raise ClusterError(
-                f"{source}: {item!r} has {piece!r} in brackets; expected N or N-M (e.g. 01-03)")
+            raise ClusterError(f"{source}: {item!r} has {piece!r} in brackets; expected N or N-M (e.g. 01-03)")
         low, high = m.group(1), m.group(2) or m.group(1)
         if int(high) < int(low):
             raise ClusterError(f"{source}: {item!r} has the descending range {piece!r}")

@@ -8,9 +8,9 @@ start time, and refuses directories that belong to different runs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Sequence
 
 from tipc.errors import ResultsError
 from tipc.results.folder import LEGACY_LOG, RECORDS, RUN_INFO, load_results_dir, node_dirs, write_atomic
@@ -23,8 +23,9 @@ def default_out(dirs: Sequence[Path]) -> Path:
     """The common parent of the node directories (the ``<mode>`` directory)."""
     parents = {d.resolve().parent for d in dirs}
     if len(parents) != 1:
-        raise ResultsError(str(dirs[0]), 0, "the node directories have different parents; "
-                                           "pass --out DIR for the merged results")
+        raise ResultsError(
+            str(dirs[0]), 0, "the node directories have different parents; pass --out DIR for the merged results"
+        )
     return parents.pop()
 
 
@@ -54,19 +55,29 @@ def _check_same_run(nodes: list[NodeResults]) -> None:
     for d, info, records in nodes:
         for name in ("model", "mode", "config_sha256"):
             if getattr(info, name) != getattr(first, name):
-                raise ResultsError(str(d / RUN_INFO), 0, f"{name} is {getattr(info, name)!r} but "
-                                  f"{first_dir / RUN_INFO} has {getattr(first, name)!r}; "
-                                  "merge only the nodes of one run")
+                raise ResultsError(
+                    str(d / RUN_INFO),
+                    0,
+                    f"{name} is {getattr(info, name)!r} but "
+                    f"{first_dir / RUN_INFO} has {getattr(first, name)!r}; "
+                    "merge only the nodes of one run",
+                )
         if info.node_rank in ranks:
-            raise ResultsError(str(d / RUN_INFO), 0, f"node_rank {info.node_rank} again "
-                              f"(also in {ranks[info.node_rank] / RUN_INFO}); each node once")
+            raise ResultsError(
+                str(d / RUN_INFO),
+                0,
+                f"node_rank {info.node_rank} again (also in {ranks[info.node_rank] / RUN_INFO}); each node once",
+            )
         ranks[info.node_rank] = d
         for number, record in enumerate(records, 1):
             if (record.model, record.mode) != (info.model, info.mode) or record.node_rank != info.node_rank:
-                raise ResultsError(str(d / RECORDS), number,
-                                  f"record {record.id!r} is {record.model}/{record.mode} node "
-                                  f"{record.node_rank}, but {RUN_INFO} says {info.model}/{info.mode} "
-                                  f"node {info.node_rank}")
+                raise ResultsError(
+                    str(d / RECORDS),
+                    number,
+                    f"record {record.id!r} is {record.model}/{record.mode} node "
+                    f"{record.node_rank}, but {RUN_INFO} says {info.model}/{info.mode} "
+                    f"node {info.node_rank}",
+                )
 
 
 def merged_run_info(nodes: Sequence[NodeResults]) -> RunInfo:
@@ -75,17 +86,20 @@ def merged_run_info(nodes: Sequence[NodeResults]) -> RunInfo:
     head = infos[0]
     start = min(i.start for i in infos)
     end = max(i.start + i.duration for i in infos)
-    notes = [f"merged from {len(nodes)} node(s): " + ", ".join(
-        f"node {i.node_rank} {i.host} ({d})" for d, i, _ in nodes)]
+    notes = [
+        f"merged from {len(nodes)} node(s): " + ", ".join(f"node {i.node_rank} {i.host} ({d})" for d, i, _ in nodes)
+    ]
     for name in ("tipc_version", "paddle_version", "python_version", "device"):
         values = {getattr(i, name) for i in infos}
         if len(values) > 1:
-            notes.append(f"nodes differ in {name}: " + ", ".join(
-                f"node {i.node_rank} {getattr(i, name)!r}" for i in infos))
+            notes.append(
+                f"nodes differ in {name}: " + ", ".join(f"node {i.node_rank} {getattr(i, name)!r}" for i in infos)
+            )
     notes += [f"node {i.node_rank}: {note}" for i in infos for note in i.notes]
     listed = head.nodes or tuple(i.host for i in infos)
-    return replace(head, host="", node_rank=0, nodes=tuple(listed), start=start,
-                   duration=end - start, notes=tuple(notes))
+    return replace(
+        head, host="", node_rank=0, nodes=tuple(listed), start=start, duration=end - start, notes=tuple(notes)
+    )
 
 
 def merged_legacy_log(nodes: Sequence[NodeResults]) -> bytes:

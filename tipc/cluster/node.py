@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Literal, Mapping, Sequence
+from typing import Literal
 
 from tipc.cluster.device import Device, choose_device
 from tipc.cluster.identity import local_addresses, this_node
@@ -60,40 +61,63 @@ class NodeContext:
         """Plain sentences for the plan notes and ``run.json``: what was decided and why."""
         out = [f"device {self.device} ({self.device_reason})"]
         if self.ips:
-            out.append(f"nodes {','.join(self.ips)} from {self.topology_source}; this is node "
-                       f"{self.node_rank} ({self.host}) by {self.identity_source}")
+            out.append(
+                f"nodes {','.join(self.ips)} from {self.topology_source}; this is node "
+                f"{self.node_rank} ({self.host}) by {self.identity_source}"
+            )
         if self.start_port is not None:
             out.append(f"start port {self.start_port} ({self.port_source})")
         return tuple(out)
 
 
-def resolve_node(cli: ClusterArgs, environ: Mapping[str, str] | None = None,
-                 config_ips: Sequence[str] = (), local_addrs: Iterable[str] | None = None,
-                 resolver: Resolver = default_resolver, *,
-                 which: Callable[[str], str | None] = shutil.which,
-                 exists: Callable[[str], bool] = os.path.exists,
-                 find_ports: FindPorts = find_free_range) -> NodeContext:
+def resolve_node(
+    cli: ClusterArgs,
+    environ: Mapping[str, str] | None = None,
+    config_ips: Sequence[str] = (),
+    local_addrs: Iterable[str] | None = None,
+    resolver: Resolver = default_resolver,
+    *,
+    which: Callable[[str], str | None] = shutil.which,
+    exists: Callable[[str], bool] = os.path.exists,
+    find_ports: FindPorts = find_free_range,
+) -> NodeContext:
     """Topology, identity, ports and device by their precedence rules; raises ``ClusterError``."""
     environ = os.environ if environ is None else environ
     device, device_reason = choose_device(cli.device, environ, which, exists)
     spec = node_list(cli.ips, environ, config_ips, resolver)
-    common = dict(device=device, device_reason=device_reason,
-                  rendezvous_timeout=cli.rendezvous_timeout, preflight=cli.preflight,
-                  port_count=cli.port_count, topology_source=spec.source)
+    common = dict(
+        device=device,
+        device_reason=device_reason,
+        rendezvous_timeout=cli.rendezvous_timeout,
+        preflight=cli.preflight,
+        port_count=cli.port_count,
+        topology_source=spec.source,
+    )
     if not spec.ips:
         start, port_source = _explicit_port(cli, environ)
-        return NodeContext(ips=(), host=None, node_rank=None, start_port=start,
-                           port_source=port_source, **common)
-    me = this_node(spec, host=cli.host, node_rank=cli.node_rank, environ=environ,
-                   local=local_addresses() if local_addrs is None else local_addrs,
-                   resolver=resolver)
+        return NodeContext(ips=(), host=None, node_rank=None, start_port=start, port_source=port_source, **common)
+    me = this_node(
+        spec,
+        host=cli.host,
+        node_rank=cli.node_rank,
+        environ=environ,
+        local=local_addresses() if local_addrs is None else local_addrs,
+        resolver=resolver,
+    )
     # One spare port below the launch range holds the rendezvous.
     start, port_source = resolve_start_port(
-        cli.start_port, environ, me.host, cli.port_count + 1,
-        lambda host, count: find_ports(host, count) + 1)
-    return NodeContext(ips=spec.ips, host=me.host, node_rank=me.node_rank, start_port=start,
-                       rendezvous_port=cli.rendezvous_port or start - 1,
-                       identity_source=me.source, port_source=port_source, **common)
+        cli.start_port, environ, me.host, cli.port_count + 1, lambda host, count: find_ports(host, count) + 1
+    )
+    return NodeContext(
+        ips=spec.ips,
+        host=me.host,
+        node_rank=me.node_rank,
+        start_port=start,
+        rendezvous_port=cli.rendezvous_port or start - 1,
+        identity_source=me.source,
+        port_source=port_source,
+        **common,
+    )
 
 
 def _explicit_port(cli: ClusterArgs, environ: Mapping[str, str]) -> tuple[int | None, str]:
@@ -105,5 +129,11 @@ def _explicit_port(cli: ClusterArgs, environ: Mapping[str, str]) -> tuple[int | 
 
 def to_plan_kwargs(ctx: NodeContext) -> dict[str, object]:
     """The ``PlanOptions`` fields this context decides."""
-    return {"ips": ctx.ips, "host": ctx.host, "node_rank": ctx.node_rank,
-            "start_port": ctx.start_port, "device": ctx.device, "notes": ctx.notes()}
+    return {
+        "ips": ctx.ips,
+        "host": ctx.host,
+        "node_rank": ctx.node_rank,
+        "start_port": ctx.start_port,
+        "device": ctx.device,
+        "notes": ctx.notes(),
+    }

@@ -8,36 +8,87 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from tipc.errors import ClusterError
 from tipc.cluster.node import DEFAULT_RENDEZVOUS_TIMEOUT, ClusterArgs
 from tipc.cluster.topology import split_list
+from tipc.errors import ClusterError
 
 OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
-    (("--ips",), dict(dest="tipc_ips", metavar="IP,IP,...", default=None,
-                      help="multi-node: the nodes' addresses in rank order (overrides the "
-                           "scheduler's list and the config's ips;gpus entry)")),
-    (("--host",), dict(dest="tipc_host", metavar="ADDR", default=None,
-                       help="multi-node: this node's address in --ips")),
-    (("--node-rank",), dict(dest="tipc_node_rank", type=int, metavar="N", default=None,
-                            help="multi-node: this node's index in --ips (0 = first)")),
-    (("--start-port",), dict(dest="tipc_start_port", type=int, metavar="PORT", default=None,
-                             help="first port of paddle.distributed.launch (default: "
-                                  "FLAGS_START_PORT, else a free range from 17000)")),
-    (("--device",), dict(dest="tipc_device", choices=("auto", "cpu", "gpu"), default="auto",
-                         help="auto: GPU when nvidia-smi or /dev/nvidia0 is present; "
-                              "cpu: retarget GPU topologies to CPU processes")),
-    (("--rendezvous-port",), dict(dest="tipc_rendezvous_port", type=int, metavar="PORT",
-                                  default=None,
-                                  help="multi-node preflight port on node 0 (default: start port - 1)")),
-    (("--rendezvous-timeout",), dict(dest="tipc_rendezvous_timeout", type=float, metavar="S",
-                                     default=DEFAULT_RENDEZVOUS_TIMEOUT,
-                                     help="multi-node preflight: seconds to wait for every node")),
-    (("--preflight",), dict(dest="tipc_preflight", action="store_true", default=None,
-                            help="check node list, ports and peers before training (default)")),
-    (("--no-preflight",), dict(dest="tipc_preflight", action="store_false",
-                               help="skip the multi-node preflight")),
+    (
+        ("--ips",),
+        dict(
+            dest="tipc_ips",
+            metavar="IP,IP,...",
+            default=None,
+            help="multi-node: the nodes' addresses in rank order (overrides the "
+            "scheduler's list and the config's ips;gpus entry)",
+        ),
+    ),
+    (
+        ("--host",),
+        dict(dest="tipc_host", metavar="ADDR", default=None, help="multi-node: this node's address in --ips"),
+    ),
+    (
+        ("--node-rank",),
+        dict(
+            dest="tipc_node_rank",
+            type=int,
+            metavar="N",
+            default=None,
+            help="multi-node: this node's index in --ips (0 = first)",
+        ),
+    ),
+    (
+        ("--start-port",),
+        dict(
+            dest="tipc_start_port",
+            type=int,
+            metavar="PORT",
+            default=None,
+            help="first port of paddle.distributed.launch (default: FLAGS_START_PORT, else a free range from 17000)",
+        ),
+    ),
+    (
+        ("--device",),
+        dict(
+            dest="tipc_device",
+            choices=("auto", "cpu", "gpu"),
+            default="auto",
+            help="auto: GPU when nvidia-smi or /dev/nvidia0 is present; cpu: retarget GPU topologies to CPU processes",
+        ),
+    ),
+    (
+        ("--rendezvous-port",),
+        dict(
+            dest="tipc_rendezvous_port",
+            type=int,
+            metavar="PORT",
+            default=None,
+            help="multi-node preflight port on node 0 (default: start port - 1)",
+        ),
+    ),
+    (
+        ("--rendezvous-timeout",),
+        dict(
+            dest="tipc_rendezvous_timeout",
+            type=float,
+            metavar="S",
+            default=DEFAULT_RENDEZVOUS_TIMEOUT,
+            help="multi-node preflight: seconds to wait for every node",
+        ),
+    ),
+    (
+        ("--preflight",),
+        dict(
+            dest="tipc_preflight",
+            action="store_true",
+            default=None,
+            help="check node list, ports and peers before training (default)",
+        ),
+    ),
+    (("--no-preflight",), dict(dest="tipc_preflight", action="store_false", help="skip the multi-node preflight")),
 )
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import errno
 import os
 import socket
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Callable, Mapping
 
 from tipc.errors import ClusterError
 
@@ -30,8 +30,7 @@ def check_ports(host: str | None, start: int, count: int) -> list[str]:
     return problems
 
 
-def find_free_range(host: str | None, count: int, base: int = AUTO_BASE,
-                    limit: int = AUTO_LIMIT) -> int:
+def find_free_range(host: str | None, count: int, base: int = AUTO_BASE, limit: int = AUTO_LIMIT) -> int:
     """The lowest ``start >= base`` whose ``count`` ports are all free on ``host``."""
     start = base
     while start + count <= limit:
@@ -39,12 +38,15 @@ def find_free_range(host: str | None, count: int, base: int = AUTO_BASE,
         if not taken:
             return start
         start = taken[-1] + 1
-    raise ClusterError(f"no {count} consecutive free ports in {base}-{limit} on {host or 'this machine'}; "
-                       "pass --start-port or set FLAGS_START_PORT")
+    raise ClusterError(
+        f"no {count} consecutive free ports in {base}-{limit} on {host or 'this machine'}; "
+        "pass --start-port or set FLAGS_START_PORT"
+    )
 
 
-def resolve_start_port(cli: int | None, environ: Mapping[str, str], host: str | None,
-                       count: int, find: FindPorts = find_free_range) -> tuple[int, str]:
+def resolve_start_port(
+    cli: int | None, environ: Mapping[str, str], host: str | None, count: int, find: FindPorts = find_free_range
+) -> tuple[int, str]:
     """``--start-port`` > ``FLAGS_START_PORT`` > a free range found here; with its source."""
     if cli is not None:
         return _in_range(cli, "--start-port", count), "--start-port"

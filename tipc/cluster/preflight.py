@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable, Mapping
 
-from tipc.version import VERSION
 from tipc.cluster.device import detect_device
 from tipc.cluster.node import NodeContext
 from tipc.cluster.ports import check_ports
 from tipc.cluster.rendezvous import Hello, rendezvous
+from tipc.version import VERSION
 
 
 class CheckState(str, Enum):
@@ -58,15 +58,23 @@ class PreflightReport:
         return "\n".join(c.line() for c in self.failures()) or "tipc preflight: all checks passed"
 
 
-PORT_FIX = ("free the port (stop the process holding it) or choose another range with "
-            "--start-port / FLAGS_START_PORT, the same on every node")
-VERSION_FIX = ("run the same tipc checkout, config and paddle on every node "
-               "(same code, same data, same interpreter)")
+PORT_FIX = (
+    "free the port (stop the process holding it) or choose another range with "
+    "--start-port / FLAGS_START_PORT, the same on every node"
+)
+VERSION_FIX = "run the same tipc checkout, config and paddle on every node (same code, same data, same interpreter)"
 
 
-def run_preflight(ctx: NodeContext, *, config_sha256: str, paddle_version: str, mode: str = "",
-                  emit: Callable[[str], None] = print, environ: Mapping[str, str] | None = None,
-                  which: Callable[[str], str | None] = shutil.which) -> PreflightReport:
+def run_preflight(
+    ctx: NodeContext,
+    *,
+    config_sha256: str,
+    paddle_version: str,
+    mode: str = "",
+    emit: Callable[[str], None] = print,
+    environ: Mapping[str, str] | None = None,
+    which: Callable[[str], str | None] = shutil.which,
+) -> PreflightReport:
     """Run every check for ``ctx``, printing each line through ``emit`` as it is decided.
 
     ``paddle_version`` comes from the stage interpreter (the runner asks it);
@@ -86,31 +94,49 @@ def run_preflight(ctx: NodeContext, *, config_sha256: str, paddle_version: str, 
         record(port_check)
     if ctx.multi_node:
         local = tuple(c.detail for c in checks if c.state is CheckState.FAIL)
-        hello = Hello(rank=ctx.node_rank or 0, host=ctx.host or "", tipc_version=VERSION,
-                      config_sha256=config_sha256, paddle_version=paddle_version, mode=mode,
-                      ips=ctx.ips, start_port=ctx.start_port, local_problems=local)
+        hello = Hello(
+            rank=ctx.node_rank or 0,
+            host=ctx.host or "",
+            tipc_version=VERSION,
+            config_sha256=config_sha256,
+            paddle_version=paddle_version,
+            mode=mode,
+            ips=ctx.ips,
+            start_port=ctx.start_port,
+            local_problems=local,
+        )
         record(_rendezvous_check(ctx, hello))
     return PreflightReport(tuple(checks))
 
 
-def _device_check(ctx: NodeContext, environ: Mapping[str, str],
-                  which: Callable[[str], str | None]) -> Check:
+def _device_check(ctx: NodeContext, environ: Mapping[str, str], which: Callable[[str], str | None]) -> Check:
     if ctx.device == "gpu":
         found, reason = detect_device(environ, which)
         if found == "cpu":
-            return Check("device", CheckState.WARN, f"gpu requested ({ctx.device_reason}) but {reason}",
-                         "use --device cpu (or auto) on machines without CUDA")
+            return Check(
+                "device",
+                CheckState.WARN,
+                f"gpu requested ({ctx.device_reason}) but {reason}",
+                "use --device cpu (or auto) on machines without CUDA",
+            )
     return Check("device", CheckState.PASS, f"{ctx.device} ({ctx.device_reason})")
 
 
 def _membership_check(ctx: NodeContext) -> Check:
     listed = ",".join(ctx.ips)
     if ctx.host in ctx.ips and ctx.ips.index(ctx.host) == ctx.node_rank:
-        return Check("node list", CheckState.PASS,
-                     f"{ctx.host} is node {ctx.node_rank} of {listed} (list from "
-                     f"{ctx.topology_source}, identity from {ctx.identity_source})")
-    return Check("node list", CheckState.FAIL, f"{ctx.host} is not node {ctx.node_rank} of {listed}",
-                 "pass --host / --node-rank matching --ips")
+        return Check(
+            "node list",
+            CheckState.PASS,
+            f"{ctx.host} is node {ctx.node_rank} of {listed} (list from "
+            f"{ctx.topology_source}, identity from {ctx.identity_source})",
+        )
+    return Check(
+        "node list",
+        CheckState.FAIL,
+        f"{ctx.host} is not node {ctx.node_rank} of {listed}",
+        "pass --host / --node-rank matching --ips",
+    )
 
 
 def _port_check(ctx: NodeContext) -> Check | None:
@@ -123,8 +149,7 @@ def _port_check(ctx: NodeContext) -> Check | None:
         wanted += f" and rendezvous {ctx.rendezvous_port}"
     if problems:
         return Check("ports", CheckState.FAIL, "; ".join(problems), PORT_FIX)
-    return Check("ports", CheckState.PASS, f"{wanted} free on {ctx.host or 'this machine'} "
-                                        f"({ctx.port_source})")
+    return Check("ports", CheckState.PASS, f"{wanted} free on {ctx.host or 'this machine'} ({ctx.port_source})")
 
 
 def _rendezvous_check(ctx: NodeContext, hello: Hello) -> Check:
@@ -133,20 +158,29 @@ def _rendezvous_check(ctx: NodeContext, hello: Hello) -> Check:
     try:
         verdict = rendezvous(hello, ctx.ips, ctx.rendezvous_port, ctx.rendezvous_timeout)
     except OSError as exc:  # node 0 could not listen
-        return Check("peers", CheckState.FAIL, f"cannot listen on {where}: {exc.strerror or exc}",
-                     "choose a free --rendezvous-port (the same on every node)")
+        return Check(
+            "peers",
+            CheckState.FAIL,
+            f"cannot listen on {where}: {exc.strerror or exc}",
+            "choose a free --rendezvous-port (the same on every node)",
+        )
     if verdict.ok:
-        return Check("peers", CheckState.PASS,
-                     f"all {len(ctx.ips)} nodes met at {where} with tipc {hello.tipc_version}, "
-                     f"paddle {hello.paddle_version or '(none)'}, config {hello.config_sha256[:12]}")
+        return Check(
+            "peers",
+            CheckState.PASS,
+            f"all {len(ctx.ips)} nodes met at {where} with tipc {hello.tipc_version}, "
+            f"paddle {hello.paddle_version or '(none)'}, config {hello.config_sha256[:12]}",
+        )
     return Check("peers", CheckState.FAIL, "; ".join(verdict.problems), _peer_fix(verdict.problems))
 
 
 def _peer_fix(problems: tuple[str, ...]) -> str:
     text = " ".join(problems)
     if "never arrived" in text or "did not answer" in text or "no verdict" in text:
-        return ("start the same command on every node, check that node 0's rendezvous port is "
-                "reachable from the others, or raise --rendezvous-timeout")
+        return (
+            "start the same command on every node, check that node 0's rendezvous port is "
+            "reachable from the others, or raise --rendezvous-timeout"
+        )
     if "version" in text or "config_sha256" in text:
         return VERSION_FIX
     return "make every node use the same --ips, --start-port and --mode"

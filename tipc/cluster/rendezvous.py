@@ -9,11 +9,13 @@ thread, sockets closed in ``finally``/``with``, every wait bounded.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import time
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Mapping
+from typing import Any
 
 MAX_LINE = 64 * 1024
 RETRY_S = 0.2  # between connection attempts while node 0 is not listening yet
@@ -39,7 +41,7 @@ class Hello:
         return (json.dumps(asdict(self)) + "\n").encode()
 
     @classmethod
-    def from_wire(cls, data: Any) -> "Hello":
+    def from_wire(cls, data: Any) -> Hello:
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         known = {f.name for f in fields(cls)}
@@ -62,12 +64,14 @@ class RendezvousAnswer:
     arrived: tuple[int, ...] = ()  # ranks node 0 heard from, node 0 included
 
     def to_wire(self) -> bytes:
-        return (json.dumps({"ok": self.ok, "problems": list(self.problems),
-                            "arrived": list(self.arrived)}) + "\n").encode()
+        return (
+            json.dumps({"ok": self.ok, "problems": list(self.problems), "arrived": list(self.arrived)}) + "\n"
+        ).encode()
 
 
-def compare(own: Hello, peers: Mapping[int, Hello], ips: tuple[str, ...], timeout: float,
-            extra: tuple[str, ...] = ()) -> RendezvousAnswer:
+def compare(
+    own: Hello, peers: Mapping[int, Hello], ips: tuple[str, ...], timeout: float, extra: tuple[str, ...] = ()
+) -> RendezvousAnswer:
     """Node 0's judgement: who is missing, who differs, who failed locally. Pure."""
     problems = list(extra)
     problems += [f"node 0 ({own.host}): {p}" for p in own.local_problems]
@@ -110,24 +114,23 @@ def serve(own: Hello, ips: tuple[str, ...], port: int, timeout: float) -> Rendez
                 server.settimeout(left)
                 try:
                     conn, addr = server.accept()
-                except socket.timeout:
+                except TimeoutError:
                     break
                 conns.append(conn)
                 _admit(conn, addr[0], ips, peers, extra, min(left, HELLO_READ_S))
         verdict = compare(own, peers, ips, timeout, tuple(extra))
         for conn in conns:
-            try:
+            with contextlib.suppress(OSError):  # that peer gave up already; it reports its own timeout
                 conn.sendall(verdict.to_wire())
-            except OSError:
-                pass  # that peer gave up already; it reports its own timeout
         return verdict
     finally:
         for conn in conns:
             conn.close()
 
 
-def _admit(conn: socket.socket, addr: str, ips: tuple[str, ...], peers: dict[int, Hello],
-           extra: list[str], read_timeout: float) -> None:
+def _admit(
+    conn: socket.socket, addr: str, ips: tuple[str, ...], peers: dict[int, Hello], extra: list[str], read_timeout: float
+) -> None:
     """Read one peer's hello into ``peers``, or say in ``extra`` why it was not one."""
     try:
         hello = Hello.from_wire(json.loads(_read_line(conn, time.monotonic() + read_timeout)))
@@ -135,8 +138,10 @@ def _admit(conn: socket.socket, addr: str, ips: tuple[str, ...], peers: dict[int
         extra.append(f"a connection from {addr} sent no valid hello ({exc})")
         return
     if not 1 <= hello.rank < len(ips):
-        extra.append(f"{hello.host} (from {addr}) claims rank {hello.rank}, but the list "
-                     f"{','.join(ips)} has ranks 1..{len(ips) - 1} for peers")
+        extra.append(
+            f"{hello.host} (from {addr}) claims rank {hello.rank}, but the list "
+            f"{','.join(ips)} has ranks 1..{len(ips) - 1} for peers"
+        )
     elif hello.rank in peers:
         extra.append(f"two nodes claim rank {hello.rank}: {peers[hello.rank].host} and {hello.host}")
     else:

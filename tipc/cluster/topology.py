@@ -10,11 +10,11 @@ from __future__ import annotations
 import ipaddress
 import re
 import socket
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Sequence
 
-from tipc.errors import ClusterError
 from tipc.cluster.hostlist import expand_hostlist
+from tipc.errors import ClusterError
 
 Resolver = Callable[[str], str]
 
@@ -86,8 +86,7 @@ def node_name_problem(item: str) -> str:
 def split_list(text: str, source: str) -> tuple[str, ...]:
     items = tuple(item.strip() for item in text.split(","))
     if not text.strip() or any(not item for item in items):
-        raise ClusterError(f"{source}={text!r}: expected a comma list of node addresses, "
-                           "e.g. 10.0.0.1,10.0.0.2")
+        raise ClusterError(f"{source}={text!r}: expected a comma list of node addresses, e.g. 10.0.0.1,10.0.0.2")
     for item in items:
         problem = node_name_problem(item)
         if problem:
@@ -95,8 +94,12 @@ def split_list(text: str, source: str) -> tuple[str, ...]:
     return items
 
 
-def node_list(cli_ips: Sequence[str], environ: Mapping[str, str],
-              config_ips: Sequence[str] = (), resolver: Resolver = default_resolver) -> ClusterSpec:
+def node_list(
+    cli_ips: Sequence[str],
+    environ: Mapping[str, str],
+    config_ips: Sequence[str] = (),
+    resolver: Resolver = default_resolver,
+) -> ClusterSpec:
     """The node list from the first source that gives one, names resolved and validated."""
     names, source = _first_source(tuple(cli_ips), environ, tuple(config_ips))
     if not names:
@@ -106,8 +109,9 @@ def node_list(cli_ips: Sequence[str], environ: Mapping[str, str],
     return ClusterSpec(ips, source, names)
 
 
-def _first_source(cli_ips: tuple[str, ...], environ: Mapping[str, str],
-                  config_ips: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
+def _first_source(
+    cli_ips: tuple[str, ...], environ: Mapping[str, str], config_ips: tuple[str, ...]
+) -> tuple[tuple[str, ...], str]:
     if cli_ips:
         return cli_ips, SOURCE_CLI
     # A scheduler's one-node allocation is not a multi-node job: fall through.
@@ -132,11 +136,12 @@ def _resolve(name: str, source: str, resolver: Resolver) -> str:
 
 def _validate(ips: tuple[str, ...], names: tuple[str, ...], source: str) -> None:
     seen: dict[str, str] = {}
-    for ip, name in zip(ips, names):
+    for ip, name in zip(ips, names, strict=False):
         if ip in seen:
             raise ClusterError(
                 f"node list from {source} names {ip} twice ({seen[ip]!r} and {name!r}); "
-                "every node needs its own address")
+                "every node needs its own address"
+            )
         seen[ip] = name
     if len(ips) < 2:
         return
@@ -145,18 +150,20 @@ def _validate(ips: tuple[str, ...], names: tuple[str, ...], source: str) -> None
         raise ClusterError(
             f"node list from {source} ({','.join(names)}) contains 127.0.0.1, which "
             "paddle.distributed.launch replaces by the machine's address; for several nodes on "
-            "one machine use other loopback addresses, e.g. --ips 127.0.0.2,127.0.0.3")
+            "one machine use other loopback addresses, e.g. --ips 127.0.0.2,127.0.0.3"
+        )
 
 
 def _check_loopback_names(ips: tuple[str, ...], names: tuple[str, ...], source: str) -> None:
     """A host name that resolves to loopback here (Debian's ``127.0.1.1`` line in /etc/hosts)
     names this machine only: the other nodes would look for it elsewhere and never meet."""
-    for ip, name in zip(ips, names):
+    for ip, name in zip(ips, names, strict=False):
         if ipaddress.ip_address(ip).is_loopback and not _is_address(name):
             raise ClusterError(
                 f"node list from {source}: host {name!r} resolves to the loopback address {ip} on "
                 "this machine, which the other nodes cannot reach; map it to its network address "
-                "(/etc/hosts) or give the addresses with --ips")
+                "(/etc/hosts) or give the addresses with --ips"
+            )
 
 
 def _is_address(name: str) -> bool:

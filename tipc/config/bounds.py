@@ -83,8 +83,12 @@ def _check_regular(shown: str, found: os.stat_result, expected: str) -> None:
 
 
 def _too_large(shown: str, size: int, expected: str) -> ConfigError:
-    return ConfigError(shown, 0, f"is {size} bytes, over the limit of {MAX_CONFIG_BYTES} bytes: expected {expected} "
-                                 f"(real ones are under 10 KiB)")
+    return ConfigError(
+        shown,
+        0,
+        f"is {size} bytes, over the limit of {MAX_CONFIG_BYTES} bytes: expected {expected} "
+        f"(real ones are under 10 KiB)",
+    )
 
 
 def _os_error(shown: str, exc: OSError, expected: str) -> ConfigError:

@@ -37,11 +37,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tipc.errors import ConfigError
 from tipc.config.bounds import MAX_LINE_CHARS, excerpt, read_bounded
 from tipc.config.model import NULL, Field, TipcConfig, TrainBenchmark
 from tipc.config.roles import KeyKind, KeyRole, role_warnings
 from tipc.config.values import mode_items
+from tipc.errors import ConfigError
 
 _HEADER = re.compile(r"^=+\s*([^=\s]+)\s*=+$")
 _PLACEHOLDER = "##"
@@ -157,7 +157,7 @@ def parse_config_text(text: str, path: str) -> TipcConfig:
     sections = _order_sections(doc)
     fields: dict[str, Field] = {}
     notes: list[str] = []
-    for name, slots in zip(_REQUIRED_SECTIONS, (_TRAIN, _EVAL, _INFER)):
+    for name, slots in zip(_REQUIRED_SECTIONS, (_TRAIN, _EVAL, _INFER), strict=False):
         if name not in sections:  # the order check guarantees the file ended before it
             raise _truncated(doc, f"section header '{name}'")
         fields.update(_read(doc, sections[name], slots, notes))
@@ -207,8 +207,12 @@ def _scan(text: str, path: str) -> _Document:
     placeholder, last_line, last_text = 0, 0, ""
     for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
         if len(raw) > MAX_LINE_CHARS:
-            raise ConfigError(path, number, f"line of {len(raw)} characters, over the limit of {MAX_LINE_CHARS}: "
-                                            f"expected a 'key:value' line, found '{excerpt(raw.strip())}'")
+            raise ConfigError(
+                path,
+                number,
+                f"line of {len(raw)} characters, over the limit of {MAX_LINE_CHARS}: "
+                f"expected a 'key:value' line, found '{excerpt(raw.strip())}'",
+            )
         line = raw.strip()
         if not line:
             continue

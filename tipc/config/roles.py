@@ -56,6 +56,8 @@ def role_warnings(section: Iterable[KeyRole], fields: Mapping[str, Field]) -> tu
             found, hint = f"{key}, {kind_of(field.key).value},", ""
         else:
             continue
-        warnings.append(f"{WARNING}line {field.line}: found {found} for role {expected.role}; "
-                        f"expected {expected.kind.value} such as '{expected.usual}'{hint}")
+        warnings.append(
+            f"{WARNING}line {field.line}: found {found} for role {expected.role}; "
+            f"expected {expected.kind.value} such as '{expected.usual}'{hint}"
+        )
     return tuple(warnings)

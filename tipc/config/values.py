@@ -8,9 +8,10 @@ pairing.
 from __future__ import annotations
 
 from tipc.config.bounds import excerpt
-from tipc.errors import ConfigError
 from tipc.config.model import Field, ModeValue
-from tipc.config.modes import ITEM_MODES as MODE_NAMES, Mode
+from tipc.config.modes import ITEM_MODES as MODE_NAMES
+from tipc.config.modes import Mode
+from tipc.errors import ConfigError
 
 # No real config defines lite_train_whole_infer items, so the bash trained that
 # mode with the yml's full epoch count (bug B10). Its training half is "lite":

@@ -13,8 +13,8 @@ from .trainlog import train_metrics
 __all__ = [
     "BenchmarkFigures",
     "BenchmarkRecorder",
-    "extract",
     "eval_metrics",
+    "extract",
     "format_benchmark_block",
     "parse_benchmark_block",
     "train_metrics",
@@ -39,5 +39,7 @@ def extract(kind: str, log_text: str) -> dict:
     try:
         extractor = _EXTRACTORS[str(getattr(kind, "value", kind))]
     except KeyError:
-        raise ValueError(f"metrics.extract: unknown stage kind {kind!r}, expected one of {sorted(_EXTRACTORS)}") from None
+        raise ValueError(
+            f"metrics.extract: unknown stage kind {kind!r}, expected one of {sorted(_EXTRACTORS)}"
+        ) from None
     return extractor(log_text)

@@ -15,8 +15,8 @@ import re
 import resource
 import sys
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Optional
 
 from .logtext import messages
 
@@ -66,44 +66,60 @@ _LAST_LABEL = "postprocess_time(ms)"
 class BenchmarkFigures:
     """One benchmark block. ``None`` = the block said None (or did not say)."""
 
-    model_name: Optional[str] = None
-    precision: Optional[str] = None
-    batch_size: Optional[int] = None
-    input_shape: Optional[str] = None
-    data_num: Optional[int] = None  # timed batches, not images (AutoLog's meaning)
-    runtime_device: Optional[str] = None
-    ir_optim: Optional[bool] = None
-    enable_memory_optim: Optional[bool] = None
-    enable_tensorrt: Optional[bool] = None
-    enable_mkldnn: Optional[bool] = None
-    cpu_threads: Optional[int] = None
-    paddle_version: Optional[str] = None
-    paddle_commit: Optional[str] = None
-    log_api_version: Optional[str] = None
-    os_version: Optional[str] = None
-    cuda_version: Optional[str] = None
-    cudnn_version: Optional[str] = None
-    driver_version: Optional[str] = None
-    cpu_rss_mb: Optional[float] = None
-    gpu_rss_mb: Optional[float] = None
-    gpu_util: Optional[float] = None
-    total_s: Optional[float] = None
-    preprocess_ms: Optional[float] = None
-    inference_ms: Optional[float] = None
-    postprocess_ms: Optional[float] = None
+    model_name: str | None = None
+    precision: str | None = None
+    batch_size: int | None = None
+    input_shape: str | None = None
+    data_num: int | None = None  # timed batches, not images (AutoLog's meaning)
+    runtime_device: str | None = None
+    ir_optim: bool | None = None
+    enable_memory_optim: bool | None = None
+    enable_tensorrt: bool | None = None
+    enable_mkldnn: bool | None = None
+    cpu_threads: int | None = None
+    paddle_version: str | None = None
+    paddle_commit: str | None = None
+    log_api_version: str | None = None
+    os_version: str | None = None
+    cuda_version: str | None = None
+    cudnn_version: str | None = None
+    driver_version: str | None = None
+    cpu_rss_mb: float | None = None
+    gpu_rss_mb: float | None = None
+    gpu_util: float | None = None
+    total_s: float | None = None
+    preprocess_ms: float | None = None
+    inference_ms: float | None = None
+    postprocess_ms: float | None = None
 
     def metrics(self) -> dict:
         """The ``StageRecord.metrics`` keys of an infer stage (docs/architecture.md)."""
-        keys = ("preprocess_ms", "inference_ms", "postprocess_ms", "total_s", "cpu_rss_mb", "gpu_rss_mb",
-                "gpu_util", "batch_size", "data_num", "precision", "runtime_device", "enable_mkldnn",
-                "cpu_threads", "enable_tensorrt", "paddle_version", "model_name")
+        keys = (
+            "preprocess_ms",
+            "inference_ms",
+            "postprocess_ms",
+            "total_s",
+            "cpu_rss_mb",
+            "gpu_rss_mb",
+            "gpu_util",
+            "batch_size",
+            "data_num",
+            "precision",
+            "runtime_device",
+            "enable_mkldnn",
+            "cpu_threads",
+            "enable_tensorrt",
+            "paddle_version",
+            "model_name",
+        )
         return {key: getattr(self, key) for key in keys}
 
 
 _BOOL_FIELDS = frozenset({"ir_optim", "enable_memory_optim", "enable_tensorrt", "enable_mkldnn"})
 _INT_FIELDS = frozenset({"batch_size", "data_num", "cpu_threads"})
-_FLOAT_FIELDS = frozenset({"cpu_rss_mb", "gpu_rss_mb", "gpu_util", "total_s",
-                           "preprocess_ms", "inference_ms", "postprocess_ms"})
+_FLOAT_FIELDS = frozenset(
+    {"cpu_rss_mb", "gpu_rss_mb", "gpu_util", "total_s", "preprocess_ms", "inference_ms", "postprocess_ms"}
+)
 
 
 # ---------------------------------------------------------------- writing
@@ -121,13 +137,25 @@ def format_benchmark_block(figures: BenchmarkFigures) -> tuple[str, ...]:
     """
     f = figures
     rows = {
-        "Env info": (("OS_version", f.os_version), ("CUDA_version", f.cuda_version),
-                     ("CUDNN_version", f.cudnn_version), ("drivier_version", f.driver_version)),
-        "Paddle info": (("paddle_version", f.paddle_version), ("paddle_commit", f.paddle_commit),
-                        ("log_api_version", f.log_api_version)),
-        "Conf info": (("runtime_device", f.runtime_device), ("ir_optim", f.ir_optim),
-                      ("enable_memory_optim", f.enable_memory_optim), ("enable_tensorrt", f.enable_tensorrt),
-                      ("enable_mkldnn", f.enable_mkldnn), ("cpu_math_library_num_threads", f.cpu_threads)),
+        "Env info": (
+            ("OS_version", f.os_version),
+            ("CUDA_version", f.cuda_version),
+            ("CUDNN_version", f.cudnn_version),
+            ("drivier_version", f.driver_version),
+        ),
+        "Paddle info": (
+            ("paddle_version", f.paddle_version),
+            ("paddle_commit", f.paddle_commit),
+            ("log_api_version", f.log_api_version),
+        ),
+        "Conf info": (
+            ("runtime_device", f.runtime_device),
+            ("ir_optim", f.ir_optim),
+            ("enable_memory_optim", f.enable_memory_optim),
+            ("enable_tensorrt", f.enable_tensorrt),
+            ("enable_mkldnn", f.enable_mkldnn),
+            ("cpu_math_library_num_threads", f.cpu_threads),
+        ),
         "Model info": (("model_name", f.model_name), ("precision", f.precision)),
         "Data info": (("batch_size", f.batch_size), ("input_shape", f.input_shape), ("data_num", f.data_num)),
     }
@@ -170,14 +198,18 @@ class BenchmarkRecorder:
     preprocessing time; here it opens where the previous batch ended.
     """
 
-    def __init__(self, time_keys: Iterable[str] = ("preprocess_time", "inference_time", "postprocess_time"),
-                 warmup: int = 0, clock: Callable[[], float] = time.perf_counter):
+    def __init__(
+        self,
+        time_keys: Iterable[str] = ("preprocess_time", "inference_time", "postprocess_time"),
+        warmup: int = 0,
+        clock: Callable[[], float] = time.perf_counter,
+    ):
         self.time_keys = tuple(time_keys)
         self.warmup = warmup
         self._clock = clock
         self._stamps: list = []
         self._batches: list = []  # (stamps, end) per finished batch
-        self._last_end: Optional[float] = None
+        self._last_end: float | None = None
 
     def start(self) -> None:
         self._stamps = [self._clock()]
@@ -202,18 +234,18 @@ class BenchmarkRecorder:
 
     def interval_means_ms(self) -> dict:
         """Mean of each interval over the timed batches, in ms (None without any)."""
-        timed = [stamps for stamps, _ in self._batches[self.warmup:]]
+        timed = [stamps for stamps, _ in self._batches[self.warmup :]]
         means = {}
         for index, key in enumerate(self.time_keys):
             spans = [s[index + 1] - s[index] for s in timed if len(s) > index + 1]
             means[key] = round(sum(spans) / len(spans) * 1000, 4) if spans else None
         return means
 
-    def total_s(self) -> Optional[float]:
-        timed = self._batches[self.warmup:]
+    def total_s(self) -> float | None:
+        timed = self._batches[self.warmup :]
         return round(sum(end - stamps[0] for stamps, end in timed), 4) if timed else None
 
-    def figures(self, base: BenchmarkFigures, cpu_rss_mb: Optional[float] = None) -> BenchmarkFigures:
+    def figures(self, base: BenchmarkFigures, cpu_rss_mb: float | None = None) -> BenchmarkFigures:
         """``base`` (config and version facts) completed with this run's times and peak memory."""
         means = self.interval_means_ms()
         return replace(
@@ -258,7 +290,7 @@ def _pairs(message: str):
     return [(label, value)] if sep and label in _LABELS else []
 
 
-def parse_benchmark_block(text: str) -> Optional[BenchmarkFigures]:
+def parse_benchmark_block(text: str) -> BenchmarkFigures | None:
     """The last benchmark block in ``text``, or None when there is none.
 
     Lines inside the block that are not block lines (AutoLog lets ``nvcc``
@@ -270,7 +302,7 @@ def parse_benchmark_block(text: str) -> Optional[BenchmarkFigures]:
     if not starts:
         return None
     values = {}
-    for prefixed, message in lines[starts[-1]:]:
+    for prefixed, message in lines[starts[-1] :]:
         if _HEADER.match(message) or not message.strip():
             continue
         pairs = _pairs(message)

@@ -21,7 +21,7 @@ def eval_metrics(text: str) -> dict[str, float]:
     if not starts:
         return {}
     found: dict[str, float] = {}
-    for prefixed, message in lines[starts[-1] + 1:]:
+    for prefixed, message in lines[starts[-1] + 1 :]:
         match = _PAIR.match(message)
         if match:
             found[match.group(1)] = float(match.group(2))

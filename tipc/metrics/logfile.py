@@ -54,7 +54,7 @@ def contains(path: Path, needle: str, since: int = 0) -> bool:
         while chunk := f.read(_CHUNK):
             if pattern in carry + chunk:
                 return True
-            carry = chunk[-(len(pattern) - 1):] if len(pattern) > 1 else b""
+            carry = chunk[-(len(pattern) - 1) :] if len(pattern) > 1 else b""
     return False
 
 

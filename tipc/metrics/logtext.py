@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # Terminal commands a log may carry: CSI (colours, cursor moves), OSC (window titles, hyperlinks,
@@ -18,6 +18,8 @@ def printable(text: str) -> str:
     other control character shown as ``\\xNN``. Tabs and line breaks stay."""
     text = _ESCAPES.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
     return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 # "[2026/11/30 02:34:48] ppocr INFO:"; the message keeps its leading space.
 _PREFIX = re.compile(r"^\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?\] \S+ [A-Z]+:")
 
@@ -32,4 +34,4 @@ def messages_of_lines(lines: Iterable[str]) -> Iterator[tuple[bool, str]]:
     for raw in lines:
         for line in _ANSI.sub("", raw).splitlines():
             match = _PREFIX.match(line)
-            yield (True, line[match.end():]) if match else (False, line)
+            yield (True, line[match.end() :]) if match else (False, line)

@@ -1,12 +1,22 @@
 """TipcConfig + PlanOptions → Plan: what would run, in what order, with which arguments."""
 
-from tipc.plan.builder import build_plan
 from tipc.config.modes import MODES, Mode
-from tipc.plan.model import (Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind,
-                             Topology)
+from tipc.plan.builder import build_plan
+from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.plan.serialize import plan_to_json, plan_to_text
 
 __all__ = [
-    "MODES", "Chain", "Mode", "InferCase", "Plan", "PlanOptions", "Skipped", "Stage", "StageKind", "Topology",
-    "build_plan", "plan_to_json", "plan_to_text",
+    "MODES",
+    "Chain",
+    "InferCase",
+    "Mode",
+    "Plan",
+    "PlanOptions",
+    "Skipped",
+    "Stage",
+    "StageKind",
+    "Topology",
+    "build_plan",
+    "plan_to_json",
+    "plan_to_text",
 ]

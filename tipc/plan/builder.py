@@ -5,28 +5,30 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable
 
-from tipc.errors import ConfigError
 from tipc.config.bounds import MAX_STAGES, excerpt, read_bounded
 from tipc.config.model import Field, TipcConfig
+from tipc.config.modes import parse_mode
 from tipc.config.values import mode_value, paired
+from tipc.errors import ConfigError
 from tipc.plan.chains import Built, Context, train_chain, whole_infer_chain
 from tipc.plan.fragments import literal
 from tipc.plan.interpreter import PythonCheck, on_path, resolve_python
 from tipc.plan.lists import distinct_values
 from tipc.plan.model import Plan, PlanOptions, Skipped, StageKind, Topology
-from tipc.config.modes import parse_mode
 from tipc.plan.naming import output_dir, train_chain_id, train_infer_prefix, whole_infer_chain_id
 from tipc.plan.sweep import sweep_size
 from tipc.plan.topology import CPU_ENTRY, classify, on_cpu, parse_topology, with_ips
 from tipc.plan.trainers import resolve_trainer
 
 _TRAIN_STAGES = 3  # train, eval, export: the stages of a chain before its infer cases
-CPU_NOTE = ("device cpu: training runs as CPU processes (launch --nproc_per_node instead of --gpus), "
-            "train use_gpu is False, GPU inference cases are skipped, CUDA_VISIBLE_DEVICES is removed")
+CPU_NOTE = (
+    "device cpu: training runs as CPU processes (launch --nproc_per_node instead of --gpus), "
+    "train use_gpu is False, GPU inference cases are skipped, CUDA_VISIBLE_DEVICES is removed"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +62,18 @@ def build_plan(config: TipcConfig, options: PlanOptions, python_check: PythonChe
     chains = tuple(b.chain for b in built)
     _check_unique(config, [c.id for c in chains])
     skipped.extend(s for b in built for s in b.skipped)
-    return Plan(config_path=config.path, model=config.model_name.value, mode=options.mode, cwd=options.repo,
-                output_dir=log_path, python=python, chains=chains, skipped=tuple(skipped), notes=tuple(notes),
-                config_sha256=_sha256(config.path))
+    return Plan(
+        config_path=config.path,
+        model=config.model_name.value,
+        mode=options.mode,
+        cwd=options.repo,
+        output_dir=log_path,
+        python=python,
+        chains=chains,
+        skipped=tuple(skipped),
+        notes=tuple(notes),
+        config_sha256=_sha256(config.path),
+    )
 
 
 def _mode_value(config: TipcConfig, field: Field, mode: str, notes: list[str]) -> str | None:
@@ -77,8 +88,9 @@ def _mode_value(config: TipcConfig, field: Field, mode: str, notes: list[str]) -
 
 def _train_drafts(ctx: Context, skipped: list[Skipped], notes: list[str]) -> list[_Draft]:
     config, options = ctx.config, ctx.options
-    topologies = [parse_topology(entry, config.gpu_list, config.path)
-                  for entry in distinct_values(config.gpu_list, config.path)]
+    topologies = [
+        parse_topology(entry, config.gpu_list, config.path) for entry in distinct_values(config.gpu_list, config.path)
+    ]
     if options.ips:
         if not any(t.kind == "multi_node" for t in topologies):
             notes.append(f"--ips ignored: no {config.gpu_list.key} entry (line {config.gpu_list.line}) is multi-node")
@@ -95,8 +107,12 @@ def _train_drafts(ctx: Context, skipped: list[Skipped], notes: list[str]) -> lis
                 if trainer.skip_reason:
                     skipped.append(Skipped(train_chain_id(name, topology, autocast), trainer.skip_reason))
                     continue
-                drafts.append(_Draft(train_infer_prefix(name, topology, autocast),
-                                     partial(train_chain, ctx, topology, use_gpu, autocast, trainer)))
+                drafts.append(
+                    _Draft(
+                        train_infer_prefix(name, topology, autocast),
+                        partial(train_chain, ctx, topology, use_gpu, autocast, trainer),
+                    )
+                )
     return drafts
 
 
@@ -107,8 +123,10 @@ def _whole_infer_drafts(ctx: Context, skipped: list[Skipped]) -> list[_Draft]:
         return []
     topology = _whole_infer_topology(ctx.options)
     models = distinct_values(field, ctx.config.path)
-    return [_Draft(f"{whole_infer_chain_id(k)}_", partial(whole_infer_chain, ctx, k, model, topology))
-            for k, model in enumerate(models)]
+    return [
+        _Draft(f"{whole_infer_chain_id(k)}_", partial(whole_infer_chain, ctx, k, model, topology))
+        for k, model in enumerate(models)
+    ]
 
 
 def _whole_infer_topology(options: PlanOptions) -> Topology:
@@ -125,14 +143,16 @@ def _settle_infer_logs(drafts: list[_Draft], notes: list[str]) -> list[Built]:
     """Build every chain; rebuild with a prefix those whose infer logs would overwrite another chain's (B12)."""
     built = [d.build("") for d in drafts]
     counts = Counter(s.log for b in built for s in b.chain.stages if s.kind is StageKind.INFER)
-    clashing = [i for i, b in enumerate(built)
-                if any(counts[s.log] > 1 for s in b.chain.stages if s.kind is StageKind.INFER)]
+    clashing = [
+        i for i, b in enumerate(built) if any(counts[s.log] > 1 for s in b.chain.stages if s.kind is StageKind.INFER)
+    ]
     for i in clashing:
         built[i] = drafts[i].build(drafts[i].prefix)
     if clashing:
         names = ", ".join(f"{built[i].chain.id} ({drafts[i].prefix}…)" for i in clashing)
-        notes.append(f"infer logs would overwrite each other (the bash's names lack trainer/autocast/model); "
-                     f"prefixed: {names}")
+        notes.append(
+            f"infer logs would overwrite each other (the bash's names lack trainer/autocast/model); prefixed: {names}"
+        )
     return built
 
 
@@ -143,21 +163,35 @@ def _check_size(config: TipcConfig, mode: str) -> None:
     chains = math.prod(len(field.values()) for field in chain_lists)
     if chains * per_chain <= MAX_STAGES:
         return
-    sweep_lists = (config.infer_use_gpu, config.enable_mkldnn, config.cpu_threads, config.batch_size,
-                   config.use_tensorrt, config.precision)
+    sweep_lists = (
+        config.infer_use_gpu,
+        config.enable_mkldnn,
+        config.cpu_threads,
+        config.batch_size,
+        config.use_tensorrt,
+        config.precision,
+    )
     longest = max((*chain_lists, *sweep_lists), key=lambda field: len(field.values()))
-    raise ConfigError(config.path, longest.line, f"the '|' lists multiply to up to {chains * per_chain} stages "
-                                                 f"({chains} chains of up to {per_chain} stages), over the limit of "
-                                                 f"{MAX_STAGES}: expected shorter lists (the longest: "
-                                                 f"'{excerpt(longest.key)}' with {len(longest.values())} values)")
+    raise ConfigError(
+        config.path,
+        longest.line,
+        f"the '|' lists multiply to up to {chains * per_chain} stages "
+        f"({chains} chains of up to {per_chain} stages), over the limit of "
+        f"{MAX_STAGES}: expected shorter lists (the longest: "
+        f"'{excerpt(longest.key)}' with {len(longest.values())} values)",
+    )
 
 
 def _check_unique(config: TipcConfig, chain_ids: list[str]) -> None:
     repeated = [cid for cid, n in Counter(chain_ids).items() if n > 1]
     if repeated:
         field = config.gpu_list
-        raise ConfigError(config.path, field.line, f"{field.key}: two entries name the same runs "
-                                                   f"({excerpt(repeated[0])}); expected entries with distinct GPU sets")
+        raise ConfigError(
+            config.path,
+            field.line,
+            f"{field.key}: two entries name the same runs "
+            f"({excerpt(repeated[0])}); expected entries with distinct GPU sets",
+        )
 
 
 def _sha256(path: str) -> str:

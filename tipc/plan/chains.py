@@ -6,13 +6,28 @@ from dataclasses import dataclass, replace
 
 from tipc.config.model import NULL, Field, TipcConfig
 from tipc.config.values import paired
-from tipc.plan.commands import (TrainArgs, amp_fragment, eval_command, export_command, infer_command,
-                                launch_fragment, train_command)
+from tipc.plan.commands import (
+    TrainArgs,
+    amp_fragment,
+    eval_command,
+    export_command,
+    infer_command,
+    launch_fragment,
+    train_command,
+)
 from tipc.plan.env import stage_env, whole_infer_env
 from tipc.plan.fragments import DROPPED, Command, Fragment, config_text, set_param, set_path
 from tipc.plan.model import Chain, PlanOptions, Skipped, Stage, StageKind, Topology
-from tipc.plan.naming import (infer_log, infer_stage_name, save_dir, stage_id, stage_log, train_chain_id,
-                              whole_infer_chain_id, whole_infer_export_log)
+from tipc.plan.naming import (
+    infer_log,
+    infer_stage_name,
+    save_dir,
+    stage_id,
+    stage_log,
+    train_chain_id,
+    whole_infer_chain_id,
+    whole_infer_export_log,
+)
 from tipc.plan.sweep import infer_sweep
 from tipc.plan.trainers import Trainer
 
@@ -46,13 +61,23 @@ class Context:
     def script(self, text: str, field: Field) -> Fragment:
         fragment = config_text(text, self.config.path, field)
         if field.raw.strip() == text:  # the whole line's value: keep the bash's trailing spaces
-            fragment = replace(fragment, text=text + field.raw[len(field.raw.rstrip()):])
+            fragment = replace(fragment, text=text + field.raw[len(field.raw.rstrip()) :])
         return fragment
 
     def stage(self, chain: str, name: str, kind: StageKind, command: Command, env, log: str, **extra) -> Stage:
         extra.setdefault("legacy_log", log)
-        return Stage(id=stage_id(chain, name), chain=chain, name=name, kind=kind, argv=command.argv,
-                     env=env, cwd=self.options.repo, log=log, legacy_command=command.text, **extra)
+        return Stage(
+            id=stage_id(chain, name),
+            chain=chain,
+            name=name,
+            kind=kind,
+            argv=command.argv,
+            env=env,
+            cwd=self.options.repo,
+            log=log,
+            legacy_command=command.text,
+            **extra,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +86,9 @@ class Built:
     skipped: tuple[Skipped, ...]
 
 
-def train_chain(ctx: Context, topology: Topology, use_gpu: str | None, autocast: str, trainer: Trainer,
-                infer_prefix: str = "") -> Built:
+def train_chain(
+    ctx: Context, topology: Topology, use_gpu: str | None, autocast: str, trainer: Trainer, infer_prefix: str = ""
+) -> Built:
     run = _TrainRun(ctx, topology, trainer, autocast)
     flag = ctx.param(ctx.config.train_use_gpu, "False" if ctx.cpu_only else use_gpu)
     train = run.train(flag)
@@ -76,11 +102,19 @@ def train_chain(ctx: Context, topology: Topology, use_gpu: str | None, autocast:
         return Built(run.assemble(stages), tuple(skipped))
     export = run.export(train)
     cfg = ctx.config
-    infer, dropped = _sweep_stages(ctx, run.chain, topology, trainer.quant,
-                                   set_path(cfg.model_dir.key, run.model_dir),
-                                   ctx.param(cfg.image_dir, cfg.train_infer_img_dir.value), run.env(StageKind.INFER),
-                                   (export.id,), run.rank0, infer_prefix)
-    return Built(run.assemble(stages + [export, *infer]), tuple(skipped) + dropped)
+    infer, dropped = _sweep_stages(
+        ctx,
+        run.chain,
+        topology,
+        trainer.quant,
+        set_path(cfg.model_dir.key, run.model_dir),
+        ctx.param(cfg.image_dir, cfg.train_infer_img_dir.value),
+        run.env(StageKind.INFER),
+        (export.id,),
+        run.rank0,
+        infer_prefix,
+    )
+    return Built(run.assemble([*stages, export, *infer]), tuple(skipped) + dropped)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,37 +155,79 @@ class _TrainRun:
 
     def train(self, use_gpu: Fragment) -> Stage:
         ctx, cfg, save = self.ctx, self.ctx.config, self.save
-        args = TrainArgs(use_gpu=use_gpu, save=set_path(cfg.save_model_dir.key, save),
-                         epoch=ctx.param(cfg.epoch, ctx.epoch), pretrain=ctx.own(cfg.pretrained_model),
-                         batch=ctx.param(cfg.train_batch, ctx.batch), amp=amp_fragment(self.autocast),
-                         param1=ctx.own(cfg.train_param1))
+        args = TrainArgs(
+            use_gpu=use_gpu,
+            save=set_path(cfg.save_model_dir.key, save),
+            epoch=ctx.param(cfg.epoch, ctx.epoch),
+            pretrain=ctx.own(cfg.pretrained_model),
+            batch=ctx.param(cfg.train_batch, ctx.batch),
+            amp=amp_fragment(self.autocast),
+            param1=ctx.own(cfg.train_param1),
+        )
         options = ctx.options
-        launch = launch_fragment(self.topology, save, options.host, options.start_port) if self.topology.launches \
+        launch = (
+            launch_fragment(self.topology, save, options.host, options.start_port)
+            if self.topology.launches
             else DROPPED
-        command = train_command(ctx.python, ctx.script(self.trainer.train_text, self.trainer.train), args,
-                                self.topology, launch)
-        return ctx.stage(self.chain, "train", StageKind.TRAIN, command, self.env(StageKind.TRAIN), self.log("train"),
-                         outputs=(f"{self.weights}.pdparams",), legacy_log=f"{save}.log",
-                         copy_train_log=(f"{save}/train.log", f"{save}.log"))
+        )
+        command = train_command(
+            ctx.python, ctx.script(self.trainer.train_text, self.trainer.train), args, self.topology, launch
+        )
+        return ctx.stage(
+            self.chain,
+            "train",
+            StageKind.TRAIN,
+            command,
+            self.env(StageKind.TRAIN),
+            self.log("train"),
+            outputs=(f"{self.weights}.pdparams",),
+            legacy_log=f"{save}.log",
+            copy_train_log=(f"{save}/train.log", f"{save}.log"),
+        )
 
     def eval(self, train: Stage, use_gpu: Fragment) -> Stage | Skipped:
         ctx, cfg = self.ctx, self.ctx.config
         if cfg.eval.is_null:
             return Skipped(stage_id(self.chain, "eval"), f"eval script ({cfg.eval.key}, line {cfg.eval.line}) is null")
-        command = eval_command(ctx.python, ctx.script(cfg.eval.value, cfg.eval),
-                               set_path(cfg.pretrained_model.key, self.weights), use_gpu, ctx.own(cfg.eval_param1),
-                               self.log("eval"))
-        return ctx.stage(self.chain, "eval", StageKind.EVAL, command, self.env(StageKind.EVAL), self.log("eval"),
-                         requires=(train.id,), rank0_only=self.rank0)
+        command = eval_command(
+            ctx.python,
+            ctx.script(cfg.eval.value, cfg.eval),
+            set_path(cfg.pretrained_model.key, self.weights),
+            use_gpu,
+            ctx.own(cfg.eval_param1),
+            self.log("eval"),
+        )
+        return ctx.stage(
+            self.chain,
+            "eval",
+            StageKind.EVAL,
+            command,
+            self.env(StageKind.EVAL),
+            self.log("eval"),
+            requires=(train.id,),
+            rank0_only=self.rank0,
+        )
 
     def export(self, train: Stage) -> Stage:
         ctx, cfg, export = self.ctx, self.ctx.config, self.trainer.export
-        command = export_command(ctx.python, ctx.script(export.value, export),
-                                 set_path(cfg.checkpoints.key, self.weights),
-                                 set_path(cfg.save_inference_dir.key, self.save), self.log("export"))
-        return ctx.stage(self.chain, "export", StageKind.EXPORT, command, self.env(StageKind.EXPORT),
-                         self.log("export"), requires=(train.id,),
-                         outputs=(f"{self.model_dir}/inference.pdiparams",), rank0_only=self.rank0)
+        command = export_command(
+            ctx.python,
+            ctx.script(export.value, export),
+            set_path(cfg.checkpoints.key, self.weights),
+            set_path(cfg.save_inference_dir.key, self.save),
+            self.log("export"),
+        )
+        return ctx.stage(
+            self.chain,
+            "export",
+            StageKind.EXPORT,
+            command,
+            self.env(StageKind.EXPORT),
+            self.log("export"),
+            requires=(train.id,),
+            outputs=(f"{self.model_dir}/inference.pdiparams",),
+            rank0_only=self.rank0,
+        )
 
     def assemble(self, stages) -> Chain:
         return Chain(self.chain, self.trainer.name, self.autocast, self.topology, self.save, tuple(stages))
@@ -167,23 +243,46 @@ def whole_infer_chain(ctx: Context, index: int, model: str, topology: Topology, 
     if script not in (None, "", NULL):
         log = whole_infer_export_log(ctx.log_path, index)
         # Both keys take the model path, which is config text of the infer_model line.
-        command = export_command(ctx.python, ctx.script(script, cfg.infer_export),
-                                 set_param(cfg.checkpoints.key, model, path, cfg.infer_model),
-                                 set_param(cfg.save_inference_dir.key, model, path, cfg.infer_model), log)
-        export = ctx.stage(chain, "export", StageKind.EXPORT, command, env, log,
-                           outputs=(f"{model}/inference.pdiparams",))
+        command = export_command(
+            ctx.python,
+            ctx.script(script, cfg.infer_export),
+            set_param(cfg.checkpoints.key, model, path, cfg.infer_model),
+            set_param(cfg.save_inference_dir.key, model, path, cfg.infer_model),
+            log,
+        )
+        export = ctx.stage(
+            chain, "export", StageKind.EXPORT, command, env, log, outputs=(f"{model}/inference.pdiparams",)
+        )
         stages.append(export)
         requires = (export.id,)
     quant = paired(cfg.infer_quant.values(), index) == "True"
-    infer, dropped = _sweep_stages(ctx, chain, topology, quant,
-                                   set_param(cfg.model_dir.key, model, path, cfg.infer_model), ctx.own(cfg.image_dir),
-                                   env, requires, False, infer_prefix)
+    infer, dropped = _sweep_stages(
+        ctx,
+        chain,
+        topology,
+        quant,
+        set_param(cfg.model_dir.key, model, path, cfg.infer_model),
+        ctx.own(cfg.image_dir),
+        env,
+        requires,
+        False,
+        infer_prefix,
+    )
     return Built(Chain(chain, "", "", topology, "", tuple(stages + infer)), dropped)
 
 
-def _sweep_stages(ctx: Context, chain: str, topology: Topology, quant: bool, model_dir: Fragment,
-                  image_dir: Fragment, env, requires: tuple[str, ...], rank0: bool,
-                  prefix: str) -> tuple[list[Stage], tuple[Skipped, ...]]:
+def _sweep_stages(
+    ctx: Context,
+    chain: str,
+    topology: Topology,
+    quant: bool,
+    model_dir: Fragment,
+    image_dir: Fragment,
+    env,
+    requires: tuple[str, ...],
+    rank0: bool,
+    prefix: str,
+) -> tuple[list[Stage], tuple[Skipped, ...]]:
     """The chain's infer stages, and the sweep's cells dropped by rule."""
     cfg = ctx.config
     if cfg.inference.is_null:
@@ -195,6 +294,17 @@ def _sweep_stages(ctx: Context, chain: str, topology: Topology, quant: bool, mod
     for case in sweep.cases:
         log = infer_log(ctx.log_path, topology.gpu_label, case, prefix)
         command = infer_command(ctx.python, script, cfg, case, model_dir, image_dir, log)
-        stages.append(ctx.stage(chain, infer_stage_name(case), StageKind.INFER, command, env, log,
-                                requires=requires, rank0_only=rank0, infer=case))
+        stages.append(
+            ctx.stage(
+                chain,
+                infer_stage_name(case),
+                StageKind.INFER,
+                command,
+                env,
+                log,
+                requires=requires,
+                rank0_only=rank0,
+                infer=case,
+            )
+        )
     return stages, tuple(Skipped(stage_id(chain, d.name), d.reason) for d in sweep.dropped)

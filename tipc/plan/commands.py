@@ -32,8 +32,7 @@ def amp_fragment(autocast: str) -> Fragment:
     return literal(*AMP_OVERRIDES) if autocast == "amp" else DROPPED
 
 
-def launch_fragment(topology: Topology, save: str, host: str | None = None,
-                    start_port: int | None = None) -> Fragment:
+def launch_fragment(topology: Topology, save: str, host: str | None = None, start_port: int | None = None) -> Fragment:
     """``-m paddle.distributed.launch`` with its options; worker logs go next to the save dir."""
     options = []
     if topology.kind == "multi_node":
@@ -50,8 +49,7 @@ def launch_fragment(topology: Topology, save: str, host: str | None = None,
     return literal("-m", "paddle.distributed.launch", *options)
 
 
-def train_command(python: Fragment, script: Fragment, args: TrainArgs, topology: Topology,
-                  launch: Fragment) -> Command:
+def train_command(python: Fragment, script: Fragment, args: TrainArgs, topology: Topology, launch: Fragment) -> Command:
     """Single process, one-node launch, or multi-node launch (pretrain before epoch there, as the bash)."""
     tail = (GAP, args.batch, args.amp, args.param1)
     if not topology.launches:
@@ -63,18 +61,25 @@ def train_command(python: Fragment, script: Fragment, args: TrainArgs, topology:
     return assemble(head + tail)
 
 
-def eval_command(python: Fragment, script: Fragment, weights: Fragment, use_gpu: Fragment,
-                 param1: Fragment, log: str) -> Command:
+def eval_command(
+    python: Fragment, script: Fragment, weights: Fragment, use_gpu: Fragment, param1: Fragment, log: str
+) -> Command:
     return assemble((python, script, weights, use_gpu, param1), log)
 
 
-def export_command(python: Fragment, script: Fragment, weights: Fragment, save_dir: Fragment,
-                   log: str) -> Command:
+def export_command(python: Fragment, script: Fragment, weights: Fragment, save_dir: Fragment, log: str) -> Command:
     return assemble((python, script, weights, save_dir), log)
 
 
-def infer_command(python: Fragment, script: Fragment, config: TipcConfig, case: InferCase,
-                  model_dir: Fragment, image_dir: Fragment, log: str) -> Command:
+def infer_command(
+    python: Fragment,
+    script: Fragment,
+    config: TipcConfig,
+    case: InferCase,
+    model_dir: Fragment,
+    image_dir: Fragment,
+    log: str,
+) -> Command:
     path = config.path
 
     def param(field, value: str | None) -> Fragment:
@@ -87,10 +92,32 @@ def infer_command(python: Fragment, script: Fragment, config: TipcConfig, case: 
     benchmark = param(config.benchmark, config.benchmark.value)
     param1 = param(config.infer_param1, config.infer_param1.value)
     if case.device == "cpu":
-        parts = (python, script, use_gpu, param(config.enable_mkldnn, case.enable_mkldnn),
-                 param(config.cpu_threads, case.cpu_threads), model_dir, batch, SAVE_LOG, image_dir,
-                 benchmark, precision, param1)
+        parts = (
+            python,
+            script,
+            use_gpu,
+            param(config.enable_mkldnn, case.enable_mkldnn),
+            param(config.cpu_threads, case.cpu_threads),
+            model_dir,
+            batch,
+            SAVE_LOG,
+            image_dir,
+            benchmark,
+            precision,
+            param1,
+        )
     else:
-        parts = (python, script, use_gpu, param(config.use_tensorrt, case.use_tensorrt), precision,
-                 model_dir, batch, image_dir, benchmark, param1, SAVE_LOG)
+        parts = (
+            python,
+            script,
+            use_gpu,
+            param(config.use_tensorrt, case.use_tensorrt),
+            precision,
+            model_dir,
+            batch,
+            image_dir,
+            benchmark,
+            param1,
+            SAVE_LOG,
+        )
     return assemble(parts, log)

@@ -7,12 +7,12 @@ included) but runs the tokens a shell would have produced, without a shell.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
-from tipc.errors import ConfigError
 from tipc.config.bounds import excerpt
 from tipc.config.model import NULL, Field
+from tipc.errors import ConfigError
 from tipc.plan.shellwords import split_words
 
 

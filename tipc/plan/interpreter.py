@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shutil
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from tipc.config.model import Field
 
@@ -34,5 +34,7 @@ def resolve_python(
     problem = check(config_python.value)
     if not problem:
         return config_python.value, f"python: {config_python.value} (from the config, {where}, found on PATH)"
-    return fallback, (f"python: {fallback} (the config's {config_python.value!r} ({where}) "
-                      f"{problem}; using the interpreter running tipc; --python PY chooses another)")
+    return fallback, (
+        f"python: {fallback} (the config's {config_python.value!r} ({where}) "
+        f"{problem}; using the interpreter running tipc; --python PY chooses another)"
+    )

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-from tipc.errors import ConfigError
 from tipc.config.bounds import excerpt
 from tipc.config.model import Field
+from tipc.errors import ConfigError
 
 
 def distinct_values(field: Field, path: str, same: Callable[[str], str] = str) -> tuple[str, ...]:
@@ -17,7 +17,10 @@ def distinct_values(field: Field, path: str, same: Callable[[str], str] = str) -
         twin = seen.get(same(value))
         if twin is not None:
             found = f"{excerpt(value)!r} repeats {excerpt(twin)!r}"
-            raise ConfigError(path, field.line, f"{excerpt(field.key)}: {found}; "
-                                                f"expected distinct values (each one names its own runs and logs)")
+            raise ConfigError(
+                path,
+                field.line,
+                f"{excerpt(field.key)}: {found}; expected distinct values (each one names its own runs and logs)",
+            )
         seen[same(value)] = value
     return values

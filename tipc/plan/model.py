@@ -7,9 +7,10 @@ touches the disk or starts a process.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterator, Literal, Mapping
+from typing import Literal
 
 from tipc.config.modes import Mode
 
@@ -65,8 +66,7 @@ class InferCase:
     def label(self) -> str:
         """The pytest parameter id, e.g. ``cpu-mkldnn_False-threads_6-fp32-bs1``."""
         if self.device == "cpu":
-            return (f"cpu-mkldnn_{self.enable_mkldnn}-threads_{self.cpu_threads}"
-                    f"-{self.precision}-bs{self.batch_size}")
+            return f"cpu-mkldnn_{self.enable_mkldnn}-threads_{self.cpu_threads}-{self.precision}-bs{self.batch_size}"
         return f"gpu-trt_{self.use_tensorrt}-{self.precision}-bs{self.batch_size}"
 
 

@@ -85,11 +85,15 @@ def infer_log(log_path: str, gpu_label: str, case: InferCase, prefix: str = "") 
     """``prefix`` is a name already (``train_infer_prefix``); the text around the values holds no ``%`` or
     ``/``, so escaping the whole name escapes each value."""
     if case.device == "cpu":
-        name = (f"python_infer_cpu_gpus_{gpu_label}_usemkldnn_{case.enable_mkldnn}_threads_{case.cpu_threads}"
-                f"_precision_{case.precision}_batchsize_{case.batch_size}")
+        name = (
+            f"python_infer_cpu_gpus_{gpu_label}_usemkldnn_{case.enable_mkldnn}_threads_{case.cpu_threads}"
+            f"_precision_{case.precision}_batchsize_{case.batch_size}"
+        )
     else:
-        name = (f"python_infer_gpu_gpus_{gpu_label}_usetrt_{case.use_tensorrt}"
-                f"_precision_{case.precision}_batchsize_{case.batch_size}")
+        name = (
+            f"python_infer_gpu_gpus_{gpu_label}_usetrt_{case.use_tensorrt}"
+            f"_precision_{case.precision}_batchsize_{case.batch_size}"
+        )
     return f"{log_path}/{component(prefix + name_part(name), '.log')}"
 
 

@@ -47,15 +47,22 @@ def _stage_json(stage: Stage) -> dict[str, Any]:
 def plan_to_text(plan: Plan) -> str:
     """One block per stage in execution order, then what was skipped and why, then the notes."""
     stages = list(plan.stages())
-    lines = [f"model {plan.model}, mode {plan.mode}: {len(stages)} stages, {len(plan.skipped)} skipped",
-             f"config: {plan.config_path}", f"cwd: {plan.cwd}", f"output: {plan.output_dir}", ""]
+    lines = [
+        f"model {plan.model}, mode {plan.mode}: {len(stages)} stages, {len(plan.skipped)} skipped",
+        f"config: {plan.config_path}",
+        f"cwd: {plan.cwd}",
+        f"output: {plan.output_dir}",
+        "",
+    ]
     for stage in stages:
-        lines += [stage.id + ("  (rank 0 only)" if stage.rank0_only else ""),
-                  f"  argv: {shlex.join(stage.argv)}",
-                  f"  env: {_env_text(stage)}",
-                  f"  log: {stage.log}",
-                  f"  requires: {', '.join(stage.requires) or '-'}",
-                  ""]
+        lines += [
+            stage.id + ("  (rank 0 only)" if stage.rank0_only else ""),
+            f"  argv: {shlex.join(stage.argv)}",
+            f"  env: {_env_text(stage)}",
+            f"  log: {stage.log}",
+            f"  requires: {', '.join(stage.requires) or '-'}",
+            "",
+        ]
     if plan.skipped:
         lines.append("skipped:")
         lines += [f"  {s.id}: {s.reason}" for s in plan.skipped]

@@ -1,4 +1,6 @@
-"""The inference sweep and the bash's exact skip rules (docs/spec.md §3.6); every dropped cell is listed with its rule."""
+"""The inference sweep and the bash's exact skip rules (docs/spec.md §3.6).
+
+Every dropped cell is listed with its rule."""
 
 from __future__ import annotations
 
@@ -42,8 +44,13 @@ def infer_sweep(config: TipcConfig, quant: bool, gpu_available: bool = True) -> 
             cells = _gpu_cells(config, use_gpu, quant, gpu_available)
         else:
             field = config.infer_use_gpu
-            dropped.append(Dropped(f"infer[use_gpu_{use_gpu}]", f"{field.key} value {excerpt(use_gpu)!r} "
-                                   f"(line {field.line}): only True/False/gpu/cpu are supported"))
+            dropped.append(
+                Dropped(
+                    f"infer[use_gpu_{use_gpu}]",
+                    f"{field.key} value {excerpt(use_gpu)!r} "
+                    f"(line {field.line}): only True/False/gpu/cpu are supported",
+                )
+            )
             continue
         for case, reason in cells:
             if reason is None:
@@ -55,11 +62,14 @@ def infer_sweep(config: TipcConfig, quant: bool, gpu_available: bool = True) -> 
 
 def sweep_size(config: TipcConfig) -> int:
     """How many cells ``infer_sweep`` yields at most (lists are counted, not checked), without making them."""
+
     def count(*fields: Field) -> int:
         return math.prod(len(field.values()) for field in fields)
 
-    cells = {"cpu": count(config.enable_mkldnn, config.cpu_threads, config.batch_size, config.precision),
-             "gpu": count(config.use_tensorrt, config.precision, config.batch_size)}
+    cells = {
+        "cpu": count(config.enable_mkldnn, config.cpu_threads, config.batch_size, config.precision),
+        "gpu": count(config.use_tensorrt, config.precision, config.batch_size),
+    }
     return sum(cells.get(_device_or_self(use_gpu), 1) for use_gpu in config.infer_use_gpu.values())
 
 

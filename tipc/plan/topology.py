@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tipc.errors import ConfigError
 from tipc.config.bounds import excerpt
 from tipc.config.model import Field
+from tipc.errors import ConfigError
 from tipc.plan.model import Topology
 
 CPU_ENTRY = "-1"

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import TYPE_CHECKING, Any, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -49,8 +50,9 @@ class TipcDirectory(pytest.Directory):
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         for target in self.plugin.settings.targets:
-            yield ConfigNode.from_parent(self, name=target.display, path=target.path, nodeid=target.display,
-                                         target=target, plugin=self.plugin)
+            yield ConfigNode.from_parent(
+                self, name=target.display, path=target.path, nodeid=target.display, target=target, plugin=self.plugin
+            )
 
 
 class ConfigNode(pytest.Collector):
@@ -64,23 +66,36 @@ class ConfigNode(pytest.Collector):
         chain_ids = {c.id for c in plan.chains}
         for chain in plan.chains:
             dropped = tuple(s for s in plan.skipped if s.id.startswith(chain.id + "::"))
-            yield ChainNode.from_parent(self, name=chain.id, nodeid=f"{self.nodeid}::{chain.id}", chain=chain,
-                                        dropped=dropped, target=self.target, plugin=self.plugin)
+            yield ChainNode.from_parent(
+                self,
+                name=chain.id,
+                nodeid=f"{self.nodeid}::{chain.id}",
+                chain=chain,
+                dropped=dropped,
+                target=self.target,
+                plugin=self.plugin,
+            )
         for skipped in plan.skipped:
             if skipped.id.rpartition("::")[0] not in chain_ids:
-                yield DroppedItem.from_parent(self, name=skipped.id, nodeid=f"{self.nodeid}::{skipped.id}",
-                                              skipped=skipped, target=self.target, plugin=self.plugin)
+                yield DroppedItem.from_parent(
+                    self,
+                    name=skipped.id,
+                    nodeid=f"{self.nodeid}::{skipped.id}",
+                    skipped=skipped,
+                    target=self.target,
+                    plugin=self.plugin,
+                )
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
-                     style: Any = None) -> str | Any:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | Any:
         if isinstance(excinfo.value, TipcError):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style)
 
 
 class ChainNode(pytest.Collector):
-    def __init__(self, *, chain: Chain, dropped: tuple[Skipped, ...], target: ConfigTarget, plugin: TipcPlugin,
-                 **kw: Any) -> None:
+    def __init__(
+        self, *, chain: Chain, dropped: tuple[Skipped, ...], target: ConfigTarget, plugin: TipcPlugin, **kw: Any
+    ) -> None:
         super().__init__(**kw)
         self.chain = chain
         self.dropped = dropped
@@ -89,12 +104,24 @@ class ChainNode(pytest.Collector):
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         for stage in self.chain.stages:
-            yield StageItem.from_parent(self, name=stage.name, nodeid=f"{self.nodeid}::{stage.name}", stage=stage,
-                                        target=self.target, plugin=self.plugin)
+            yield StageItem.from_parent(
+                self,
+                name=stage.name,
+                nodeid=f"{self.nodeid}::{stage.name}",
+                stage=stage,
+                target=self.target,
+                plugin=self.plugin,
+            )
         for skipped in self.dropped:
             name = skipped.id.rpartition("::")[2]
-            yield DroppedItem.from_parent(self, name=name, nodeid=f"{self.nodeid}::{name}", skipped=skipped,
-                                          target=self.target, plugin=self.plugin)
+            yield DroppedItem.from_parent(
+                self,
+                name=name,
+                nodeid=f"{self.nodeid}::{name}",
+                skipped=skipped,
+                target=self.target,
+                plugin=self.plugin,
+            )
 
 
 def _skip(reason: str) -> None:
@@ -116,19 +143,24 @@ class StageItem(pytest.Item):
         try:
             record = self.plugin.session.run_stage(self.target, self.stage)
         except OutputError as exc:  # a full disk: nothing later could be recorded either
-            pytest.exit(f"tipc: {exc}; the run stopped here, the results written so far are kept",
-                        returncode=pytest.ExitCode.TESTS_FAILED)
-        self.user_properties += [("stage", self.stage.id), ("status", record.status.value),
-                                 ("argv", shlex.join(self.stage.argv)), ("log", record.log),
-                                 ("duration", f"{record.duration:.3f}")]
+            pytest.exit(
+                f"tipc: {exc}; the run stopped here, the results written so far are kept",
+                returncode=pytest.ExitCode.TESTS_FAILED,
+            )
+        self.user_properties += [
+            ("stage", self.stage.id),
+            ("status", record.status.value),
+            ("argv", shlex.join(self.stage.argv)),
+            ("log", record.log),
+            ("duration", f"{record.duration:.3f}"),
+        ]
         if record.status is Status.PASSED:
             return
         if record.status in (Status.BLOCKED, Status.SKIPPED):
             _skip(record.reason)
         raise StageFailed(record)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
-                     style: Any = None) -> str | Any:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | Any:
         if isinstance(excinfo.value, StageFailed):
             return failure_text(excinfo.value.record)
         return super().repr_failure(excinfo, style)

@@ -27,8 +27,10 @@ def check_distribution(config: pytest.Config, multi_node: bool = False) -> None:
         # parallel would both launch on the one start port every node agreed on.
         raise pytest.UsageError(
             "tipc: a multi-node run cannot use pytest-xdist (-n/--tx): every node runs its chains "
-            "one at a time on the start port all nodes share; drop -n")
+            "one at a time on the start port all nodes share; drop -n"
+        )
     if distributed and dist not in KEEPS_CHAINS_WHOLE:
         raise pytest.UsageError(
             f"tipc: --dist {dist} could split a train → export → infer chain across workers; "
-            f"use -n N --dist loadscope (each chain stays on one worker, chains run in parallel)")
+            f"use -n N --dist loadscope (each chain stays on one worker, chains run in parallel)"
+        )

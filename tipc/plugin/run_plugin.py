@@ -57,10 +57,13 @@ class TipcPlugin:
         # `-s` asks pytest to show what tests print: a stage's output is what it prints.
         live = settings.live or config.getoption("capture", "fd") == "no"
         self.session = TipcSession(
-            settings, lambda: ProcessExecutor(live=self.write if live else None), owner=owner,
+            settings,
+            lambda: ProcessExecutor(live=self.write if live else None),
+            owner=owner,
             run_id=(workerinput or {}).get(RUN_ID),
             echo=(lambda line: self.write(line, legacy_echo=True)) if live else None,
-            include_hint=lambda stage: f'include its chain: -k "{keyword_for(stage.chain)}"')
+            include_hint=lambda stage: f'include its chain: -k "{keyword_for(stage.chain)}"',
+        )
         self.cache = CacheGuard(config, dry_run=settings.run.dry_run)
         self._signals = contextlib.ExitStack()
         self.reports: list[Path] = []
@@ -137,5 +140,5 @@ class TipcPlugin:
         terminalreporter.write_line(run_paragraph(self.session.folders(), self.session.run_id))
         for report in self.reports:
             terminalreporter.write_line(f"tipc: report: {report}")
-        for warning in self.session.warnings[self._warned:]:
+        for warning in self.session.warnings[self._warned :]:
             terminalreporter.write_line(warning, yellow=True)

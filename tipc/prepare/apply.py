@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from tipc.errors import ConfigError
 from tipc.prepare.manifest import Entry, Manifest, read_manifest, write_manifest
@@ -58,8 +59,15 @@ class _Work:
 
 def _params(target: Target) -> dict[str, Any]:
     style = target.style
-    return {"generator": _GENERATOR, "count": target.count, "seed": target.seed, "charset": style.charset,
-            "image_height": style.image_height, "min_len": style.min_len, "max_len": style.max_len}
+    return {
+        "generator": _GENERATOR,
+        "count": target.count,
+        "seed": target.seed,
+        "charset": style.charset,
+        "image_height": style.image_height,
+        "min_len": style.min_len,
+        "max_len": style.max_len,
+    }
 
 
 def _rel(path: Path, base: Path) -> str:
@@ -72,15 +80,26 @@ def _work(target: Target) -> _Work:
     if isinstance(target, RecDataset):
         image_dir = rec_image_dir(target.data_dir, target.label_file)
         images = tuple(image_dir / image_name(i) for i in range(target.count))
-        return _Work(target.data_dir, _rel(target.label_file, target.data_dir), _params(target),
-                     images + (target.label_file,),
-                     lambda: write_rec_dataset(target.data_dir, target.label_file, target.count, style.charset,
-                                               target.seed, **text),
-                     exclusive_dir=False, label_file=target.label_file)
+        return _Work(
+            target.data_dir,
+            _rel(target.label_file, target.data_dir),
+            _params(target),
+            (*images, target.label_file),
+            lambda: write_rec_dataset(
+                target.data_dir, target.label_file, target.count, style.charset, target.seed, **text
+            ),
+            exclusive_dir=False,
+            label_file=target.label_file,
+        )
     images = tuple(target.dir / image_name(i) for i in range(target.count))
-    return _Work(target.dir, INFER_KEY, _params(target), images,
-                 lambda: write_image_dir(target.dir, target.count, style.charset, target.seed, **text),
-                 exclusive_dir=True)
+    return _Work(
+        target.dir,
+        INFER_KEY,
+        _params(target),
+        images,
+        lambda: write_image_dir(target.dir, target.count, style.charset, target.seed, **text),
+        exclusive_dir=True,
+    )
 
 
 def _files_in(dir: Path) -> list[Path]:
@@ -96,17 +115,23 @@ def _check_foreign(work: _Work, manifest: Manifest, force: bool) -> None:
     clashes = [p for p in work.planned if p.exists() and p not in owned]
     if clashes:
         # The label file comes last in ``planned``: name it first, it is the telling one.
-        raise ConfigError(str(clashes[-1]), 0,
-                          f"exists and tipc did not make it (no entry in {manifest.path}); "
-                          "refusing to overwrite it. Move it away, or rerun with --force to overwrite "
-                          f"the {len(clashes)} file(s) at paths tipc writes")
+        raise ConfigError(
+            str(clashes[-1]),
+            0,
+            f"exists and tipc did not make it (no entry in {manifest.path}); "
+            "refusing to overwrite it. Move it away, or rerun with --force to overwrite "
+            f"the {len(clashes)} file(s) at paths tipc writes",
+        )
     if work.exclusive_dir:
         foreign = [p for p in _files_in(work.dir) if p not in owned]
         if foreign:
-            raise ConfigError(str(work.dir), 0,
-                              f"directory holds {len(foreign)} file(s) tipc did not make (e.g. {foreign[0].name}); "
-                              "refusing to mix synthetic images into it. Use another directory, "
-                              "or rerun with --force to add them anyway")
+            raise ConfigError(
+                str(work.dir),
+                0,
+                f"directory holds {len(foreign)} file(s) tipc did not make (e.g. {foreign[0].name}); "
+                "refusing to mix synthetic images into it. Use another directory, "
+                "or rerun with --force to add them anyway",
+            )
 
 
 def _remove_stale(entry: Entry, manifest: Manifest, keep: set[Path]) -> None:
@@ -129,8 +154,12 @@ def apply_target(target: Target, *, force: bool = False) -> Prepared:
     where = target.label_file if isinstance(target, RecDataset) else target.dir
     manifest = read_manifest(work.dir)
     entry = manifest.entries.get(work.key)
-    if (entry is not None and entry.params == work.params and entry.digest == work.digest()
-            and all((work.dir / f).exists() for f in entry.files)):
+    if (
+        entry is not None
+        and entry.params == work.params
+        and entry.digest == work.digest()
+        and all((work.dir / f).exists() for f in entry.files)
+    ):
         return Prepared(target, PrepareAction.UNCHANGED, where)
     _check_foreign(work, manifest, force)
     if entry is not None:
@@ -145,4 +174,3 @@ def apply_target(target: Target, *, force: bool = False) -> Prepared:
 
 def apply_job(job: PrepareJob, *, force: bool = False) -> tuple[Prepared, ...]:
     return tuple(apply_target(target, force=force) for target in job.targets)
-

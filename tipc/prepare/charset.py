@@ -36,11 +36,15 @@ def charset_for_dict(dict_path: Path | None, *, named_in: str = "", line: int = 
     try:
         text = Path(dict_path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(named_in or str(dict_path), line,
-                          f"character dict {dict_path}: cannot read: {exc.strerror or exc}") from None
+        raise ConfigError(
+            named_in or str(dict_path), line, f"character dict {dict_path}: cannot read: {exc.strerror or exc}"
+        ) from None
     charset = restrict_charset(dict_entries(text))
     if not charset:
-        raise ConfigError(named_in or str(dict_path), line,
-                          f"character dict {dict_path} has no ASCII letter, digit or punctuation entry: "
-                          "the offline generator can only draw those")
+        raise ConfigError(
+            named_in or str(dict_path),
+            line,
+            f"character dict {dict_path} has no ASCII letter, digit or punctuation entry: "
+            "the offline generator can only draw those",
+        )
     return charset

@@ -15,9 +15,10 @@ edited or clobbered afterwards (two prepares racing) is made again.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from tipc.errors import ConfigError
 
@@ -76,16 +77,22 @@ def read_manifest(dir: Path) -> Manifest:
         raise _malformed(path, '"entries" is not an object')
     parsed: dict[str, Entry] = {}
     for key, value in entries.items():
-        if not (isinstance(value, dict) and isinstance(value.get("params"), dict)
-                and isinstance(value.get("files"), list) and all(isinstance(f, str) for f in value["files"])):
+        if not (
+            isinstance(value, dict)
+            and isinstance(value.get("params"), dict)
+            and isinstance(value.get("files"), list)
+            and all(isinstance(f, str) for f in value["files"])
+        ):
             raise _malformed(path, f"entry {key!r} lacks params/files")
         parsed[key] = Entry(value["params"], tuple(value["files"]), str(value.get("digest", "")))
     return Manifest(dir, parsed)
 
 
 def write_manifest(manifest: Manifest) -> None:
-    entries = {key: {"params": dict(e.params), "files": list(e.files), "digest": e.digest}
-               for key, e in sorted(manifest.entries.items())}
+    entries = {
+        key: {"params": dict(e.params), "files": list(e.files), "digest": e.digest}
+        for key, e in sorted(manifest.entries.items())
+    }
     text = json.dumps({"tool": _TOOL, "format": _FORMAT, "entries": entries}, indent=1, sort_keys=True)
     manifest.dir.mkdir(parents=True, exist_ok=True)
     manifest.path.write_text(text + "\n", encoding="utf-8")

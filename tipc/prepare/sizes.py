@@ -14,12 +14,12 @@ Keys under ``prepare:`` are mode names; under a mode, ``train``, ``eval`` and
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Mapping
 
-from tipc.errors import ConfigError
 from tipc.config.modes import MODES
+from tipc.errors import ConfigError
 from tipc.prepare.yamldoc import read_yaml
 
 ROLES = ("train", "eval", "infer")
@@ -54,18 +54,21 @@ def declared_sizes(target_file: Path) -> dict[str, dict[str, int]]:
     result: dict[str, dict[str, int]] = {}
     for mode, counts in prepare.items():
         if mode not in MODES:
-            raise doc.error(f"prepare: unknown mode {mode!r}; expected one of {', '.join(MODES)}",
-                            "prepare", str(mode))
+            raise doc.error(f"prepare: unknown mode {mode!r}; expected one of {', '.join(MODES)}", "prepare", str(mode))
         if not isinstance(counts, dict):
-            raise doc.error(f"prepare.{mode}: expected a mapping like {{train: 64}}, found {counts!r}",
-                            "prepare", mode)
+            raise doc.error(f"prepare.{mode}: expected a mapping like {{train: 64}}, found {counts!r}", "prepare", mode)
         for role, count in counts.items():
             if role not in ROLES:
-                raise doc.error(f"prepare.{mode}: unknown key {role!r}; expected one of {', '.join(ROLES)}",
-                                "prepare", mode, str(role))
+                raise doc.error(
+                    f"prepare.{mode}: unknown key {role!r}; expected one of {', '.join(ROLES)}",
+                    "prepare",
+                    mode,
+                    str(role),
+                )
             if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                raise doc.error(f"prepare.{mode}.{role}: expected a non-negative integer, found {count!r}",
-                                "prepare", mode, role)
+                raise doc.error(
+                    f"prepare.{mode}.{role}: expected a non-negative integer, found {count!r}", "prepare", mode, role
+                )
         result[mode] = dict(counts)
     return result
 

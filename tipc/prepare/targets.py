@@ -6,14 +6,14 @@ nothing is written here (``tipc.prepare.apply`` does that).
 
 from __future__ import annotations
 
+import itertools
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Union
 
+from tipc.config.model import Field, TipcConfig
 from tipc.errors import ConfigError
 from tipc.plan.shellwords import split_words
-from tipc.config.model import Field, TipcConfig
 from tipc.prepare.charset import NO_DICT_CHARSET, charset_for_dict
 from tipc.prepare.sizes import Sizes
 from tipc.prepare.trainyml import DEFAULT_IMAGE_HEIGHT, TrainYml, read_train_yml
@@ -56,7 +56,7 @@ class ImageDir:
     style: TextStyle
 
 
-Target = Union[RecDataset, ImageDir]
+Target = RecDataset | ImageDir
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +87,7 @@ def yml_of_script(field: Field, config_path: str) -> str | None:
         words = split_words(field.value)
     except ValueError as exc:
         raise ConfigError(config_path, field.line, f"cannot split script '{field.value}': {exc}") from None
-    for flag, value in zip(words, words[1:]):
+    for flag, value in itertools.pairwise(words):
         if flag in ("-c", "--config"):
             return value
     return None
@@ -114,8 +114,11 @@ def find_train_ymls(config: TipcConfig, repo: Path, *, train_modes: bool) -> tup
             raise ConfigError(config.path, field.line, f"training yml '{yml}' not found under repo {repo}")
         seen[yml] = read_train_yml(path)
     if train_modes and not seen:
-        raise ConfigError(config.path, config.trainer.line,
-                          "no trainer script with '-c <yml>': cannot tell where the training data goes")
+        raise ConfigError(
+            config.path,
+            config.trainer.line,
+            "no trainer script with '-c <yml>': cannot tell where the training data goes",
+        )
     return tuple(seen.values())
 
 
@@ -123,9 +126,12 @@ def _require_rec(yml: TrainYml) -> None:
     if yml.model_type == "rec":
         return
     kind = "detection" if yml.model_type == "det" else f"'{yml.model_type}'"
-    raise ConfigError(str(yml.path), yml.model_type_line,
-                      f"prepare: {kind} datasets are not supported offline yet "
-                      "(only recognition models, Architecture.model_type: rec)")
+    raise ConfigError(
+        str(yml.path),
+        yml.model_type_line,
+        f"prepare: {kind} datasets are not supported offline yet "
+        "(only recognition models, Architecture.model_type: rec)",
+    )
 
 
 def text_style(yml: TrainYml | None, repo: Path) -> TextStyle:
@@ -145,8 +151,16 @@ def _rec_datasets(yml: TrainYml, repo: Path, sizes: Sizes, seed: int, style: Tex
         # Several label files share the count, so a mode's size is the size of the whole set.
         share = max(1, -(-count // len(spec.label_files)))
         for label in spec.label_files:
-            datasets.append(RecDataset(role, (repo / spec.data_dir).absolute(), (repo / label).absolute(),
-                                       share, derive_seed(seed, role, label), style))
+            datasets.append(
+                RecDataset(
+                    role,
+                    (repo / spec.data_dir).absolute(),
+                    (repo / label).absolute(),
+                    share,
+                    derive_seed(seed, role, label),
+                    style,
+                )
+            )
     return datasets
 
 
@@ -155,14 +169,16 @@ def _infer_field(config: TipcConfig, mode: str) -> Field:
     return config.image_dir if mode == "whole_infer" else config.train_infer_img_dir
 
 
-def _image_dir(config: TipcConfig, mode: str, repo: Path, sizes: Sizes, seed: int,
-               style: TextStyle) -> list[ImageDir]:
+def _image_dir(config: TipcConfig, mode: str, repo: Path, sizes: Sizes, seed: int, style: TextStyle) -> list[ImageDir]:
     field = _infer_field(config, mode)
     if field.is_null or sizes.infer == 0:
         return []
     if Path(field.value).suffix.lower() in _IMAGE_SUFFIXES:
-        raise ConfigError(config.path, field.line,
-                          f"prepare: image path '{field.value}' is a single file; only image directories are made")
+        raise ConfigError(
+            config.path,
+            field.line,
+            f"prepare: image path '{field.value}' is a single file; only image directories are made",
+        )
     return [ImageDir((repo / field.value).absolute(), sizes.infer, derive_seed(seed, "infer", field.value), style)]
 
 

@@ -46,14 +46,19 @@ def _dataset(doc: YamlDoc, section: str) -> DatasetSpec | None:
         raise doc.error(f"{section}.dataset: expected a mapping, found {type(dataset).__name__}", section, "dataset")
     data_dir = dataset.get("data_dir")
     if not isinstance(data_dir, str) or not data_dir.strip():
-        raise doc.error(f"{section}.dataset.data_dir: expected a directory path, found {data_dir!r}",
-                        section, "dataset", "data_dir")
+        raise doc.error(
+            f"{section}.dataset.data_dir: expected a directory path, found {data_dir!r}", section, "dataset", "data_dir"
+        )
     labels = dataset.get("label_file_list")
     if isinstance(labels, str):
         labels = [labels]
     if not isinstance(labels, list) or not labels or not all(isinstance(x, str) and x.strip() for x in labels):
-        raise doc.error(f"{section}.dataset.label_file_list: expected a non-empty list of paths, found {labels!r}",
-                        section, "dataset", "label_file_list")
+        raise doc.error(
+            f"{section}.dataset.label_file_list: expected a non-empty list of paths, found {labels!r}",
+            section,
+            "dataset",
+            "label_file_list",
+        )
     return DatasetSpec(data_dir.strip(), tuple(x.strip() for x in labels))
 
 
@@ -103,8 +108,9 @@ def _max_text_length(doc: YamlDoc) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise doc.error(f"Global.max_text_length: expected a positive integer, found {value!r}",
-                        "Global", "max_text_length")
+        raise doc.error(
+            f"Global.max_text_length: expected a positive integer, found {value!r}", "Global", "max_text_length"
+        )
     return value
 
 

@@ -15,6 +15,7 @@ import yaml
 from tipc.config.bounds import read_bounded
 from tipc.errors import ConfigError
 
+
 @dataclass(frozen=True, slots=True)
 class YamlDoc:
     path: Path

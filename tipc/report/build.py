@@ -6,10 +6,10 @@ matrix and the stage details show carried-over records too, marked as an earlier
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Sequence
 
 from tipc.report.compare import status_counts
 from tipc.report.load import NodeRun, RunIds, is_carried, run_ids
@@ -33,8 +33,10 @@ def all_records(runs: Sequence[NodeRun]) -> tuple[StageRecord, ...]:
 
 def anchors_for(records: Sequence[StageRecord]) -> Anchors:
     multi = is_multi_node(records)
-    return Anchors(make_anchors((stage_key(r) for r in records), "stage", multi),
-                   make_anchors((row_key(r) for r in records), "chain", multi))
+    return Anchors(
+        make_anchors((stage_key(r) for r in records), "stage", multi),
+        make_anchors((row_key(r) for r in records), "chain", multi),
+    )
 
 
 def format_time(ts: float) -> str:
@@ -62,8 +64,9 @@ def _node_from_records(rank: int, records: Sequence[StageRecord], head: RunInfo)
     starts = [r.start for r in records if r.start]
     start = min(starts, default=0.0)
     end = max((r.start + r.duration for r in records if r.start), default=0.0)
-    return NodeInfo(rank, records[0].host, head.device, head.paddle_version, head.python_version,
-                    format_time(start), end - start)
+    return NodeInfo(
+        rank, records[0].host, head.device, head.paddle_version, head.python_version, format_time(start), end - start
+    )
 
 
 def node_infos(runs: Sequence[NodeRun]) -> tuple[NodeInfo, ...]:
@@ -72,8 +75,7 @@ def node_infos(runs: Sequence[NodeRun]) -> tuple[NodeInfo, ...]:
     ranks = sorted({r.node_rank for r in records} | {run.info.node_rank for run in runs})
     if len(ranks) < 2:
         return ()
-    own = {run.info.node_rank: run.info for run in runs
-           if {r.node_rank for r in run.records} <= {run.info.node_rank}}
+    own = {run.info.node_rank: run.info for run in runs if {r.node_rank for r in run.records} <= {run.info.node_rank}}
     head = head_info(runs)
     out = []
     for rank in ranks:
@@ -81,8 +83,17 @@ def node_infos(runs: Sequence[NodeRun]) -> tuple[NodeInfo, ...]:
         if info is None:
             out.append(_node_from_records(rank, [r for r in records if r.node_rank == rank], head))
         else:
-            out.append(NodeInfo(rank, info.host, info.device, info.paddle_version, info.python_version,
-                                format_time(info.start), info.duration))
+            out.append(
+                NodeInfo(
+                    rank,
+                    info.host,
+                    info.device,
+                    info.paddle_version,
+                    info.python_version,
+                    format_time(info.start),
+                    info.duration,
+                )
+            )
     return tuple(out)
 
 
@@ -90,12 +101,21 @@ def header(runs: Sequence[NodeRun]) -> Header:
     first = head_info(runs)
     start, duration = run_span(runs)
     return Header(
-        model=first.model, mode=first.mode, run_id=first.run_id, config=first.config,
+        model=first.model,
+        mode=first.mode,
+        run_id=first.run_id,
+        config=first.config,
         config_sha256=first.config_sha256,
         overrides=tuple(sorted((k, str(v)) for k, v in first.overrides.items())),
-        tipc_version=first.tipc_version, paddle_version=first.paddle_version, python=first.python,
-        python_version=first.python_version, device=first.device, host=first.host, nodes=node_infos(runs),
-        start=format_time(start), duration=duration,
+        tipc_version=first.tipc_version,
+        paddle_version=first.paddle_version,
+        python=first.python,
+        python_version=first.python_version,
+        device=first.device,
+        host=first.host,
+        nodes=node_infos(runs),
+        start=format_time(start),
+        duration=duration,
         notes=tuple(dict.fromkeys(n for r in runs for n in r.info.notes)),
     )
 
@@ -104,13 +124,23 @@ def tally(records: Sequence[StageRecord], ids: RunIds) -> Tally:
     own = [r for r in records if not is_carried(r, ids)]
     counts = status_counts(r.status.value for r in own)
     carried = status_counts(r.status.value for r in records if is_carried(r, ids))
-    return Tally(tuple(counts.items()), len(own), run_verdict(r.status for r in own),
-                 tuple((s, n) for s, n in carried.items() if n))
+    return Tally(
+        tuple(counts.items()),
+        len(own),
+        run_verdict(r.status for r in own),
+        tuple((s, n) for s, n in carried.items() if n),
+    )
 
 
-def build_report(runs: Sequence[NodeRun], report_dir: Path, anchors: Anchors, *,
-                 comparison: Comparison | None = None, history: tuple[HistoryEntry, ...] = (),
-                 generated: str = "") -> ReportModel:
+def build_report(
+    runs: Sequence[NodeRun],
+    report_dir: Path,
+    anchors: Anchors,
+    *,
+    comparison: Comparison | None = None,
+    history: tuple[HistoryEntry, ...] = (),
+    generated: str = "",
+) -> ReportModel:
     records = all_records(runs)
     multi = is_multi_node(records)
     head = header(runs)

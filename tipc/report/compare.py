@@ -14,9 +14,10 @@ run made); schema 1 summaries still read, as runs without either.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from tipc.errors import ResultsError
 from tipc.report.figures import FIGURE_BY_KEY, stage_figures
@@ -24,7 +25,7 @@ from tipc.report.load import RunIds, is_carried
 from tipc.report.model import Comparison, FigureMove, StageChange
 from tipc.report.naming import StageKey
 from tipc.results.folder import Warn
-from tipc.results.records import Status, StageRecord, run_verdict
+from tipc.results.records import StageRecord, Status, run_verdict
 
 SUMMARY_FILE = "summary.json"
 SUMMARY_SCHEMA = 2
@@ -71,24 +72,47 @@ class RunSummary:
         return run_verdict(s.status for s in self.own)
 
     def to_json(self) -> str:
-        return json.dumps({
-            "schema": SUMMARY_SCHEMA, "model": self.model, "mode": self.mode, "timestamp": self.timestamp,
-            "run_id": self.run_id, "config": self.config, "counts": self.counts(),
-            "stages": [{"id": s.id, "node_rank": s.node_rank, "status": s.status, "reason": s.reason,
-                        "figures": dict(s.figures), "carried": s.carried} for s in self.stages],
-        }, indent=1, sort_keys=True)
+        return json.dumps(
+            {
+                "schema": SUMMARY_SCHEMA,
+                "model": self.model,
+                "mode": self.mode,
+                "timestamp": self.timestamp,
+                "run_id": self.run_id,
+                "config": self.config,
+                "counts": self.counts(),
+                "stages": [
+                    {
+                        "id": s.id,
+                        "node_rank": s.node_rank,
+                        "status": s.status,
+                        "reason": s.reason,
+                        "figures": dict(s.figures),
+                        "carried": s.carried,
+                    }
+                    for s in self.stages
+                ],
+            },
+            indent=1,
+            sort_keys=True,
+        )
 
     @classmethod
-    def from_json(cls, text: str, source: str) -> "RunSummary":
+    def from_json(cls, text: str, source: str) -> RunSummary:
         try:
             d = _field(json.loads(text), "summary", dict)
             schema = _field(d.get("schema", 1), "schema", int)
             if schema > SUMMARY_SCHEMA:
                 raise ValueError(f"schema {schema} is newer than this tipc reads ({SUMMARY_SCHEMA}); upgrade tipc")
             stages = tuple(_stage(s) for s in _field(d.get("stages"), "stages", list))
-            return cls(_field(d.get("model"), "model", str), _field(d.get("mode"), "mode", str),
-                       _field(d.get("timestamp", ""), "timestamp", str), stages,
-                       _field(d.get("run_id", ""), "run_id", str), _field(d.get("config", ""), "config", str))
+            return cls(
+                _field(d.get("model"), "model", str),
+                _field(d.get("mode"), "mode", str),
+                _field(d.get("timestamp", ""), "timestamp", str),
+                stages,
+                _field(d.get("run_id", ""), "run_id", str),
+                _field(d.get("config", ""), "config", str),
+            )
         except (ValueError, OverflowError, RecursionError) as exc:  # OverflowError: a huge int as a figure
             raise ResultsError(source, 0, f"not a tipc report summary (schema {SUMMARY_SCHEMA}): {exc}") from None
 
@@ -106,11 +130,17 @@ def _stage(d: Any) -> StageSummary:
     Status(status)  # raises ValueError naming it: comparing needs to know what it means
     figures = _field(d.get("figures", {}), "stage figures", dict)
     return StageSummary(
-        _field(d.get("id"), "stage id", str), _field(d.get("node_rank", 0), "stage node_rank", int), status,
+        _field(d.get("id"), "stage id", str),
+        _field(d.get("node_rank", 0), "stage node_rank", int),
+        status,
         _field(d.get("reason", ""), "stage reason", str),
-        tuple(sorted((_field(k, "figure name", str), float(_field(v, f"figure {k}", int, float)))
-                     for k, v in figures.items())),
-        _field(d.get("carried", False), "stage carried", bool))
+        tuple(
+            sorted(
+                (_field(k, "figure name", str), float(_field(v, f"figure {k}", int, float))) for k, v in figures.items()
+            )
+        ),
+        _field(d.get("carried", False), "stage carried", bool),
+    )
 
 
 def status_counts(statuses: Iterable[str]) -> dict[str, int]:
@@ -120,21 +150,50 @@ def status_counts(statuses: Iterable[str]) -> dict[str, int]:
     return counts
 
 
-def summarize(model: str, mode: str, timestamp: str, records: Sequence[StageRecord], *, run_id: str = "",
-              config: str = "", run_ids: RunIds | None = None) -> RunSummary:
+def summarize(
+    model: str,
+    mode: str,
+    timestamp: str,
+    records: Sequence[StageRecord],
+    *,
+    run_id: str = "",
+    config: str = "",
+    run_ids: RunIds | None = None,
+) -> RunSummary:
     """``run_ids``: each node's run (``load.run_ids``); records of other runs are marked carried."""
-    return RunSummary(model, mode, timestamp, tuple(
-        StageSummary(r.id, r.node_rank, r.status.value, r.reason, tuple(sorted(stage_figures(r).items())),
-                     is_carried(r, run_ids or {}))
-        for r in records), run_id, config)
+    return RunSummary(
+        model,
+        mode,
+        timestamp,
+        tuple(
+            StageSummary(
+                r.id,
+                r.node_rank,
+                r.status.value,
+                r.reason,
+                tuple(sorted(stage_figures(r).items())),
+                is_carried(r, run_ids or {}),
+            )
+            for r in records
+        ),
+        run_id,
+        config,
+    )
 
 
 def _label(key: StageKey, multi: bool) -> str:
     return f"{key[0]} (node {key[1]})" if multi else key[0]
 
 
-def compare(before: RunSummary, after: RunSummary, anchors: Mapping[StageKey, str], *,
-            against: str, against_href: str = "", threshold: float = DEFAULT_THRESHOLD) -> Comparison:
+def compare(
+    before: RunSummary,
+    after: RunSummary,
+    anchors: Mapping[StageKey, str],
+    *,
+    against: str,
+    against_href: str = "",
+    threshold: float = DEFAULT_THRESHOLD,
+) -> Comparison:
     """What changed in ``after``'s own stages. ``before`` counts whole, carried stages too:
     they were the latest word on those stages when it ran."""
     old = {s.key: s for s in before.stages}
@@ -152,13 +211,20 @@ def compare(before: RunSummary, after: RunSummary, anchors: Mapping[StageKey, st
             fixed.append(change)
         if prev is not None:
             moves.extend(_moves(label, anchor, dict(prev.figures), dict(s.figures), threshold))
-    return Comparison(against=against, against_href=against_href, threshold=threshold,
-                      new_failures=tuple(new_failures), fixed=tuple(fixed), still_failing=tuple(still),
-                      moves=tuple(moves))
+    return Comparison(
+        against=against,
+        against_href=against_href,
+        threshold=threshold,
+        new_failures=tuple(new_failures),
+        fixed=tuple(fixed),
+        still_failing=tuple(still),
+        moves=tuple(moves),
+    )
 
 
-def _moves(label: str, anchor: str, before: dict[str, float], after: dict[str, float],
-           threshold: float) -> list[FigureMove]:
+def _moves(
+    label: str, anchor: str, before: dict[str, float], after: dict[str, float], threshold: float
+) -> list[FigureMove]:
     out = []
     for key, new in after.items():
         old, fig = before.get(key), FIGURE_BY_KEY.get(key)
@@ -166,8 +232,11 @@ def _moves(label: str, anchor: str, before: dict[str, float], after: dict[str, f
             continue
         change = (new - old) / abs(old)
         if abs(change) > threshold:
-            out.append(FigureMove(label, anchor, fig.label, fig.unit, old, new, change,
-                                  better=(change > 0) == fig.higher_is_better))
+            out.append(
+                FigureMove(
+                    label, anchor, fig.label, fig.unit, old, new, change, better=(change > 0) == fig.higher_is_better
+                )
+            )
     return out
 
 
@@ -176,8 +245,9 @@ def read_summary(path: Path) -> RunSummary:
     try:
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ResultsError(str(path), 0, f"not a tipc report summary: not UTF-8 text ({exc.reason} "
-                                         f"at byte {exc.start})") from None
+        raise ResultsError(
+            str(path), 0, f"not a tipc report summary: not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
     except OSError as exc:
         raise ResultsError(str(path), 0, f"cannot be read ({exc.strerror or exc})") from None
     return RunSummary.from_json(text, str(path))
@@ -218,7 +288,10 @@ def previous_run(history: Sequence[PastRun], current: RunSummary) -> PastRun | N
     no config (schema 1) stands for any config of its model and mode."""
     for past in history:  # newest first
         s = past.summary
-        if (s.order < current.order and (s.model, s.mode) == (current.model, current.mode)
-                and (not s.config or not current.config or s.config == current.config)):
+        if (
+            s.order < current.order
+            and (s.model, s.mode) == (current.model, current.mode)
+            and (not s.config or not current.config or s.config == current.config)
+        ):
             return past
     return None

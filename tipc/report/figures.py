@@ -7,8 +7,10 @@ It leaves out pre/post-processing, so it is comparable across predictors.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from tipc.results.records import StageRecord
 
@@ -41,7 +43,7 @@ def number(value: Any) -> float | None:
         out = float(value)
     except (TypeError, ValueError):
         return None
-    return out if out == out else None  # NaN is no figure
+    return None if math.isnan(out) else out  # NaN is no figure
 
 
 def batch_size(record: StageRecord) -> float | None:

@@ -9,9 +9,9 @@ figures from older ones.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from tipc.errors import ResultsError
 from tipc.results.folder import RUN_INFO, Warn, load_results_dir, node_dirs
@@ -41,10 +41,13 @@ def load_runs(paths: Sequence[Path], warn: Warn | None = None) -> tuple[NodeRun,
     first = runs[0]
     for run in runs[1:]:
         if (run.info.model, run.info.mode) != (first.info.model, first.info.mode):
-            raise ResultsError(str(run.source / RUN_INFO), 0,
-                              f"found model/mode {run.info.model}/{run.info.mode}, expected "
-                              f"{first.info.model}/{first.info.mode} as in {first.source / RUN_INFO}: "
-                              "one report covers one run")
+            raise ResultsError(
+                str(run.source / RUN_INFO),
+                0,
+                f"found model/mode {run.info.model}/{run.info.mode}, expected "
+                f"{first.info.model}/{first.info.mode} as in {first.source / RUN_INFO}: "
+                "one report covers one run",
+            )
     return tuple(runs)
 
 

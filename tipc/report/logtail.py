@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 from urllib.parse import quote
 
 from tipc.metrics.logtext import printable
@@ -30,8 +30,7 @@ PASSED_TAIL_BYTES = 4 * 1024
 _FAILURE_MARKERS = ("Traceback (most recent call last)", "Error", "ABORT")
 
 
-def read_tail(path: Path, max_lines: int = TAIL_LINES, max_bytes: int = TAIL_BYTES,
-              since: int = 0) -> tuple[str, bool]:
+def read_tail(path: Path, max_lines: int = TAIL_LINES, max_bytes: int = TAIL_BYTES, since: int = 0) -> tuple[str, bool]:
     """The last ``max_lines`` lines within the last ``max_bytes`` bytes after byte ``since``; True
     when cut. A file now shorter than ``since`` was replaced since: all of it is the stage's."""
     with open(path, "rb") as fh:

@@ -6,16 +6,20 @@ the cell itself: its status is not this run's news.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from tipc.report.load import RunIds, carried_note
 from tipc.report.model import Cell, Column, Matrix, MatrixRow
 from tipc.report.naming import KIND_ORDER, RowKey, StageKey, infer_label, node_label, row_key, stage_key, stage_name
-from tipc.results.records import Status, StageRecord
+from tipc.results.records import StageRecord, Status
 
 _SHORT = {
-    Status.PASSED: "passed", Status.FAILED: "FAILED", Status.TIMEOUT: "TIMEOUT",
-    Status.HUNG: "HUNG", Status.BLOCKED: "blocked", Status.SKIPPED: "skipped",
+    Status.PASSED: "passed",
+    Status.FAILED: "FAILED",
+    Status.TIMEOUT: "TIMEOUT",
+    Status.HUNG: "HUNG",
+    Status.BLOCKED: "blocked",
+    Status.SKIPPED: "skipped",
 }
 # Cells that were not run say why right in the cell, not only on hover.
 _EXPLAINED = (Status.BLOCKED, Status.SKIPPED)
@@ -72,8 +76,13 @@ def ordered_row_keys(records: Sequence[StageRecord]) -> tuple[RowKey, ...]:
     return tuple(sorted(dict.fromkeys(row_key(r) for r in records), key=lambda k: (chains[k[0]], k[1])))
 
 
-def build_matrix(records: Sequence[StageRecord], stage_anchors: Mapping[StageKey, str],
-                 row_anchors: Mapping[RowKey, str], multi: bool, run_ids: RunIds | None = None) -> Matrix:
+def build_matrix(
+    records: Sequence[StageRecord],
+    stage_anchors: Mapping[StageKey, str],
+    row_anchors: Mapping[RowKey, str],
+    multi: bool,
+    run_ids: RunIds | None = None,
+) -> Matrix:
     cols = columns(records)
     rows: dict[RowKey, dict[str, StageRecord]] = {}
     hosts: dict[RowKey, str] = {}
@@ -84,6 +93,9 @@ def build_matrix(records: Sequence[StageRecord], stage_anchors: Mapping[StageKey
     for key in ordered_row_keys(records):
         by_name = rows[key]
         cells = tuple(_cell(by_name.get(c.key), stage_anchors, run_ids or {}) for c in cols)
-        out.append(MatrixRow(label=key[0], node=node_label(key[1], hosts[key]) if multi else "",
-                             anchor=row_anchors[key], cells=cells))
+        out.append(
+            MatrixRow(
+                label=key[0], node=node_label(key[1], hosts[key]) if multi else "", anchor=row_anchors[key], cells=cells
+            )
+        )
     return Matrix(columns=cols, rows=tuple(out), show_node=multi)

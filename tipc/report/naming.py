@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from tipc.results.records import StageRecord
 
@@ -30,7 +30,7 @@ def stage_name(record: StageRecord) -> str:
 def infer_label(name: str) -> str | None:
     """The case label inside ``infer[...]``, or ``None`` for other stage names."""
     if name.startswith("infer[") and name.endswith("]"):
-        return name[len("infer["):-1]
+        return name[len("infer[") : -1]
     return None
 
 

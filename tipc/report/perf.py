@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from tipc.report.figures import batch_size, number, throughput
 from tipc.report.model import EvalRow, EvalTable, Performance, PerfRow, PlotGroup, SpeedupRow, TrainRow
 from tipc.report.naming import StageKey, argv_option, chain_parts, is_multi_node, node_label, stage_key
 from tipc.report.svg import line_plot
-from tipc.results.records import Status, StageRecord
+from tipc.results.records import StageRecord, Status
 
 MAX_PLOTTED_CHAINS = 6
 
@@ -28,13 +28,23 @@ def _case(record: StageRecord, metric: str, case_field: str) -> str:
 def perf_row(record: StageRecord, anchor: str, node: str) -> PerfRow:
     m = record.metrics
     return PerfRow(
-        anchor=anchor, status=record.status.value, node=node, chain=record.chain,
-        device=_case(record, "runtime_device", "device"), threads=_case(record, "cpu_threads", "cpu_threads"),
-        mkldnn=_case(record, "enable_mkldnn", "enable_mkldnn"), trt=_case(record, "enable_tensorrt", "use_tensorrt"),
-        precision=_case(record, "precision", "precision"), batch_size=batch_size(record),
-        preprocess_ms=number(m.get("preprocess_ms")), inference_ms=number(m.get("inference_ms")),
-        postprocess_ms=number(m.get("postprocess_ms")), total_s=number(m.get("total_s")),
-        throughput=throughput(record), cpu_rss_mb=number(m.get("cpu_rss_mb")), gpu_rss_mb=number(m.get("gpu_rss_mb")),
+        anchor=anchor,
+        status=record.status.value,
+        node=node,
+        chain=record.chain,
+        device=_case(record, "runtime_device", "device"),
+        threads=_case(record, "cpu_threads", "cpu_threads"),
+        mkldnn=_case(record, "enable_mkldnn", "enable_mkldnn"),
+        trt=_case(record, "enable_tensorrt", "use_tensorrt"),
+        precision=_case(record, "precision", "precision"),
+        batch_size=batch_size(record),
+        preprocess_ms=number(m.get("preprocess_ms")),
+        inference_ms=number(m.get("inference_ms")),
+        postprocess_ms=number(m.get("postprocess_ms")),
+        total_s=number(m.get("total_s")),
+        throughput=throughput(record),
+        cpu_rss_mb=number(m.get("cpu_rss_mb")),
+        gpu_rss_mb=number(m.get("gpu_rss_mb")),
     )
 
 
@@ -61,12 +71,29 @@ def chain_plots(index: int, chain: str, rows: Sequence[PerfRow]) -> PlotGroup:
         time_series.setdefault(label, []).append((r.batch_size, r.inference_ms))
         if r.throughput is not None:
             tput_series.setdefault(label, []).append((r.batch_size, r.throughput))
-    return PlotGroup(chain, (
-        line_plot(f"plot-{index}-inference-ms", "Inference time per batch", "batch size", "inference (ms)", "ms",
-                  list(time_series.items()), integer_x=True),
-        line_plot(f"plot-{index}-throughput", "Throughput", "batch size", "throughput (samples/s)", "samples/s",
-                  list(tput_series.items()), integer_x=True),
-    ))
+    return PlotGroup(
+        chain,
+        (
+            line_plot(
+                f"plot-{index}-inference-ms",
+                "Inference time per batch",
+                "batch size",
+                "inference (ms)",
+                "ms",
+                list(time_series.items()),
+                integer_x=True,
+            ),
+            line_plot(
+                f"plot-{index}-throughput",
+                "Throughput",
+                "batch size",
+                "throughput (samples/s)",
+                "samples/s",
+                list(tput_series.items()),
+                integer_x=True,
+            ),
+        ),
+    )
 
 
 def plots(rows: Sequence[PerfRow]) -> tuple[tuple[PlotGroup, ...], int]:
@@ -76,8 +103,9 @@ def plots(rows: Sequence[PerfRow]) -> tuple[tuple[PlotGroup, ...], int]:
     for r in rows:
         if r.batch_size is not None and r.inference_ms is not None:
             by_chain.setdefault(r.chain, []).append(r)
-    groups = tuple(chain_plots(i, chain, rs) for i, (chain, rs) in enumerate(by_chain.items(), 1)
-                   if i <= MAX_PLOTTED_CHAINS)
+    groups = tuple(
+        chain_plots(i, chain, rs) for i, (chain, rs) in enumerate(by_chain.items(), 1) if i <= MAX_PLOTTED_CHAINS
+    )
     return groups, max(0, len(by_chain) - MAX_PLOTTED_CHAINS)
 
 
@@ -85,9 +113,15 @@ def eval_table(records: Sequence[StageRecord], anchors: Mapping[StageKey, str], 
     evals = [r for r in records if r.kind == "eval"]
     cols = tuple(dict.fromkeys(k for r in evals for k, v in r.metrics.items() if number(v) is not None))
     rows = tuple(
-        EvalRow(anchors[stage_key(r)], r.status.value, r.chain, node_label(r.node_rank, r.host) if multi else "",
-                tuple(number(r.metrics.get(c)) for c in cols))
-        for r in evals)
+        EvalRow(
+            anchors[stage_key(r)],
+            r.status.value,
+            r.chain,
+            node_label(r.node_rank, r.host) if multi else "",
+            tuple(number(r.metrics.get(c)) for c in cols),
+        )
+        for r in evals
+    )
     return EvalTable(cols, rows)
 
 
@@ -108,15 +142,28 @@ def speedups(trains: Sequence[StageRecord], anchors: Mapping[StageKey, str]) -> 
         if r.status is Status.PASSED and number(r.metrics.get("ips")):
             by_chain.setdefault(r.chain, []).append(r)
     nodes = {c: launch_nodes(rs[0]) for c, rs in by_chain.items()}
-    ips = {c: sum(number(r.metrics["ips"]) for r in rs) if nodes[c] > 1 else number(rs[0].metrics["ips"])
-           for c, rs in by_chain.items()}
+    ips = {
+        c: sum(number(r.metrics["ips"]) for r in rs) if nodes[c] > 1 else number(rs[0].metrics["ips"])
+        for c, rs in by_chain.items()
+    }
     out = []
     for multi in (c for c in by_chain if nodes[c] > 1):
         trainer, autocast = chain_parts(multi)
         for single in (c for c in by_chain if nodes[c] == 1 and chain_parts(c) == (trainer, autocast)):
-            out.append(SpeedupRow(
-                trainer, autocast, multi, anchors[stage_key(by_chain[multi][0])], nodes[multi], ips[multi],
-                single, anchors[stage_key(by_chain[single][0])], ips[single], ips[multi] / ips[single]))
+            out.append(
+                SpeedupRow(
+                    trainer,
+                    autocast,
+                    multi,
+                    anchors[stage_key(by_chain[multi][0])],
+                    nodes[multi],
+                    ips[multi],
+                    single,
+                    anchors[stage_key(by_chain[single][0])],
+                    ips[single],
+                    ips[multi] / ips[single],
+                )
+            )
     return tuple(out)
 
 
@@ -124,13 +171,30 @@ def build_performance(records: Sequence[StageRecord], anchors: Mapping[StageKey,
     multi = is_multi_node(records)
     rows = tuple(
         perf_row(r, anchors[stage_key(r)], node_label(r.node_rank, r.host) if multi else "")
-        for r in records if r.kind == "infer" and number(r.metrics.get("inference_ms")) is not None)
+        for r in records
+        if r.kind == "infer" and number(r.metrics.get("inference_ms")) is not None
+    )
     trains = [r for r in records if r.kind == "train"]
     train_rows = tuple(
-        TrainRow(anchors[stage_key(r)], r.status.value, r.chain, node_label(r.node_rank, r.host) if multi else "",
-                 number(r.metrics.get("ips")), number(r.metrics.get("loss")), number(r.metrics.get("steps")),
-                 r.duration)
-        for r in trains)
+        TrainRow(
+            anchors[stage_key(r)],
+            r.status.value,
+            r.chain,
+            node_label(r.node_rank, r.host) if multi else "",
+            number(r.metrics.get("ips")),
+            number(r.metrics.get("loss")),
+            number(r.metrics.get("steps")),
+            r.duration,
+        )
+        for r in trains
+    )
     plot_groups, omitted = plots(rows)
-    return Performance(rows=rows, plots=plot_groups, plots_omitted=omitted, train=train_rows, eval=eval_table(records, anchors, multi),
-                       speedups=speedups(trains, anchors), show_node=multi)
+    return Performance(
+        rows=rows,
+        plots=plot_groups,
+        plots_omitted=omitted,
+        train=train_rows,
+        eval=eval_table(records, anchors, multi),
+        speedups=speedups(trains, anchors),
+        show_node=multi,
+    )

@@ -6,15 +6,15 @@ wrote before it (a traceback, say) is not this stage's evidence.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from tipc.report.load import RunIds, carried_note
 from tipc.report.logtail import command_text, failing_worker, file_link, log_tail, offset_of, worker_logs
 from tipc.report.matrix import ordered_row_keys
 from tipc.report.model import Link, StageGroup, StageView
 from tipc.report.naming import RowKey, StageKey, node_label, row_key, stage_key, stage_name
-from tipc.results.records import Status, StageRecord
+from tipc.results.records import StageRecord, Status
 
 
 def _env(env: Mapping[str, str | None]) -> tuple[tuple[str, str], ...]:
@@ -31,32 +31,58 @@ def stage_view(record: StageRecord, anchor: str, report_dir: Path, multi: bool, 
     since = {p: offset_of(record, p) for p in workers}
     broken = failing_worker(workers, since) if workers and record.status.is_failure else None
     return StageView(
-        anchor=anchor, id=record.id, name=stage_name(record), kind=record.kind, status=record.status.value,
+        anchor=anchor,
+        id=record.id,
+        name=stage_name(record),
+        kind=record.kind,
+        status=record.status.value,
         node=node_label(record.node_rank, record.host) if multi else "",
-        command=command_text(record.argv), cwd=record.cwd, env=_env(record.env), duration=record.duration,
-        returncode=record.returncode, reason=record.reason, metrics=_metrics(record.metrics),
-        log=log_tail(record.log, report_dir, short=record.status is Status.PASSED,
-                     since=offset_of(record, record.log) if record.log else 0),
+        command=command_text(record.argv),
+        cwd=record.cwd,
+        env=_env(record.env),
+        duration=record.duration,
+        returncode=record.returncode,
+        reason=record.reason,
+        metrics=_metrics(record.metrics),
+        log=log_tail(
+            record.log,
+            report_dir,
+            short=record.status is Status.PASSED,
+            since=offset_of(record, record.log) if record.log else 0,
+        ),
         worker_logs=tuple(Link(file_link(p, report_dir), p.name) for p in workers),
-        worker_tail=log_tail(str(broken), report_dir, label=f"failing rank: {broken.name}",
-                             since=since[broken]) if broken else None,
+        worker_tail=log_tail(str(broken), report_dir, label=f"failing rank: {broken.name}", since=since[broken])
+        if broken
+        else None,
         # An earlier run's failure is there to read, not to draw the eye from this run's.
         open=record.status.is_failure and not carried,
         carried=carried,
     )
 
 
-def stage_groups(records: Sequence[StageRecord], stage_anchors: Mapping[StageKey, str],
-                 row_anchors: Mapping[RowKey, str], report_dir: Path, multi: bool,
-                 run_ids: RunIds | None = None) -> tuple[StageGroup, ...]:
+def stage_groups(
+    records: Sequence[StageRecord],
+    stage_anchors: Mapping[StageKey, str],
+    row_anchors: Mapping[RowKey, str],
+    report_dir: Path,
+    multi: bool,
+    run_ids: RunIds | None = None,
+) -> tuple[StageGroup, ...]:
     by_row: dict[RowKey, list[StageRecord]] = {}
     for r in records:
         by_row.setdefault(row_key(r), []).append(r)
     groups = []
     for key in ordered_row_keys(records):
         rows = by_row[key]
-        groups.append(StageGroup(
-            anchor=row_anchors[key], title=key[0], node=node_label(key[1], rows[0].host) if multi else "",
-            stages=tuple(stage_view(r, stage_anchors[stage_key(r)], report_dir, multi,
-                                    carried_note(r, run_ids or {})) for r in rows)))
+        groups.append(
+            StageGroup(
+                anchor=row_anchors[key],
+                title=key[0],
+                node=node_label(key[1], rows[0].host) if multi else "",
+                stages=tuple(
+                    stage_view(r, stage_anchors[stage_key(r)], report_dir, multi, carried_note(r, run_ids or {}))
+                    for r in rows
+                ),
+            )
+        )
     return tuple(groups)

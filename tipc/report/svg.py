@@ -7,8 +7,8 @@ both axes start at zero when the data is positive, ticks fall on 1/2/5 × 10^k.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 WIDTH, HEIGHT = 600, 280
 LEGEND_CHAR_PX = 6.4  # a generous average glyph width at the legend's 11.5px
@@ -91,8 +91,16 @@ def _domain(values: Sequence[float], min_step: float = 0.0) -> tuple[float, ...]
     return nice_ticks(min(0.0, lo), hi, min_step=min_step)
 
 
-def line_plot(plot_id: str, title: str, x_label: str, y_label: str, unit: str,
-              series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, integer_x: bool = False) -> Plot:
+def line_plot(
+    plot_id: str,
+    title: str,
+    x_label: str,
+    y_label: str,
+    unit: str,
+    series: Sequence[tuple[str, Sequence[tuple[float, float]]]],
+    *,
+    integer_x: bool = False,
+) -> Plot:
     """Series are ``(label, [(x, y), ...])``; points are drawn in x order.
 
     ``integer_x``: x is a count (batch size), so no tick falls between whole numbers.
@@ -111,16 +119,33 @@ def line_plot(plot_id: str, title: str, x_label: str, y_label: str, unit: str,
     for i, (label, pts) in enumerate(series):
         points = tuple(
             PlotPoint(x, y, px(x), py(y), f"{label}: {x_label} {fmt_number(x)} → {fmt_number(y)} {unit}".rstrip())
-            for x, y in sorted(pts))
-        drawn.append(PlotSeries(label, PALETTE[i % len(PALETTE)], points,
-                                " ".join(f"{p.cx},{p.cy}" for p in points), TOP + 8 + i * LEGEND_ROW))
+            for x, y in sorted(pts)
+        )
+        drawn.append(
+            PlotSeries(
+                label,
+                PALETTE[i % len(PALETTE)],
+                points,
+                " ".join(f"{p.cx},{p.cy}" for p in points),
+                TOP + 8 + i * LEGEND_ROW,
+            )
+        )
     height = max(HEIGHT, TOP + 8 + len(drawn) * LEGEND_ROW)
     longest = max((len(s.label) for s in drawn), default=0)
     width = max(WIDTH, int(LEGEND_X + 26 + longest * LEGEND_CHAR_PX + 8))
     return Plot(
-        id=plot_id, title=title, x_label=x_label, y_label=y_label, width=width, height=height,
-        left=LEFT, top=TOP, right=LEFT + PLOT_W, bottom=TOP + PLOT_H,
+        id=plot_id,
+        title=title,
+        x_label=x_label,
+        y_label=y_label,
+        width=width,
+        height=height,
+        left=LEFT,
+        top=TOP,
+        right=LEFT + PLOT_W,
+        bottom=TOP + PLOT_H,
         x_ticks=tuple(Tick(px(v), fmt_number(v)) for v in xt),
         y_ticks=tuple(Tick(py(v), fmt_number(v)) for v in yt),
-        series=tuple(drawn), legend_x=LEGEND_X,
+        series=tuple(drawn),
+        legend_x=LEGEND_X,
     )

@@ -23,19 +23,28 @@ import os
 import re
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from tipc.errors import ResultsError
-from tipc.results.folder import RECORDS, Warn, has_results, write_atomic
 from tipc.report.build import Anchors, all_records, anchors_for, build_report, format_time, head_info, run_span
-from tipc.report.compare import (DEFAULT_THRESHOLD, SUMMARY_FILE, PastRun, RunSummary, compare as compare_runs,
-                                 previous_run, read_history, read_summary, summarize)
+from tipc.report.compare import (
+    DEFAULT_THRESHOLD,
+    SUMMARY_FILE,
+    PastRun,
+    RunSummary,
+    previous_run,
+    read_history,
+    read_summary,
+    summarize,
+)
+from tipc.report.compare import compare as compare_runs
 from tipc.report.load import NodeRun, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
 from tipc.report.render import render, render_redirect
+from tipc.results.folder import RECORDS, Warn, has_results, write_atomic
 
 INDEX = "index.html"
 LATEST = "latest"
@@ -64,8 +73,15 @@ def _to_stderr(message: str) -> None:
 
 def summarize_runs(runs: Sequence[NodeRun]) -> RunSummary:
     head = head_info(runs)
-    return summarize(head.model, head.mode, run_timestamp(run_span(runs)[0]), all_records(runs),
-                     run_id=head.run_id, config=head.config, run_ids=run_ids(runs))
+    return summarize(
+        head.model,
+        head.mode,
+        run_timestamp(run_span(runs)[0]),
+        all_records(runs),
+        run_id=head.run_id,
+        config=head.config,
+        run_ids=run_ids(runs),
+    )
 
 
 def _baseline_from(path: Path) -> Baseline:
@@ -81,17 +97,23 @@ def _baseline_from(path: Path) -> Baseline:
     if has_results(path):
         summary = summarize_runs(load_runs([path]))
         return Baseline(summary, f"{summary.order} ({path})", None)
-    raise ResultsError(str(path), 0, f"cannot compare with it: expected a report directory holding {SUMMARY_FILE} "
-                                    f"or a results directory holding {RECORDS}")
+    raise ResultsError(
+        str(path),
+        0,
+        f"cannot compare with it: expected a report directory holding {SUMMARY_FILE} "
+        f"or a results directory holding {RECORDS}",
+    )
 
 
-def _comparison(baseline: Baseline | None, current: RunSummary, anchors: Anchors, report_dir: Path,
-                threshold: float) -> Comparison | None:
+def _comparison(
+    baseline: Baseline | None, current: RunSummary, anchors: Anchors, report_dir: Path, threshold: float
+) -> Comparison | None:
     if baseline is None:
         return None
     href = file_link(baseline.index, report_dir) if baseline.index else ""
-    return compare_runs(baseline.summary, current, anchors.stages, against=baseline.label, against_href=href,
-                        threshold=threshold)
+    return compare_runs(
+        baseline.summary, current, anchors.stages, against=baseline.label, against_href=href, threshold=threshold
+    )
 
 
 def _from_history(past: PastRun | None) -> Baseline | None:
@@ -102,9 +124,16 @@ def _from_history(past: PastRun | None) -> Baseline | None:
 
 
 def _history_links(history: Sequence[PastRun]) -> tuple[HistoryEntry, ...]:
-    return tuple(HistoryEntry(p.summary.order or p.dir.name, f"../{p.dir.name}/{INDEX}", p.summary.verdict(),
-                              tuple(p.summary.counts().items()), p.summary.config)
-                 for p in history[:HISTORY_LINKS])
+    return tuple(
+        HistoryEntry(
+            p.summary.order or p.dir.name,
+            f"../{p.dir.name}/{INDEX}",
+            p.summary.verdict(),
+            tuple(p.summary.counts().items()),
+            p.summary.config,
+        )
+        for p in history[:HISTORY_LINKS]
+    )
 
 
 def update_latest(mode_dir: Path, name: str, title: str) -> None:
@@ -120,8 +149,15 @@ def update_latest(mode_dir: Path, name: str, title: str) -> None:
     write_atomic(mode_dir / f"{LATEST}.html", render_redirect(f"{name}/{INDEX}", title))
 
 
-def write_report(results_dirs: Sequence[Path], out_root: Path, compare: Path | None = None, *,
-                 history: bool = True, threshold: float = DEFAULT_THRESHOLD, warn: Warn | None = None) -> Path:
+def write_report(
+    results_dirs: Sequence[Path],
+    out_root: Path,
+    compare: Path | None = None,
+    *,
+    history: bool = True,
+    threshold: float = DEFAULT_THRESHOLD,
+    warn: Warn | None = None,
+) -> Path:
     """Render one run (one results dir per node) and return the path of its ``index.html``.
 
     ``compare`` is a previous report or results directory; without it (and with
@@ -140,12 +176,11 @@ def write_report(results_dirs: Sequence[Path], out_root: Path, compare: Path | N
 
     past = read_history(mode_dir, name, warn or _to_stderr) if history else ()
     anchors = anchors_for(records)
-    if compare is not None:
-        baseline = _baseline_from(Path(compare))
-    else:
-        baseline = _from_history(previous_run(past, summary))
+    baseline = _baseline_from(Path(compare)) if compare is not None else _from_history(previous_run(past, summary))
     model = build_report(
-        runs, report_dir, anchors,
+        runs,
+        report_dir,
+        anchors,
         comparison=_comparison(baseline, summary, anchors, report_dir, threshold),
         history=_history_links(past),
         generated=format_time(time.time()),

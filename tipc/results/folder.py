@@ -28,9 +28,9 @@ import secrets
 import shutil
 import socket
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
 
 from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.plan.model import Stage
@@ -118,8 +118,9 @@ def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
                 try:
                     records.append(StageRecord.from_dict(json.loads(raw.decode("utf-8"))))
                 except (UnicodeDecodeError, ValueError, RecordError) as exc:
-                    problem = ResultsError(str(path), number, f"not a stage record ({_short(exc)}); "
-                                                              "expected one JSON object per line")
+                    problem = ResultsError(
+                        str(path), number, f"not a stage record ({_short(exc)}); expected one JSON object per line"
+                    )
                     if warn is None:
                         raise problem from None
                     warn(f"tipc: skipped {problem}")
@@ -135,8 +136,9 @@ def read_run_info(path: Path) -> RunInfo:
     try:
         return RunInfo.from_dict(json.loads(path.read_bytes().decode("utf-8")))
     except FileNotFoundError:
-        raise ResultsError(str(path), 0, f"missing; expected a tipc results directory with {RUN_INFO} "
-                                         f"and {RECORDS}") from None
+        raise ResultsError(
+            str(path), 0, f"missing; expected a tipc results directory with {RUN_INFO} and {RECORDS}"
+        ) from None
     except OSError as exc:
         raise ResultsError(str(path), 0, f"cannot be read ({exc.strerror or exc})") from None
     except (UnicodeDecodeError, ValueError, RecordError) as exc:
@@ -153,8 +155,9 @@ def load_results_dir(path: str | Path, warn: Warn | None = None) -> tuple[RunInf
     path = Path(path)
     info = read_run_info(path / RUN_INFO)
     if not (path / RECORDS).is_file():
-        raise ResultsError(str(path / RECORDS), 0, f"missing; expected a tipc results directory with {RUN_INFO} "
-                                                   f"and {RECORDS}")
+        raise ResultsError(
+            str(path / RECORDS), 0, f"missing; expected a tipc results directory with {RUN_INFO} and {RECORDS}"
+        )
     return info, read_records(path / RECORDS, warn)
 
 
@@ -248,14 +251,19 @@ class ResultsDir:
         except BlockingIOError:
             holder = os.pread(fd, 4096, 0).decode(errors="replace").strip() or "another run"
             os.close(fd)
-            raise FolderBusy(f"results folder {self.path} is in use by {holder}; wait for it to end, or give "
-                             "this run its own folder (--output-root)") from None
+            raise FolderBusy(
+                f"results folder {self.path} is in use by {holder}; wait for it to end, or give "
+                "this run its own folder (--output-root)"
+            ) from None
         started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info.start or time.time()))
         try:
             with _writing(self.path / LOCK):
                 os.ftruncate(fd, 0)
-                os.pwrite(fd, f"run {info.run_id} (pid {os.getpid()} on {socket.gethostname()}, started {started})"
-                          "\n".encode(), 0)
+                os.pwrite(
+                    fd,
+                    f"run {info.run_id} (pid {os.getpid()} on {socket.gethostname()}, started {started})\n".encode(),
+                    0,
+                )
         except OutputError:
             os.close(fd)
             raise
@@ -282,11 +290,14 @@ class ResultsDir:
         """Write the final ``run.json`` and, once every config that began the folder has ended,
         mark it ``ended`` and let the folder go."""
         head = self._info or info
-        self._info = replace(head, configs=tuple(dict.fromkeys((*head.configs, *info.configs))),
-                             notes=tuple(dict.fromkeys((*head.notes, *info.notes))),
-                             paddle_version=info.paddle_version or head.paddle_version,
-                             python_version=info.python_version or head.python_version,
-                             duration=max(head.duration, info.start + info.duration - head.start))
+        self._info = replace(
+            head,
+            configs=tuple(dict.fromkeys((*head.configs, *info.configs))),
+            notes=tuple(dict.fromkeys((*head.notes, *info.notes))),
+            paddle_version=info.paddle_version or head.paddle_version,
+            python_version=info.python_version or head.python_version,
+            duration=max(head.duration, info.start + info.duration - head.start),
+        )
         self._users = max(0, self._users - 1)
         self.write_run_info(replace(self._info, ended=self._users == 0))
         if self._users == 0 and self._lock_fd is not None:
@@ -371,4 +382,3 @@ def archive_interrupted(results: ResultsDir, found: Interrupted, record: StageRe
     dest = results.runs_dir / found.run_id
     dest.mkdir(parents=True, exist_ok=True)
     _append(dest / RECORDS, record.to_json() + "\n")
-

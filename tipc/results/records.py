@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any
 
@@ -41,7 +41,7 @@ class Status(str, Enum):
 
 
 def run_verdict(statuses: Any) -> str:
-    """"failed" when a stage failed, else "incomplete" when one was blocked, else "passed" ("empty": none)."""
+    """ "failed" when a stage failed, else "incomplete" when one was blocked, else "passed" ("empty": none)."""
     seen = {Status(s) for s in statuses}
     if not seen:
         return "empty"
@@ -54,15 +54,47 @@ class RecordError(ValueError):
     """A JSON value that is not a valid record; the message names the field."""
 
 
+# How each JSON field is checked: its kinds, whether null is allowed, and what it becomes.
+_TEXT, _INT, _NUMBER, _OBJECT, _FLAG = (str,), (int,), (int, float), (dict,), (bool,)
+
+
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    kinds: tuple[type, ...]
+    nullable: bool = False
+    items: tuple[type, ...] | None = None  # a list of these, read as a tuple
+
+
 def _check(name: str, value: Any, kinds: tuple[type, ...]) -> Any:
-    if isinstance(value, bool) and bool not in kinds:
-        raise RecordError(f"field {name!r} is {value!r}, expected {' or '.join(k.__name__ for k in kinds)}")
-    if not isinstance(value, kinds) or (isinstance(value, float) and not math.isfinite(value)):
+    bad = (
+        (isinstance(value, bool) and bool not in kinds)
+        or not isinstance(value, kinds)
+        or (isinstance(value, float) and not math.isfinite(value))
+    )
+    if bad:
         raise RecordError(f"field {name!r} is {value!r}, expected {' or '.join(k.__name__ for k in kinds)}")
     return value
 
 
-_NUMBER = (int, float)
+def _read_fields(d: Any, specs: dict[str, _Spec], required: tuple[str, ...]) -> dict[str, Any]:
+    """The known fields of a parsed JSON object, each checked against its spec; ``RecordError``
+    names the first one that does not fit. Numbers become floats where the spec says float."""
+    if not isinstance(d, dict):
+        raise RecordError(f"expected a JSON object, found {type(d).__name__}")
+    for name in required:
+        if name not in d:
+            raise RecordError(f"field {name!r} is missing")
+    kw = {}
+    for name, spec in specs.items():
+        if name not in d or (spec.nullable and d[name] is None):
+            continue
+        value = _check(name, d[name], spec.kinds)
+        if spec.items is not None:
+            value = tuple(_check(f"{name} item", item, spec.items) for item in value)
+        elif spec.kinds == _NUMBER:
+            value = float(value)
+        kw[name] = value
+    return kw
 
 
 @dataclass(frozen=True)
@@ -105,37 +137,29 @@ class StageRecord:
     @classmethod
     def from_dict(cls, d: Any) -> StageRecord:
         """A record from parsed JSON; ``RecordError`` names the first field that does not fit."""
-        if not isinstance(d, dict):
-            raise RecordError(f"expected a JSON object, found {type(d).__name__}")
-        for required in ("id", "kind", "chain", "status"):
-            if required not in d:
-                raise RecordError(f"field {required!r} is missing")
-        kw = {f.name: d[f.name] for f in fields(cls) if f.name in d}
-        for name in ("id", "kind", "chain", "cwd", "log", "reason", "host", "model", "mode", "config", "run_id"):
-            if name in kw:
-                _check(name, kw[name], (str,))
-        for name in ("start", "duration"):
-            if name in kw:
-                kw[name] = float(_check(name, kw[name], _NUMBER))
-        if "node_rank" in kw:
-            _check("node_rank", kw["node_rank"], (int,))
-        if kw.get("returncode") is not None:
-            _check("returncode", kw["returncode"], (int,))
-        if kw.get("peak_rss_mb") is not None:
-            kw["peak_rss_mb"] = float(_check("peak_rss_mb", kw["peak_rss_mb"], _NUMBER))
-        for name in ("env", "metrics", "log_offsets"):
-            if name in kw:
-                _check(name, kw[name], (dict,))
-        if kw.get("infer") is not None:
-            _check("infer", kw["infer"], (dict,))
-        argv = _check("argv", kw.get("argv", []), (list,))
-        kw["argv"] = tuple(_check("argv item", a, (str,)) for a in argv)
+        kw = _read_fields(d, _STAGE_FIELDS, ("id", "kind", "chain", "status"))
         try:
             kw["status"] = Status(kw["status"])
         except ValueError:
-            raise RecordError(f"field 'status' is {kw['status']!r}, expected one of "
-                              f"{', '.join(s.value for s in Status)}") from None
+            raise RecordError(
+                f"field 'status' is {kw['status']!r}, expected one of {', '.join(s.value for s in Status)}"
+            ) from None
         return cls(**kw)
+
+
+_STAGE_FIELDS = {
+    **dict.fromkeys(
+        ("id", "kind", "chain", "status", "cwd", "log", "reason", "host", "model", "mode", "config", "run_id"),
+        _Spec(_TEXT),
+    ),
+    "argv": _Spec((list,), items=_TEXT),
+    **dict.fromkeys(("env", "metrics", "log_offsets"), _Spec(_OBJECT)),
+    "infer": _Spec(_OBJECT, nullable=True),
+    **dict.fromkeys(("start", "duration"), _Spec(_NUMBER)),
+    "peak_rss_mb": _Spec(_NUMBER, nullable=True),
+    "node_rank": _Spec(_INT),
+    "returncode": _Spec(_INT, nullable=True),
+}
 
 
 @dataclass(frozen=True)
@@ -171,31 +195,35 @@ class RunInfo:
 
     @classmethod
     def from_dict(cls, d: Any) -> RunInfo:
-        if not isinstance(d, dict):
-            raise RecordError(f"expected a JSON object, found {type(d).__name__}")
-        schema = d.get("schema", 0)
-        if not isinstance(schema, int) or schema > SCHEMA:
-            raise RecordError(f"schema {schema!r} is newer than this tipc reads ({SCHEMA}); upgrade tipc")
-        for required in ("model", "mode", "config"):
-            if required not in d:
-                raise RecordError(f"field {required!r} is missing")
-        kw = {f.name: d[f.name] for f in fields(cls) if f.name in d}
-        for name in ("model", "mode", "config", "config_sha256", "tipc_version", "paddle_version", "python",
-                     "python_version", "device", "host", "run_id"):
-            if name in kw:
-                _check(name, kw[name], (str,))
-        for name in ("start", "duration"):
-            if name in kw:
-                kw[name] = float(_check(name, kw[name], _NUMBER))
-        if "node_rank" in kw:
-            _check("node_rank", kw["node_rank"], (int,))
-        if "overrides" in kw:
-            _check("overrides", kw["overrides"], (dict,))
-        for name in ("nodes", "notes", "configs"):
-            kw[name] = tuple(_check(f"{name} item", v, (str,)) for v in _check(name, kw.get(name, []), (list,)))
-        if "ended" in kw:
-            _check("ended", kw["ended"], (bool,))
-        else:
-            kw["ended"] = True  # schema 0 wrote run.json at the end only
-        kw["schema"] = SCHEMA
+        if isinstance(d, dict):
+            schema = d.get("schema", 0)
+            if not isinstance(schema, int) or schema > SCHEMA:
+                raise RecordError(f"schema {schema!r} is newer than this tipc reads ({SCHEMA}); upgrade tipc")
+        kw = _read_fields(d, _RUN_FIELDS, ("model", "mode", "config"))
+        kw.setdefault("ended", True)  # schema 0 wrote run.json at the end only
         return cls(**kw)
+
+
+_RUN_FIELDS = {
+    **dict.fromkeys(
+        (
+            "model",
+            "mode",
+            "config",
+            "config_sha256",
+            "tipc_version",
+            "paddle_version",
+            "python",
+            "python_version",
+            "device",
+            "host",
+            "run_id",
+        ),
+        _Spec(_TEXT),
+    ),
+    **dict.fromkeys(("start", "duration"), _Spec(_NUMBER)),
+    "node_rank": _Spec(_INT),
+    "overrides": _Spec(_OBJECT),
+    **dict.fromkeys(("nodes", "notes", "configs"), _Spec((list,), items=_TEXT)),
+    "ended": _Spec(_FLAG),
+}

@@ -60,8 +60,9 @@ def _gb(kb: int) -> str:
     return f"{kb / 1024 / 1024:.1f} GB"
 
 
-def describe_exit(returncode: int, peak_kb: int | None = None, oom_killed: bool = False,
-                  limit_kb: int | None = None) -> str:
+def describe_exit(
+    returncode: int, peak_kb: int | None = None, oom_killed: bool = False, limit_kb: int | None = None
+) -> str:
     """``exit code N``, or ``killed by SIGKILL (signal 9)`` with the OOM evidence when there is some."""
     if returncode >= 0:
         return f"exit code {returncode}"

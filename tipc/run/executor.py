@@ -22,11 +22,12 @@ import shlex
 import signal
 import subprocess
 import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 from pathlib import Path
-from typing import Callable, Iterator, Mapping, Protocol
+from typing import Protocol
 
 from tipc.run.endings import oom_kills
 from tipc.run.proctree import Tracker, kill_marked_by, kill_tree, snapshot
@@ -97,8 +98,7 @@ def _header(req: ExecRequest, start: float) -> bytes:
     lines = [f"# tipc stage: {req.title}"] if req.title else []
     lines += [f"# command: {shlex.join(req.argv)}", f"# cwd: {req.cwd}"]
     if req.env:
-        lines.append("# env: " + " ".join(f"{k}={v}" if v is not None else f"-u {k}"
-                                           for k, v in req.env.items()))
+        lines.append("# env: " + " ".join(f"{k}={v}" if v is not None else f"-u {k}" for k, v in req.env.items()))
     lines.append(f"# start: {datetime.fromtimestamp(start).isoformat(timespec='seconds')}")
     return ("\n".join(lines) + "\n").encode()
 
@@ -170,7 +170,7 @@ class _Tee:
 
     def __init__(self, log: Path, offset: int, sink: LiveSink | None) -> None:
         self._sink = sink
-        self._file = open(log, "rb") if sink else None
+        self._file = open(log, "rb") if sink else None  # noqa: SIM115 - closed by close()
         if self._file:
             self._file.seek(offset)
 
@@ -187,8 +187,9 @@ class _Tee:
 class ProcessExecutor:
     """Runs requests as real processes. ``grace``: seconds between SIGTERM and SIGKILL."""
 
-    def __init__(self, grace: float = 3.0, live: LiveSink | None = None,
-                 base_env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, grace: float = 3.0, live: LiveSink | None = None, base_env: Mapping[str, str] | None = None
+    ) -> None:
         self.grace = grace
         self.live = live
         self.base_env = base_env
@@ -207,24 +208,48 @@ class ProcessExecutor:
             if out is not None:
                 with contextlib.suppress(OSError):
                     out.close()
-            return ExecResult(Ending.NOT_STARTED, None, start, time.monotonic() - t0,
-                              f"cannot write its log {request.log}: {exc.strerror or exc}")
+            return ExecResult(
+                Ending.NOT_STARTED,
+                None,
+                start,
+                time.monotonic() - t0,
+                f"cannot write its log {request.log}: {exc.strerror or exc}",
+            )
         try:
             oom_before = oom_kills()
             try:
                 proc = subprocess.Popen(
-                    request.argv, cwd=request.cwd, stdin=subprocess.DEVNULL, stdout=out,
-                    stderr=subprocess.STDOUT, start_new_session=True,
-                    env=child_env({**request.env, **_marks(request, stage)},
-                                  os.environ if self.base_env is None else self.base_env))
+                    request.argv,
+                    cwd=request.cwd,
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                    env=child_env(
+                        {**request.env, **_marks(request, stage)},
+                        os.environ if self.base_env is None else self.base_env,
+                    ),
+                )
             except OSError as exc:
-                result = ExecResult(Ending.NOT_STARTED, None, start, time.monotonic() - t0,
-                                    f"cannot start {request.argv[0]!r}: {exc.strerror or exc}")
+                result = ExecResult(
+                    Ending.NOT_STARTED,
+                    None,
+                    start,
+                    time.monotonic() - t0,
+                    f"cannot start {request.argv[0]!r}: {exc.strerror or exc}",
+                )
             else:
                 ending, reason, peak = self._supervise(proc, out, request, t0, stage)
                 oom_after = oom_kills()
-                result = ExecResult(ending, proc.returncode, start, time.monotonic() - t0, reason, peak,
-                                    None not in (oom_before, oom_after) and oom_after > oom_before)
+                result = ExecResult(
+                    ending,
+                    proc.returncode,
+                    start,
+                    time.monotonic() - t0,
+                    reason,
+                    peak,
+                    None not in (oom_before, oom_after) and oom_after > oom_before,
+                )
             with contextlib.suppress(OSError):  # the footer is a courtesy; the record tells the story
                 out.write(_footer(result))
                 out.flush()
@@ -233,8 +258,9 @@ class ProcessExecutor:
                 out.close()
         return result
 
-    def _supervise(self, proc: subprocess.Popen, out, req: ExecRequest, t0: float,
-                   stage: str) -> tuple[Ending, str, int | None]:
+    def _supervise(
+        self, proc: subprocess.Popen, out, req: ExecRequest, t0: float, stage: str
+    ) -> tuple[Ending, str, int | None]:
         tracker = Tracker(proc.pid)
         waiter = tee = None
         ending, reason = Ending.INTERRUPTED, "interrupted: process group stopped"
@@ -261,8 +287,9 @@ class ProcessExecutor:
                 tee.close()
         return ending, reason, peak
 
-    def _watch(self, waiter: _ExitWaiter, tracker: Tracker, tee: _Tee, out, req: ExecRequest,
-               t0: float) -> tuple[Ending, str]:
+    def _watch(
+        self, waiter: _ExitWaiter, tracker: Tracker, tee: _Tee, out, req: ExecRequest, t0: float
+    ) -> tuple[Ending, str]:
         deadline = t0 + req.timeout if req.timeout else float("inf")
         last_activity, last_change = -1, t0
         # An exit ends the wait at once (pidfd); the tick paces the tree scan, the tee and the
@@ -285,8 +312,7 @@ class ProcessExecutor:
                 if activity != last_activity:
                     last_activity, last_change = activity, now
                 elif now - last_change >= req.hang_timeout:
-                    return Ending.HUNG, (f"hung: no new output for {req.hang_timeout:g} s: "
-                                          "process group killed")
+                    return Ending.HUNG, (f"hung: no new output for {req.hang_timeout:g} s: process group killed")
 
 
 @contextlib.contextmanager

@@ -41,8 +41,9 @@ def _shows(log: Path, text: str) -> bool:
         return False
 
 
-def false_pass(stage: Stage, cwd: Path, log: Path, owns_outputs: bool,
-               before: dict[str, Signature | None] | None = None) -> str:
+def false_pass(
+    stage: Stage, cwd: Path, log: Path, owns_outputs: bool, before: dict[str, Signature | None] | None = None
+) -> str:
     """Why a stage that exited 0 still failed, or "" when it did its job.
 
     ``owns_outputs`` is False on a node other than trainer 0's, which writes no checkpoint.
@@ -55,8 +56,10 @@ def false_pass(stage: Stage, cwd: Path, log: Path, owns_outputs: bool,
             return f"exit code 0 but it did not write {', '.join(missing)}"
         stale = [name for name, sig in after.items() if before is not None and before.get(name) == sig]
         if stale:
-            return (f"exit code 0 but it did not write {', '.join(stale)}: the file there is left from an "
-                    "earlier run (unchanged during this stage)")
+            return (
+                f"exit code 0 but it did not write {', '.join(stale)}: the file there is left from an "
+                "earlier run (unchanged during this stage)"
+            )
     if stage.kind is StageKind.INFER and _shows(log, TRACEBACK):
         return "exit code 0 but its log shows a Python traceback (the predictor hid an error)"
     return ""

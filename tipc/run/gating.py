@@ -10,9 +10,9 @@ existing export — never against the leftovers of another config.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping
 
 from tipc.plan.model import Plan, Stage
 from tipc.results.records import StageRecord, Status
@@ -49,11 +49,16 @@ def _blocked_by(req: Stage, record: StageRecord) -> Decision:
 def _from_disk(req: Stage, include_hint: Callable[[Stage], str], passed_before: Callable[[Stage], bool]) -> Decision:
     missing = missing_outputs(req, Path(req.cwd)) if req.outputs else ("(it declares no outputs to check)",)
     if missing:
-        return Decision(Status.BLOCKED, f"blocked: {req.name} is not in this run and its outputs are missing "
-                                        f"({missing[0]}); {include_hint(req)}")
+        return Decision(
+            Status.BLOCKED,
+            f"blocked: {req.name} is not in this run and its outputs are missing ({missing[0]}); {include_hint(req)}",
+        )
     if not passed_before(req):
-        return Decision(Status.BLOCKED, f"blocked: {req.name} is not in this run and its outputs on disk "
-                                        f"were not made by a passed run of this plan; {include_hint(req)}")
+        return Decision(
+            Status.BLOCKED,
+            f"blocked: {req.name} is not in this run and its outputs on disk "
+            f"were not made by a passed run of this plan; {include_hint(req)}",
+        )
     return RUN
 
 
@@ -62,8 +67,14 @@ def not_applicable(stage: Stage, node_rank: int) -> bool:
     return stage.rank0_only and node_rank != 0
 
 
-def decide(stage: Stage, plan: Plan, done: Mapping[str, StageRecord], passed_before: Callable[[Stage], bool],
-           node_rank: int = 0, include_hint: Callable[[Stage], str] = lambda s: f"run {s.id} first") -> Decision:
+def decide(
+    stage: Stage,
+    plan: Plan,
+    done: Mapping[str, StageRecord],
+    passed_before: Callable[[Stage], bool],
+    node_rank: int = 0,
+    include_hint: Callable[[Stage], str] = lambda s: f"run {s.id} first",
+) -> Decision:
     """``done``: the records of this session's finished stages, by stage id; ``passed_before``:
     whether an earlier run passed a stage exactly as planned (its outputs may then stand in)."""
     if not_applicable(stage, node_rank):

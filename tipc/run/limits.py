@@ -11,21 +11,23 @@ inference limits.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
 
 from tipc.plan.model import StageKind
 
 KINDS = tuple(k.value for k in StageKind)
 HOUR = 3600.0
 
-DEFAULT_TIMEOUTS: Mapping[str, Mapping[str, float]] = MappingProxyType({
-    "lite_train_lite_infer": {"train": 2 * HOUR, "eval": HOUR, "export": HOUR, "infer": HOUR},
-    "lite_train_whole_infer": {"train": 2 * HOUR, "eval": 2 * HOUR, "export": HOUR, "infer": 2 * HOUR},
-    "whole_train_whole_infer": {"train": 72 * HOUR, "eval": 6 * HOUR, "export": HOUR, "infer": 2 * HOUR},
-    "whole_infer": {"train": 2 * HOUR, "eval": 2 * HOUR, "export": HOUR, "infer": 2 * HOUR},
-})
+DEFAULT_TIMEOUTS: Mapping[str, Mapping[str, float]] = MappingProxyType(
+    {
+        "lite_train_lite_infer": {"train": 2 * HOUR, "eval": HOUR, "export": HOUR, "infer": HOUR},
+        "lite_train_whole_infer": {"train": 2 * HOUR, "eval": 2 * HOUR, "export": HOUR, "infer": 2 * HOUR},
+        "whole_train_whole_infer": {"train": 72 * HOUR, "eval": 6 * HOUR, "export": HOUR, "infer": 2 * HOUR},
+        "whole_infer": {"train": 2 * HOUR, "eval": 2 * HOUR, "export": HOUR, "infer": 2 * HOUR},
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +45,7 @@ def parse_timeout(text: str) -> tuple[str, float]:
     """``KIND=SECONDS`` → (kind, seconds); KIND is a stage kind or ``all``. Raises ValueError."""
     kind, sep, value = text.partition("=")
     kind = kind.strip()
-    if not sep or kind not in KINDS + ("all",):
+    if not sep or kind not in (*KINDS, "all"):
         raise ValueError(f"expected KIND=SECONDS with KIND one of {', '.join(KINDS)}, all; got {text!r}")
     return kind, parse_seconds(value)
 
@@ -63,6 +65,6 @@ def resolve_limits(mode: str, overrides: tuple[str, ...] = (), hang: float | Non
     timeouts = dict(DEFAULT_TIMEOUTS.get(mode, DEFAULT_TIMEOUTS["lite_train_lite_infer"]))
     parsed = [parse_timeout(text) for text in overrides]
     for kind, seconds in sorted(parsed, key=lambda kv: kv[0] != "all"):
-        for k in (KINDS if kind == "all" else (kind,)):
+        for k in KINDS if kind == "all" else (kind,):
             timeouts[k] = seconds
     return Limits(timeouts=MappingProxyType(timeouts), hang=hang)

@@ -16,9 +16,10 @@ import shlex
 import shutil
 import socket
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from tipc.metrics.logfile import extract_file
 from tipc.plan.model import Plan, Skipped, Stage
@@ -26,12 +27,12 @@ from tipc.plan.naming import kind_of
 from tipc.results.folder import Interrupted, ResultsDir, archive_interrupted, new_run_id, read_records
 from tipc.results.records import RunInfo, StageRecord, Status
 from tipc.run import legacy
-from tipc.run.executor import Ending, ExecRequest, Executor, ExecResult
 from tipc.run.endings import describe_exit, memory_limit_kb
+from tipc.run.executor import Ending, ExecRequest, ExecResult, Executor
 from tipc.run.false_pass import false_pass, output_signatures
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
-from tipc.run.probe import InterpreterFacts, facts_in_background
+from tipc.run.probe import NO_FACTS, InterpreterFacts, facts_in_background
 from tipc.run.watchdog import kill_marked
 from tipc.run.workerlogs import failing_workers, file_sizes, launch_log_dir, worker_logs
 from tipc.version import VERSION
@@ -54,8 +55,7 @@ def _status(result: ExecResult) -> tuple[Status, str]:
     if result.ending is Ending.EXITED and result.returncode is not None:
         if result.returncode == 0:
             return Status.PASSED, ""
-        return Status.FAILED, describe_exit(result.returncode, result.peak_rss_kb, result.oom_killed,
-                                            memory_limit_kb())
+        return Status.FAILED, describe_exit(result.returncode, result.peak_rss_kb, result.oom_killed, memory_limit_kb())
     if result.ending is Ending.TIMEOUT:
         return Status.TIMEOUT, result.reason
     if result.ending is Ending.HUNG:
@@ -99,10 +99,16 @@ class PlanRun:
     """``results``: the folder, shared with the run's other configs that write there (else its own).
     ``run_id``: the run this plan is part of (xdist workers get their controller's)."""
 
-    def __init__(self, plan: Plan, settings: RunSettings, executor: Executor,
-                 echo: Callable[[str], None] | None = None,
-                 include_hint: Callable[[Stage], str] | None = None,
-                 results: ResultsDir | None = None, run_id: str | None = None) -> None:
+    def __init__(
+        self,
+        plan: Plan,
+        settings: RunSettings,
+        executor: Executor,
+        echo: Callable[[str], None] | None = None,
+        include_hint: Callable[[Stage], str] | None = None,
+        results: ResultsDir | None = None,
+        run_id: str | None = None,
+    ) -> None:
         self.plan = plan
         self.settings = settings
         self.executor = executor
@@ -113,7 +119,7 @@ class PlanRun:
         self.run_id = run_id or new_run_id()
         self.done: dict[str, StageRecord] = {}
         self.start = 0.0
-        self._facts: Callable[[], InterpreterFacts] = InterpreterFacts
+        self._facts: Callable[[], InterpreterFacts] = lambda: NO_FACTS
         self.notes: list[str] = []  # decided during the run (preflight lines), for run.json
         self.warnings: list[str] = []  # for the front to show: an earlier run found interrupted
 
@@ -124,16 +130,28 @@ class PlanRun:
         """The stage interpreter's versions (waits for the background probe the first time)."""
         return self._facts()
 
-    def run_info(self, duration: float = 0.0, facts: InterpreterFacts = InterpreterFacts()) -> RunInfo:
+    def run_info(self, duration: float = 0.0, facts: InterpreterFacts = NO_FACTS) -> RunInfo:
         nodes = sorted({ip for chain in self.plan.chains for ip in chain.topology.ips})
         return RunInfo(
-            model=self.plan.model, mode=self.plan.mode, config=self.plan.config_path,
-            config_sha256=self.plan.config_sha256, overrides=dict(self.settings.overrides),
-            tipc_version=VERSION, paddle_version=facts.paddle_version,
-            python=self.plan.python, python_version=facts.python_version, device=self.settings.device,
-            host=self.settings.host, node_rank=self.settings.node_rank, nodes=tuple(nodes),
-            start=self.start, duration=duration, notes=(*self.plan.notes, *self.notes), run_id=self.run_id,
-            configs=(self.plan.config_path,))
+            model=self.plan.model,
+            mode=self.plan.mode,
+            config=self.plan.config_path,
+            config_sha256=self.plan.config_sha256,
+            overrides=dict(self.settings.overrides),
+            tipc_version=VERSION,
+            paddle_version=facts.paddle_version,
+            python=self.plan.python,
+            python_version=facts.python_version,
+            device=self.settings.device,
+            host=self.settings.host,
+            node_rank=self.settings.node_rank,
+            nodes=tuple(nodes),
+            start=self.start,
+            duration=duration,
+            notes=(*self.plan.notes, *self.notes),
+            run_id=self.run_id,
+            configs=(self.plan.config_path,),
+        )
 
     def begin(self) -> None:
         """Own the results folder for this run and ask the stage interpreter for its versions
@@ -160,7 +178,8 @@ class PlanRun:
         self.warnings.append(
             f"tipc: an earlier run ({found.run_id}) in {self.results.path} was interrupted (its harness was "
             f"killed) while running {stages}; {killed} process(es) it left running were stopped; its results "
-            f"are in {self.results.runs_dir / found.run_id}")
+            f"are in {self.results.runs_dir / found.run_id}"
+        )
 
     def block_all(self, reason: str) -> None:
         """Record every stage of the plan as BLOCKED (the run stops before its first stage)."""
@@ -175,9 +194,11 @@ class PlanRun:
             if facts.problem:
                 self.notes.append(f"interpreter not asked for versions: {facts.problem}")
             elif not facts.paddle_version:
-                self.warnings.append(f"tipc: the stage interpreter {self.plan.python} cannot import paddle: stages "
-                                     "that need it fail; install paddlepaddle there (pip install 'tipc[cpu]') or "
-                                     "pass --python PY")
+                self.warnings.append(
+                    f"tipc: the stage interpreter {self.plan.python} cannot import paddle: stages "
+                    "that need it fail; install paddlepaddle there (pip install 'tipc[cpu]') or "
+                    "pass --python PY"
+                )
             self._carry_over()
             self.results.end(self.run_info(time.time() - self.start, facts))
 
@@ -187,9 +208,11 @@ class PlanRun:
         previous = self.results.previous_run_dir()
         if previous is None:
             return
-        wanted = {(self.plan.config_path, sid, self.settings.node_rank)
-                  for sid in (*(s.id for s in self.plan.stages()), *(s.id for s in self.plan.skipped))
-                  if sid not in self.done}
+        wanted = {
+            (self.plan.config_path, sid, self.settings.node_rank)
+            for sid in (*(s.id for s in self.plan.stages()), *(s.id for s in self.plan.skipped))
+            if sid not in self.done
+        }
         for record in read_records(previous / self.results.records_file.name, warn=lambda _: None):
             if record.key in wanted:
                 wanted.discard(record.key)
@@ -200,11 +223,24 @@ class PlanRun:
     def _record(self, stage: Stage, status: Status, reason: str = "", **kw: Any) -> StageRecord:
         case = stage.infer
         return StageRecord(
-            id=stage.id, kind=stage.kind.value, chain=stage.chain, status=status, argv=stage.argv,
-            env=dict(stage.env), cwd=str(self.cwd_of(stage)), log=str(self.log_of(stage)),
-            reason=reason, node_rank=self.settings.node_rank, host=self.settings.host,
-            model=self.plan.model, mode=self.plan.mode, config=self.plan.config_path,
-            infer=None if case is None else asdict(case), run_id=self.run_id, **kw)
+            id=stage.id,
+            kind=stage.kind.value,
+            chain=stage.chain,
+            status=status,
+            argv=stage.argv,
+            env=dict(stage.env),
+            cwd=str(self.cwd_of(stage)),
+            log=str(self.log_of(stage)),
+            reason=reason,
+            node_rank=self.settings.node_rank,
+            host=self.settings.host,
+            model=self.plan.model,
+            mode=self.plan.mode,
+            config=self.plan.config_path,
+            infer=None if case is None else asdict(case),
+            run_id=self.run_id,
+            **kw,
+        )
 
     def cwd_of(self, stage: Stage) -> Path:
         return _resolved(self.cwd / stage.cwd)
@@ -232,15 +268,21 @@ class PlanRun:
             skip = not_applicable(stage, self.settings.node_rank)
             status, reason = (Status.SKIPPED, NOT_RANK0) if skip else (Status.PASSED, "dry run")
             return self._finish(stage, self._record(stage, status, reason), ran=False)
-        decision = decide(stage, self.plan, self.done, self.results.passed_before, self.settings.node_rank,
-                          self.include_hint)
+        decision = decide(
+            stage, self.plan, self.done, self.results.passed_before, self.settings.node_rank, self.include_hint
+        )
         if not decision.runs:
             return self._finish(stage, self._record(stage, decision.status, decision.reason), ran=False)
         cwd = self.cwd_of(stage)
         before = output_signatures(stage, cwd)
         offsets = file_sizes(self._appended_logs(stage))
-        killed = self._record(stage, Status.FAILED, "interrupted: the harness was killed while this stage ran",
-                              start=time.time(), log_offsets=offsets)
+        killed = self._record(
+            stage,
+            Status.FAILED,
+            "interrupted: the harness was killed while this stage ran",
+            start=time.time(),
+            log_offsets=offsets,
+        )
         with self.results.running(json.loads(killed.to_json())):
             result = self.executor.run(self._request(stage))
         metrics_log = self._copy_train_log(stage, offsets)
@@ -249,9 +291,16 @@ class PlanRun:
             problem = false_pass(stage, cwd, self.log_of(stage), self._owns_outputs(stage), before)
             status, reason = (Status.FAILED, problem) if problem else (status, reason)
         reason = "; ".join(filter(None, (reason, self._launch_story(stage, status, offsets))))
-        record = self._record(stage, status, reason, returncode=result.returncode, start=result.start,
-                              duration=result.duration, log_offsets=offsets,
-                              peak_rss_mb=None if result.peak_rss_kb is None else round(result.peak_rss_kb / 1024, 1))
+        record = self._record(
+            stage,
+            status,
+            reason,
+            returncode=result.returncode,
+            start=result.start,
+            duration=result.duration,
+            log_offsets=offsets,
+            peak_rss_mb=None if result.peak_rss_kb is None else round(result.peak_rss_kb / 1024, 1),
+        )
         if result.ending is not Ending.NOT_STARTED:
             metrics, note = _extract_metrics(stage.kind.value, metrics_log, offsets.get(str(metrics_log), 0))
             record = replace(record, metrics=metrics, reason="; ".join(filter(None, (reason, note))))
@@ -277,9 +326,11 @@ class PlanRun:
         ips = self._chain_ips(stage)
         peers = [f"node {k} ({ip})" for k, ip in enumerate(ips) if k != self.settings.node_rank]
         if peers and status in (Status.TIMEOUT, Status.HUNG):
-            story.append(f"this node's launch waited for its peers {', '.join(peers)}: a peer that never "
-                         "arrived or died holds every node until the time limit; check that node's console "
-                         "and results")
+            story.append(
+                f"this node's launch waited for its peers {', '.join(peers)}: a peer that never "
+                "arrived or died holds every node until the time limit; check that node's console "
+                "and results"
+            )
         return "; ".join(story)
 
     def _owns_outputs(self, stage: Stage) -> bool:
@@ -293,10 +344,19 @@ class PlanRun:
         """A case the plan dropped by rule: recorded as SKIPPED with that rule."""
         chain, _, name = skipped.id.rpartition("::")
         kind = kind_of(name)
-        record = StageRecord(id=skipped.id, kind=kind.value if kind else "", chain=chain, status=Status.SKIPPED,
-                             reason=skipped.reason, node_rank=self.settings.node_rank,
-                             host=self.settings.host, model=self.plan.model, mode=self.plan.mode,
-                             config=self.plan.config_path, run_id=self.run_id)
+        record = StageRecord(
+            id=skipped.id,
+            kind=kind.value if kind else "",
+            chain=chain,
+            status=Status.SKIPPED,
+            reason=skipped.reason,
+            node_rank=self.settings.node_rank,
+            host=self.settings.host,
+            model=self.plan.model,
+            mode=self.plan.mode,
+            config=self.plan.config_path,
+            run_id=self.run_id,
+        )
         self.done[skipped.id] = record
         if not self.settings.dry_run:
             self.results.append_record(record)
@@ -309,9 +369,17 @@ class PlanRun:
             # rank 0 writes S/train.log; launch workers write into --log_dir: both are output.
             workers = launch_log_dir(stage.argv, cwd)
             watch = (cwd / stage.copy_train_log[0], *((workers,) if workers else ()))
-        return ExecRequest(argv=stage.argv, cwd=str(cwd), env=self._env(stage), log=self.log_of(stage),
-                           timeout=self.settings.limits.timeout(stage.kind.value),
-                           hang_timeout=self.settings.limits.hang, watch=watch, title=stage.id, marker=self.run_id)
+        return ExecRequest(
+            argv=stage.argv,
+            cwd=str(cwd),
+            env=self._env(stage),
+            log=self.log_of(stage),
+            timeout=self.settings.limits.timeout(stage.kind.value),
+            hang_timeout=self.settings.limits.hang,
+            watch=watch,
+            title=stage.id,
+            marker=self.run_id,
+        )
 
     def _env(self, stage: Stage) -> Mapping[str, str | None]:
         if not self.settings.pythonpath or "PYTHONPATH" in stage.env:

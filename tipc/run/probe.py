@@ -13,9 +13,9 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Callable
 
 PROBE_TIMEOUT = 60.0  # importing paddle on a loaded machine takes seconds, not minutes
 
@@ -38,6 +38,9 @@ class InterpreterFacts:
     problem: str = ""  # why the interpreter could not be asked ("" when it answered)
 
 
+NO_FACTS = InterpreterFacts()  # before the interpreter answered, and in a dry run
+
+
 def _niced(argv: list[str]) -> list[str]:
     """At the lowest priority where ``nice`` exists: importing paddle is a second of CPU that
     runs beside the first stages, and must not slow them."""
@@ -50,8 +53,15 @@ def ask_interpreter(python: str, timeout: float = PROBE_TIMEOUT) -> InterpreterF
     if shutil.which(python) is None:  # asked here: through `nice`, a missing one would read as exit 127
         return InterpreterFacts(problem=f"cannot start {python!r}: not found or not executable")
     try:
-        done = subprocess.run(_niced([python, "-c", PROBE]), stdin=subprocess.DEVNULL, capture_output=True,
-                              text=True, timeout=timeout, start_new_session=True)
+        done = subprocess.run(
+            _niced([python, "-c", PROBE]),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            start_new_session=True,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         return InterpreterFacts(problem=f"{python} did not answer within {timeout:g} s")
     except OSError as exc:
@@ -70,7 +80,7 @@ RUN_TIMEOUT = 20.0
 
 @functools.lru_cache(maxsize=16)
 def cannot_run(python: str) -> str:
-    """"" when ``python`` is on PATH (or a path) and runs; else why not, for a plan note or an error.
+    """ "" when ``python`` is on PATH (or a path) and runs; else why not, for a plan note or an error.
 
     A name on PATH is not enough: ``python3.7`` is often a pyenv or conda shim that exits 127."""
     path = shutil.which(python)
@@ -79,8 +89,15 @@ def cannot_run(python: str) -> str:
     if os.path.realpath(path) == os.path.realpath(sys.executable):
         return ""  # the interpreter running this check runs
     try:
-        done = subprocess.run([path, "-c", ""], stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                              timeout=RUN_TIMEOUT, start_new_session=True)
+        done = subprocess.run(
+            [path, "-c", ""],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT,
+            start_new_session=True,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         return f"does not start within {RUN_TIMEOUT:g} s"
     except OSError as exc:

@@ -14,6 +14,7 @@ instead: every process inherits the variables its parent started it with, so
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -46,9 +47,15 @@ def _read_stat(pid: int) -> ProcInfo | None:
     finally:
         os.close(fd)
     # The command name is parenthesised and may itself contain spaces or ')'.
-    rest = data[data.rindex(b")") + 2:].split()
-    return ProcInfo(pid=pid, ppid=int(rest[1]), pgid=int(rest[2]), sid=int(rest[3]),
-                    start=int(rest[19]), zombie=rest[0] in (b"Z", b"X"))
+    rest = data[data.rindex(b")") + 2 :].split()
+    return ProcInfo(
+        pid=pid,
+        ppid=int(rest[1]),
+        pgid=int(rest[2]),
+        sid=int(rest[3]),
+        start=int(rest[19]),
+        zombie=rest[0] in (b"Z", b"X"),
+    )
 
 
 def snapshot() -> dict[int, ProcInfo]:
@@ -71,8 +78,7 @@ def _environ(pid: int) -> list[bytes]:
         return []
 
 
-def marked(variable: str, value: str, born_after: int = 0,
-           table: dict[int, ProcInfo] | None = None) -> dict[int, int]:
+def marked(variable: str, value: str, born_after: int = 0, table: dict[int, ProcInfo] | None = None) -> dict[int, int]:
     """Every live process but this one whose environment has exactly ``variable=value``: pid -> start.
 
     Each stat is read before its environ, so a pid recycled in between keeps the
@@ -84,8 +90,11 @@ def marked(variable: str, value: str, born_after: int = 0,
     if not value:
         raise ValueError(f"an empty {variable} marks nothing")
     entry, me = f"{variable}={value}".encode(), os.getpid()
-    return {p.pid: p.start for p in (snapshot() if table is None else table).values()
-            if p.start >= born_after and p.pid != me and not p.zombie and entry in _environ(p.pid)}
+    return {
+        p.pid: p.start
+        for p in (snapshot() if table is None else table).values()
+        if p.start >= born_after and p.pid != me and not p.zombie and entry in _environ(p.pid)
+    }
 
 
 def is_alive(pid: int, start: int) -> bool:
@@ -109,8 +118,7 @@ class Tracker:
         children: dict[int, list[int]] = {}
         for info in table.values():
             children.setdefault(info.ppid, []).append(info.pid)
-        members = {p.pid for p in table.values()
-                   if p.pid != self.root and (p.pgid == self.root or p.sid == self.root)}
+        members = {p.pid for p in table.values() if p.pid != self.root and (self.root in (p.pgid, p.sid))}
         stack = list(children.get(self.root, ()))
         while stack:
             pid = stack.pop()
@@ -118,24 +126,23 @@ class Tracker:
             stack.extend(c for c in children.get(pid, ()) if c not in members)
         for pid in members:
             self.seen.setdefault(pid, table[pid].start)
-        return {pid: start for pid, start in self.seen.items()
-                if pid in table and table[pid].start == start and not table[pid].zombie}
+        return {
+            pid: start
+            for pid, start in self.seen.items()
+            if pid in table and table[pid].start == start and not table[pid].zombie
+        }
 
 
 def _signal_each(procs: dict[int, int], sig: int) -> None:
     for pid, start in procs.items():
         if is_alive(pid, start):
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, sig)
-            except (ProcessLookupError, PermissionError):
-                pass
 
 
 def _signal_all(root: int, procs: dict[int, int], sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(root, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
     _signal_each(procs, sig)
 
 
@@ -178,8 +185,9 @@ def _wait_dead(procs: dict[int, int], deadline: float) -> None:
         time.sleep(0.02)
 
 
-def kill_marked_by(variable: str, value: str, grace: float, born_after: int = 0,
-                   table: dict[int, ProcInfo] | None = None) -> int:
+def kill_marked_by(
+    variable: str, value: str, grace: float, born_after: int = 0, table: dict[int, ProcInfo] | None = None
+) -> int:
     """SIGTERM every process whose environment has ``variable=value``, wait ``grace``, then
     SIGKILL what is left; return how many were found. Ctrl-C during the grace skips to SIGKILL.
     """
@@ -187,15 +195,14 @@ def kill_marked_by(variable: str, value: str, grace: float, born_after: int = 0,
     if not found:
         return 0
     _signal_each(found, signal.SIGTERM)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         _wait_dead(found, time.monotonic() + grace)
-    except KeyboardInterrupt:
-        pass
     # A dying process may fork, and its child inherits the mark: rescan until none is left,
     # and until every one found has died (one that is still exiting no longer shows its mark).
     for _ in range(50):
-        alive = {pid: start for pid, start in found.items() if is_alive(pid, start)} | marked(variable, value,
-                                                                                            born_after)
+        alive = {pid: start for pid, start in found.items() if is_alive(pid, start)} | marked(
+            variable, value, born_after
+        )
         if not alive:
             break
         found.update(alive)

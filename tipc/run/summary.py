@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
-from tipc.results.records import StageRecord, Status
 from tipc.metrics.logtext import printable
 from tipc.results.folder import LEGACY_LOG, RECORDS, RUN_INFO, ResultsDir
+from tipc.results.records import StageRecord, Status
 from tipc.run.workerlogs import failing_workers, launch_log_dir, tail_text
 
 TAIL_LINES = 20
@@ -43,8 +43,10 @@ def failure_text(record: StageRecord, tail_lines: int = TAIL_LINES) -> str:
     log_dir = launch_log_dir(record.argv, record.cwd)
     if log_dir is not None:
         for rank, path in failing_workers(record.log, log_dir, record.log_offsets).items():
-            parts += [f"--- last {tail_lines} lines of rank {rank}'s log: {path} ---",
-                      log_tail(str(path), tail_lines, record.log_offsets.get(str(path), 0))]
+            parts += [
+                f"--- last {tail_lines} lines of rank {rank}'s log: {path} ---",
+                log_tail(str(path), tail_lines, record.log_offsets.get(str(path), 0)),
+            ]
     return "\n".join(parts)
 
 

@@ -30,8 +30,10 @@ _REAP = 1.0  # seconds a goodbye'd watchdog may take to exit before it is killed
 # The watchdog runs isolated (-I): no PYTHONPATH, no cwd on its path, so it imports this
 # very tipc, found from its location, rather than whatever else is installed.
 _ROOT = str(Path(__file__).resolve().parents[2])
-_MAIN = ("import sys; sys.path.insert(0, sys.argv[1]); from tipc.run.watchdog import serve; "
-         "serve(sys.argv[2], float(sys.argv[3]))")
+_MAIN = (
+    "import sys; sys.path.insert(0, sys.argv[1]); from tipc.run.watchdog import serve; "
+    "serve(sys.argv[2], float(sys.argv[3]))"
+)
 
 
 def kill_marked(marker: str, grace: float = 3.0) -> int:
@@ -85,8 +87,13 @@ def start_watchdog(marker: str, grace: float = 3.0) -> Watchdog:
         raise ValueError("a watchdog needs a non-empty run marker")
     proc = subprocess.Popen(
         [sys.executable, "-I", "-c", _MAIN, _ROOT, marker, repr(grace)],
-        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, bufsize=0, cwd="/",
-        start_new_session=True, close_fds=True)  # stderr stays ours: a watchdog that cannot start says so
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        bufsize=0,
+        cwd="/",
+        start_new_session=True,
+        close_fds=True,
+    )  # stderr stays ours: a watchdog that cannot start says so
     return Watchdog(proc, marker)
 
 

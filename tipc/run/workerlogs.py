@@ -8,8 +8,8 @@ stage's argv and pick the workers to show when the stage did not pass.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
 
 LOG_DIR_FLAG = "--log_dir="
 # The launcher's "Container rank 0 status failed cmd [...] code 1 log .../workerlog.0".
@@ -24,7 +24,7 @@ def launch_log_dir(argv: Sequence[str], cwd: str | Path) -> Path | None:
         return None
     for token in argv:
         if token.startswith(LOG_DIR_FLAG):
-            return Path(cwd) / token[len(LOG_DIR_FLAG):]
+            return Path(cwd) / token[len(LOG_DIR_FLAG) :]
     return None
 
 
@@ -46,8 +46,11 @@ def failing_workers(launcher_log: str, log_dir: Path, since: Mapping[str, int] |
     named = [int(r) for r in FAILED_RANK.findall(tail_text(launcher_log) or "")]
     chosen = {r: logs[r] for r in dict.fromkeys(named) if r in logs}
     if not chosen:
-        chosen = {r: p for r, p in logs.items()
-                  if any(h in (tail_text(str(p), since=since.get(str(p), 0)) or "") for h in ERROR_HINTS)}
+        chosen = {
+            r: p
+            for r, p in logs.items()
+            if any(h in (tail_text(str(p), since=since.get(str(p), 0)) or "") for h in ERROR_HINTS)
+        }
     return dict(list((chosen or logs).items())[:MAX_SHOWN])
 
 

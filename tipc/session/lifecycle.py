@@ -17,8 +17,8 @@ how to print; everything else happens here, in the same order for both:
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 from tipc.cluster.preflight import PreflightReport
 from tipc.config import load_config
@@ -41,9 +41,16 @@ class TipcSession:
     """``owner``: this process owns the run's files (False on pytest-xdist workers and in
     ``--collect-only``); ``run_id``: given to workers by their controller, else new."""
 
-    def __init__(self, settings: Settings, executor: Callable[[], Executor], *, owner: bool = True,
-                 run_id: str | None = None, echo: Emit | None = None,
-                 include_hint: Callable[[Stage], str] | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        executor: Callable[[], Executor],
+        *,
+        owner: bool = True,
+        run_id: str | None = None,
+        echo: Emit | None = None,
+        include_hint: Callable[[Stage], str] | None = None,
+    ) -> None:
         self.settings = settings
         self.owner = owner
         self.run_id = run_id or new_run_id()
@@ -68,9 +75,15 @@ class TipcSession:
             plan = self.plan(target)
             folder_path = (Path(plan.cwd) / plan.output_dir).resolve()
             folder = self._folders.setdefault(folder_path, ResultsDir(folder_path))
-            self._runs[target.path] = PlanRun(plan, self.settings.run, self._executor(), echo=self._echo,
-                                              include_hint=self._include_hint, results=folder,
-                                              run_id=self.run_id)
+            self._runs[target.path] = PlanRun(
+                plan,
+                self.settings.run,
+                self._executor(),
+                echo=self._echo,
+                include_hint=self._include_hint,
+                results=folder,
+                run_id=self.run_id,
+            )
         return self._runs[target.path]
 
     @property
@@ -124,8 +137,12 @@ class TipcSession:
     def records(self) -> list[StageRecord]:
         """This run's records, once each, read back from its folders: under pytest-xdist the
         workers ran the stages. Records carried over from earlier runs are not this run's."""
-        return [r for folder in self._folders.values() for r in folder.records(self.warnings.append)
-                if r.run_id == self.run_id]
+        return [
+            r
+            for folder in self._folders.values()
+            for r in folder.records(self.warnings.append)
+            if r.run_id == self.run_id
+        ]
 
     def folders(self) -> list[ResultsDir]:
         return list(self._folders.values())

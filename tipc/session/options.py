@@ -8,7 +8,8 @@ installed (the ``pytest11`` entry point), so it imports nothing heavy.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tipc.cluster.options import add_options as add_cluster_options
 from tipc.config.modes import MODES
@@ -17,35 +18,105 @@ Option = tuple[tuple[str, ...], dict[str, Any]]
 
 # What decides the plan: shared by `tipc plan` and the fronts that run it.
 PLAN_OPTIONS: tuple[Option, ...] = (
-    (("--config",), dict(dest="tipc_config", action="append", default=[], metavar="CONFIG",
-                         help="TIPC config: a path, or a name under test_configs/ or test_tipc/configs/ (repeatable)")),
-    (("--mode",), dict(dest="tipc_mode", default=None, metavar="MODE",
-                       help=f"one of {', '.join(MODES)}")),
-    (("--repo",), dict(dest="tipc_repo", default=None, metavar="DIR",
-                       help="the target repo the stages run in (default: the config's target.yaml, else cwd)")),
-    (("--python",), dict(dest="tipc_python", default=None, metavar="PY",
-                         help="interpreter for every stage (default: the config's, if on PATH, else this one)")),
-    (("--output-root",), dict(dest="tipc_output_root", default=None, metavar="DIR",
-                              help="results root inside the repo (default: ./test_tipc/output)")),
+    (
+        ("--config",),
+        dict(
+            dest="tipc_config",
+            action="append",
+            default=[],
+            metavar="CONFIG",
+            help="TIPC config: a path, or a name under test_configs/ or test_tipc/configs/ (repeatable)",
+        ),
+    ),
+    (("--mode",), dict(dest="tipc_mode", default=None, metavar="MODE", help=f"one of {', '.join(MODES)}")),
+    (
+        ("--repo",),
+        dict(
+            dest="tipc_repo",
+            default=None,
+            metavar="DIR",
+            help="the target repo the stages run in (default: the config's target.yaml, else cwd)",
+        ),
+    ),
+    (
+        ("--python",),
+        dict(
+            dest="tipc_python",
+            default=None,
+            metavar="PY",
+            help="interpreter for every stage (default: the config's, if on PATH, else this one)",
+        ),
+    ),
+    (
+        ("--output-root",),
+        dict(
+            dest="tipc_output_root",
+            default=None,
+            metavar="DIR",
+            help="results root inside the repo (default: ./test_tipc/output)",
+        ),
+    ),
 )
 
 # How the plan runs.
 RUN_OPTIONS: tuple[Option, ...] = (
-    (("--timeout",), dict(dest="tipc_timeout", action="append", default=[], metavar="KIND=SECONDS",
-                          help="per-stage time limit; KIND one of train, eval, export, infer, all (repeatable)")),
-    (("--hang-timeout",), dict(dest="tipc_hang_timeout", default=None, metavar="SECONDS",
-                               help="kill a stage whose log shows no new output for this long (default: off)")),
-    (("--dry-run",), dict(dest="tipc_dry_run", action="store_true", default=False,
-                          help="print every stage's command; run nothing")),
-    (("--live",), dict(dest="tipc_live", action="store_true", default=False,
-                       help="stream each stage's output to the terminal while it runs (pytest's -s does too)")),
-    (("--report-dir",), dict(dest="tipc_report_dir", default=None, metavar="DIR",
-                             help="where the HTML report goes (default: reports/ under pytest's rootdir)")),
-    (("--no-report",), dict(dest="tipc_no_report", action="store_true", default=False,
-                            help="write no HTML report at the end of the run")),
-    (("--autolog-shim",), dict(dest="tipc_autolog_shim", action="store_true", default=False,
-                               help="let the target's predictors import tipc's drop-in auto_log "
-                                    "(for PaddleOCR's --benchmark True where AutoLog is not installed)")),
+    (
+        ("--timeout",),
+        dict(
+            dest="tipc_timeout",
+            action="append",
+            default=[],
+            metavar="KIND=SECONDS",
+            help="per-stage time limit; KIND one of train, eval, export, infer, all (repeatable)",
+        ),
+    ),
+    (
+        ("--hang-timeout",),
+        dict(
+            dest="tipc_hang_timeout",
+            default=None,
+            metavar="SECONDS",
+            help="kill a stage whose log shows no new output for this long (default: off)",
+        ),
+    ),
+    (
+        ("--dry-run",),
+        dict(dest="tipc_dry_run", action="store_true", default=False, help="print every stage's command; run nothing"),
+    ),
+    (
+        ("--live",),
+        dict(
+            dest="tipc_live",
+            action="store_true",
+            default=False,
+            help="stream each stage's output to the terminal while it runs (pytest's -s does too)",
+        ),
+    ),
+    (
+        ("--report-dir",),
+        dict(
+            dest="tipc_report_dir",
+            default=None,
+            metavar="DIR",
+            help="where the HTML report goes (default: reports/ under pytest's rootdir)",
+        ),
+    ),
+    (
+        ("--no-report",),
+        dict(
+            dest="tipc_no_report", action="store_true", default=False, help="write no HTML report at the end of the run"
+        ),
+    ),
+    (
+        ("--autolog-shim",),
+        dict(
+            dest="tipc_autolog_shim",
+            action="store_true",
+            default=False,
+            help="let the target's predictors import tipc's drop-in auto_log "
+            "(for PaddleOCR's --benchmark True where AutoLog is not installed)",
+        ),
+    ),
 )
 
 

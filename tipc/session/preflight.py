@@ -8,7 +8,7 @@ merge`` still joins the nodes), and the front exits non-zero with the summary.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from tipc.cluster.node import NodeContext
 from tipc.cluster.preflight import PreflightReport, run_preflight
@@ -21,15 +21,19 @@ def needs_preflight(node: NodeContext | None) -> bool:
     return node is not None and node.multi_node and node.preflight
 
 
-def preflight(session: PlanRun, node: NodeContext | None,
-              emit: Callable[[str], None]) -> PreflightReport | None:
+def preflight(session: PlanRun, node: NodeContext | None, emit: Callable[[str], None]) -> PreflightReport | None:
     """Run the checks for a begun session; None when this run has none (one node, --no-preflight,
     dry run). Each check's line goes to ``emit`` as it is decided and into ``run.json``'s notes."""
     if not needs_preflight(node) or session.settings.dry_run:
         return None
     facts = session.facts
-    report = run_preflight(node, config_sha256=session.plan.config_sha256,
-                           paddle_version=facts.paddle_version, mode=session.plan.mode, emit=emit)
+    report = run_preflight(
+        node,
+        config_sha256=session.plan.config_sha256,
+        paddle_version=facts.paddle_version,
+        mode=session.plan.mode,
+        emit=emit,
+    )
     session.notes.extend(check.line() for check in report.checks)
     if not report.ok:
         session.block_all(f"blocked: {FAILED} {report.summary()}")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 from tipc.results.folder import ResultsDir
 from tipc.session.settings import Settings
@@ -23,8 +23,9 @@ def report_root(settings: Settings, cwd: Path) -> Path:
     return cwd / REPORTS
 
 
-def final_report(settings: Settings, folders: Sequence[ResultsDir], root: Path,
-                 warn: Callable[[str], None]) -> list[Path]:
+def final_report(
+    settings: Settings, folders: Sequence[ResultsDir], root: Path, warn: Callable[[str], None]
+) -> list[Path]:
     """One report per results folder that holds records (a folder is one model and mode).
 
     On several nodes only node 0 writes one, of its own results, without waiting for
@@ -45,6 +46,8 @@ def final_report(settings: Settings, folders: Sequence[ResultsDir], root: Path,
         try:
             written.append(write_report([folder.path], root, warn=warn))
         except Exception as exc:  # noqa: BLE001 - whatever broke in the report, the results stand
-            warn(f"tipc: report not written ({type(exc).__name__}: {exc}); the results are complete: "
-                 f"`tipc report {folder.path}` writes it again")
+            warn(
+                f"tipc: report not written ({type(exc).__name__}: {exc}); the results are complete: "
+                f"`tipc report {folder.path}` writes it again"
+            )
     return written

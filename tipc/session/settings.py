@@ -12,24 +12,26 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from tipc.cluster.node import NodeContext, resolve_node, to_plan_kwargs
 from tipc.cluster.options import cluster_args
 from tipc.cluster.topology import ips_from_gpu_list
 from tipc.compat import shim_path
 from tipc.config import load_config
-from tipc.errors import ClusterError, ConfigError, SettingsError
-from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, TIPC_CHECKOUT as CHECKOUT, declared_repo, resolve_config
+from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, declared_repo, resolve_config
+from tipc.config.locate import TIPC_CHECKOUT as CHECKOUT
 from tipc.config.modes import MODES, parse_mode
-from tipc.run.probe import cannot_run
-from tipc.session.options import PLAN_OPTIONS, RUN_OPTIONS
+from tipc.errors import ClusterError, ConfigError, SettingsError
 from tipc.plan import PlanOptions
 from tipc.plan.topology import parse_topology
 from tipc.run.limits import parse_seconds, resolve_limits
 from tipc.run.plan_run import RunSettings
+from tipc.run.probe import cannot_run
+from tipc.session.options import PLAN_OPTIONS, RUN_OPTIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +63,9 @@ def _locate(arg: str, cwd: Path) -> Path:
     try:
         return resolve_config(arg, cwd, CHECKOUT)
     except ConfigError as exc:
-        raise SettingsError(f"--config {arg}: {exc.message}; give a path, or a name under test_configs/ "
-                            "or test_tipc/configs/") from None
+        raise SettingsError(
+            f"--config {arg}: {exc.message}; give a path, or a name under test_configs/ or test_tipc/configs/"
+        ) from None
 
 
 def _repo(given: str | None, config: Path, cwd: Path) -> Path:
@@ -83,12 +86,16 @@ def _target(arg: str, get: Callable[[str], Any], mode: str, cwd: Path) -> Config
     path = _locate(arg, cwd)
     parse_mode(mode, str(path))
     config = load_config(str(path))
-    node = resolve_node(cluster_args(get, _process_count(config)),
-                        config_ips=ips_from_gpu_list(config.gpu_list.values()))
-    options = PlanOptions(mode=mode, repo=str(_repo(get("tipc_repo"), path, cwd)),
-                          python=_python(get("tipc_python"), cwd),
-                          **({"output_root": get("tipc_output_root")} if get("tipc_output_root") else {}),
-                          **to_plan_kwargs(node))
+    node = resolve_node(
+        cluster_args(get, _process_count(config)), config_ips=ips_from_gpu_list(config.gpu_list.values())
+    )
+    options = PlanOptions(
+        mode=mode,
+        repo=str(_repo(get("tipc_repo"), path, cwd)),
+        python=_python(get("tipc_python"), cwd),
+        **({"output_root": get("tipc_output_root")} if get("tipc_output_root") else {}),
+        **to_plan_kwargs(node),
+    )
     return ConfigTarget(path=path.resolve(), display=display_name(path, cwd), options=options, node=node)
 
 
@@ -107,8 +114,9 @@ def check_interpreters(settings: Settings) -> None:
         python = target.options.python
         problem = cannot_run(python) if python else ""
         if problem:
-            raise SettingsError(f"--python {python}: {problem}; give an interpreter that runs, "
-                                f"e.g. --python {sys.executable}")
+            raise SettingsError(
+                f"--python {python}: {problem}; give an interpreter that runs, e.g. --python {sys.executable}"
+            )
 
 
 def _given(get: Callable[[str], Any]) -> dict[str, str]:
@@ -143,17 +151,29 @@ def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Sett
         return None
     cwd = Path.cwd() if cwd is None else cwd
     try:
-        limits = resolve_limits(get("tipc_mode"), tuple(get("tipc_timeout")),
-                                None if get("tipc_hang_timeout") is None else parse_seconds(get("tipc_hang_timeout")))
+        limits = resolve_limits(
+            get("tipc_mode"),
+            tuple(get("tipc_timeout")),
+            None if get("tipc_hang_timeout") is None else parse_seconds(get("tipc_hang_timeout")),
+        )
     except ValueError as exc:
         raise SettingsError(f"--timeout/--hang-timeout: {exc}") from None
     first = targets[0].options
     overrides = _given(get)
-    run = RunSettings(limits=limits, dry_run=bool(get("tipc_dry_run")), node_rank=first.node_rank or 0,
-                      device=str(first.device), overrides=overrides,
-                      pythonpath=(shim_path(),) if get("tipc_autolog_shim") else (),
-                      **({"host": first.host} if first.host else {}))
+    run = RunSettings(
+        limits=limits,
+        dry_run=bool(get("tipc_dry_run")),
+        node_rank=first.node_rank or 0,
+        device=str(first.device),
+        overrides=overrides,
+        pythonpath=(shim_path(),) if get("tipc_autolog_shim") else (),
+        **({"host": first.host} if first.host else {}),
+    )
     report_dir = get("tipc_report_dir")
-    return Settings(targets=targets, run=run, live=bool(get("tipc_live")),
-                    report_dir=None if report_dir is None else (cwd / report_dir).resolve(),
-                    report=not get("tipc_no_report"))
+    return Settings(
+        targets=targets,
+        run=run,
+        live=bool(get("tipc_live")),
+        report_dir=None if report_dir is None else (cwd / report_dir).resolve(),
+        report=not get("tipc_no_report"),
+    )

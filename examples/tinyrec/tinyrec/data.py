@@ -20,7 +20,7 @@ class CharDict:
     characters: tuple[str, ...]
 
     @classmethod
-    def load(cls, path: str | Path) -> "CharDict":
+    def load(cls, path: str | Path) -> CharDict:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
         chars = tuple(line.rstrip("\r\n") for line in lines if line.rstrip("\r\n"))
         if not chars:

@@ -20,7 +20,7 @@ class RecMetric:
         self.norm_edit = 0.0
 
     def update(self, predictions: list[str], targets: list[str]) -> None:
-        for pred, target in zip(predictions, targets):
+        for pred, target in zip(predictions, targets, strict=False):
             self.correct += pred == target
             self.norm_edit += edit_distance(pred, target) / max(len(pred), len(target), 1)
             self.total += 1

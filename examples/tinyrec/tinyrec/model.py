@@ -33,7 +33,7 @@ class TinyConv(nn.Layer):
         if len(channels) != len(self._POOLS):
             raise ValueError(f"Backbone.channels needs {len(self._POOLS)} entries, got {list(channels)}")
         layers = []
-        for out_channels, pool in zip(channels, self._POOLS):
+        for out_channels, pool in zip(channels, self._POOLS, strict=False):
             layers += [ConvBNReLU(in_channels, out_channels), nn.MaxPool2D(pool, pool)]
             in_channels = out_channels
         self.body = nn.Sequential(*layers)

@@ -28,8 +28,9 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--rec_model_dir", required=True)
     parser.add_argument("--rec_image_shape", default="3, 32, 100")
     parser.add_argument("--rec_batch_num", type=int, default=6)
-    parser.add_argument("--rec_char_dict_path", default=None,
-                        help="default: the dict recorded in the export's inference.yml")
+    parser.add_argument(
+        "--rec_char_dict_path", default=None, help="default: the dict recorded in the export's inference.yml"
+    )
     parser.add_argument("--use_gpu", type=str2bool, default=False)
     parser.add_argument("--gpu_id", type=int, default=0)
     parser.add_argument("--gpu_mem", type=int, default=500)
@@ -78,8 +79,9 @@ def char_dict(args) -> CharDict:
 
 def create_predictor(args):
     if args.use_gpu and not paddle.is_compiled_with_cuda():
-        raise UsageError(f"--use_gpu=True but this paddle build has no CUDA (paddle {paddle.__version__}): "
-                         "pass --use_gpu=False")
+        raise UsageError(
+            f"--use_gpu=True but this paddle build has no CUDA (paddle {paddle.__version__}): pass --use_gpu=False"
+        )
     graph, params = model_files(args.rec_model_dir)
     config = inference.Config(str(graph), str(params))
     if graph.suffix == ".json":
@@ -90,9 +92,14 @@ def create_predictor(args):
         config.enable_use_gpu(args.gpu_mem, args.gpu_id)
         if args.use_tensorrt:
             precision = {"fp16": inference.PrecisionType.Half, "int8": inference.PrecisionType.Int8}.get(
-                args.precision, inference.PrecisionType.Float32)
-            config.enable_tensorrt_engine(workspace_size=1 << 30, max_batch_size=args.rec_batch_num,
-                                          min_subgraph_size=15, precision_mode=precision)
+                args.precision, inference.PrecisionType.Float32
+            )
+            config.enable_tensorrt_engine(
+                workspace_size=1 << 30,
+                max_batch_size=args.rec_batch_num,
+                min_subgraph_size=15,
+                precision_mode=precision,
+            )
     else:
         config.disable_gpu()
         config.set_cpu_math_library_num_threads(args.cpu_threads)

@@ -180,10 +180,12 @@ def train(config: dict, logger) -> None:
         dataset = loader = None
     if loader is None or len(loader) == 0:
         # PaddleOCR's contract, kept on purpose: it logs this, writes no checkpoint and exits 0.
-        logger.error("No Images in train dataset, please ensure\n"
-                     "\t1. The images num in the train label_file_list should be larger than or equal with "
-                     "batch size.\n\t2. The annotation file and path in the configuration file are provided "
-                     "normally.")
+        logger.error(
+            "No Images in train dataset, please ensure\n"
+            "\t1. The images num in the train label_file_list should be larger than or equal with "
+            "batch size.\n\t2. The annotation file and path in the configuration file are provided "
+            "normally."
+        )
         return
     if dataset.dropped:
         logger.info(f"dropped {dataset.dropped} training samples (unknown characters or longer than max_text_length)")
@@ -242,8 +244,20 @@ def _train_loop(config, logger, model, inner, optimizer, lr, loader, dataset, ch
                     values.update(batch_metrics(inner, chars, outputs, texts))
                 values.update({k: float(v) for k, v in losses.items()})
                 eta = max(0, total_steps - global_step) * batch_cost / window
-                logger.info(_format_step(epoch, epochs, global_step, optimizer.get_lr(), values,
-                                         reader_cost, batch_cost, samples, window, eta))
+                logger.info(
+                    _format_step(
+                        epoch,
+                        epochs,
+                        global_step,
+                        optimizer.get_lr(),
+                        values,
+                        reader_cost,
+                        batch_cost,
+                        samples,
+                        window,
+                        eta,
+                    )
+                )
                 reader_cost = batch_cost = 0.0
                 samples = window = 0
             tick = time.time()

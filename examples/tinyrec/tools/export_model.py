@@ -12,14 +12,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import paddle  # noqa: E402
-import yaml  # noqa: E402
-from paddle.static import InputSpec  # noqa: E402
-
-from tinyrec import checkpoint, program, runtime  # noqa: E402
-from tinyrec.config import config_from_argv, image_shape  # noqa: E402
-from tinyrec.logger import get_logger  # noqa: E402
-from tinyrec.model import sub_models  # noqa: E402
+import paddle
+import yaml
+from paddle.static import InputSpec
+from tinyrec import checkpoint, program, runtime
+from tinyrec.config import config_from_argv, image_shape
+from tinyrec.logger import get_logger
+from tinyrec.model import sub_models
 
 
 def write_inference_yml(path: Path, shape: tuple[int, int, int], chars) -> None:

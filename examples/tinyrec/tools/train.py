@@ -7,9 +7,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tinyrec import checkpoint, program, runtime  # noqa: E402
-from tinyrec.config import config_from_argv, dump_config, log_config  # noqa: E402
-from tinyrec.logger import get_logger  # noqa: E402
+from tinyrec import checkpoint, program, runtime
+from tinyrec.config import config_from_argv, dump_config, log_config
+from tinyrec.logger import get_logger
 
 
 def main() -> None:

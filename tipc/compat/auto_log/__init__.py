@@ -86,7 +86,7 @@ def _config_facts(config) -> dict:
         method = getattr(config, name, None)
         try:
             return method() if callable(method) else None
-        except Exception:  # a config method that is unsupported on this build
+        except Exception:  # noqa: BLE001 - a config method that is unsupported on this build
             return None
 
     return {
@@ -101,8 +101,13 @@ def _config_facts(config) -> dict:
 
 def _nvidia_smi(*args: str) -> list:
     try:
-        out = subprocess.run(["nvidia-smi", *args, "--format=csv,noheader,nounits"],
-                             capture_output=True, text=True, timeout=10, check=True).stdout
+        out = subprocess.run(
+            ["nvidia-smi", *args, "--format=csv,noheader,nounits"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return []
     return [[cell.strip() for cell in line.split(",")] for line in out.splitlines() if line.strip()]
@@ -111,8 +116,11 @@ def _nvidia_smi(*args: str) -> list:
 def _gpu_facts(gpu_id, pid: int) -> dict:
     if gpu_id is None:
         return {}
-    used = [float(row[1]) for row in _nvidia_smi("--query-compute-apps=pid,used_memory")
-            if len(row) == 2 and row[0] == str(pid)]
+    used = [
+        float(row[1])
+        for row in _nvidia_smi("--query-compute-apps=pid,used_memory")
+        if len(row) == 2 and row[0] == str(pid)
+    ]
     rows = _nvidia_smi("--query-gpu=index,utilization.gpu,driver_version")
     util = [row for row in rows if len(row) == 3 and row[0] == str(gpu_id)]
     return {
@@ -123,9 +131,22 @@ def _gpu_facts(gpu_id, pid: int) -> dict:
 
 
 class AutoLogger:
-    def __init__(self, model_name, model_precision, batch_size, data_shape, save_path,
-                 inference_config=None, pids=None, process_name=None, gpu_ids=None,
-                 time_keys=_TIME_KEYS, warmup=0, logger=None, **_ignored):
+    def __init__(
+        self,
+        model_name,
+        model_precision,
+        batch_size,
+        data_shape,
+        save_path,
+        inference_config=None,
+        pids=None,
+        process_name=None,
+        gpu_ids=None,
+        time_keys=_TIME_KEYS,
+        warmup=0,
+        logger=None,
+        **_ignored,
+    ):
         self.model_name = model_name
         self.precision = model_precision
         self.batch_size = batch_size

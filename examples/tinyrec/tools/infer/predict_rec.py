@@ -13,10 +13,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tinyrec.data import list_images  # noqa: E402
-from tinyrec.logger import get_logger  # noqa: E402
-from tinyrec.predictor import TextRecognizer, argument_parser  # noqa: E402
-from tinyrec.runtime import UsageError  # noqa: E402
+from tinyrec.data import list_images
+from tinyrec.logger import get_logger
+from tinyrec.predictor import TextRecognizer, argument_parser
+from tinyrec.runtime import UsageError
 
 
 def auto_logger_class():
@@ -38,23 +38,32 @@ def main() -> int:
         recognizer = TextRecognizer(args)
         if args.warmup:  # two untimed batches first, as PaddleOCR's --warmup, so timings exclude set-up
             for _ in range(2):
-                recognizer(images[:args.rec_batch_num])
+                recognizer(images[: args.rec_batch_num])
         autolog = None
         if args.benchmark:
             autolog = auto_logger_class()(
-                model_name="rec", model_precision=args.precision, batch_size=args.rec_batch_num,
-                data_shape="dynamic", save_path=None, inference_config=recognizer.config,
-                pids=os.getpid(), process_name=None, gpu_ids=args.gpu_id if args.use_gpu else None,
-                time_keys=["preprocess_time", "inference_time", "postprocess_time"], warmup=0, logger=logger)
+                model_name="rec",
+                model_precision=args.precision,
+                batch_size=args.rec_batch_num,
+                data_shape="dynamic",
+                save_path=None,
+                inference_config=recognizer.config,
+                pids=os.getpid(),
+                process_name=None,
+                gpu_ids=args.gpu_id if args.use_gpu else None,
+                time_keys=["preprocess_time", "inference_time", "postprocess_time"],
+                warmup=0,
+                logger=logger,
+            )
             recognizer.timer = autolog.times
         for start in range(0, len(images), args.rec_batch_num):
-            chunk = images[start:start + args.rec_batch_num]
-            for path, result in zip(chunk, recognizer(chunk)):
+            chunk = images[start : start + args.rec_batch_num]
+            for path, result in zip(chunk, recognizer(chunk), strict=False):
                 logger.info(f"Predicts of {path}:{result}")
     except (UsageError, FileNotFoundError) as exc:
         logger.error(str(exc))
         return 1
-    except Exception:  # a crash in recognition must not look like success (PaddleOCR exits 0 here)
+    except Exception:  # noqa: BLE001 - a crash in recognition must not look like success (PaddleOCR exits 0)
         logger.error(traceback.format_exc())
         return 1
     if autolog is not None:

@@ -1,4 +1,5 @@
 import os
+from pathlib import Path
 
 import pytest
 
@@ -15,8 +16,8 @@ def test_taken_port_is_named_with_its_process(free_port, listener):
     start = free_port(3)
     listener("127.0.0.2", start + 1)
     problems = check_ports("127.0.0.2", start, 3)
-    assert problems == [f"port 127.0.0.2:{start + 1} is taken by pid {os.getpid()} "
-                        f"({open('/proc/self/comm').read().strip()})"]
+    comm = Path("/proc/self/comm").read_text().strip()
+    assert problems == [f"port 127.0.0.2:{start + 1} is taken by pid {os.getpid()} ({comm})"]
 
 
 def test_port_owner_unknown_when_nobody_listens(free_port):

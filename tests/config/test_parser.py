@@ -8,92 +8,37 @@ from tipc.config import ConfigError, Field, TipcConfig, load_config, parse_confi
 from tipc.config.locate import find_configs
 from tipc.config.values import paired
 
+from tests.support import config_text as template
+
 PATH = "cfg.txt"
 REPO = Path(__file__).resolve().parents[2]
 
-# A complete config in the format, one entry per physical line (1-based index = file line).
-BASE = """\
-=====train_params=====
-model_name:demo_rec
-python:python3
-gpu_list:0|0,1
-Global.use_gpu:True|True
-Global.auto_cast:fp32
-Global.epoch_num:lite_train_lite_infer=2|whole_train_whole_infer=20
-Global.save_model_dir:./output/
-Train.loader.batch_size_per_card:lite_train_lite_infer=8|whole_train_whole_infer=64
-Global.pretrained_model:null
-train_model_name:latest
-train_infer_img_dir:./inference/rec_inference
-null:null
-##
-trainer:norm_train
-norm_train:tools/train.py -c demo.yml -o
-pact_train:null
-fpgm_train:null
-distill_train:null
-to_static_train:Global.to_static=true
-null:null
-##
-=====eval_params=====
-eval:null
-null:null
-##
-=====infer_params=====
-Global.save_inference_dir:./output/
-Global.checkpoints:
-norm_export:tools/export_model.py -c demo.yml -o
-quant_export:null
-fpgm_export:null
-distill_export:null
-export1:null
-export2:null
-inference_dir:Student
-infer_model:./inference/a|./inference/b
-infer_export:null|tools/export_model.py -c demo.yml -o
-infer_quant:False
-inference:tools/infer/predict_rec.py --rec_image_shape="3,32,100"
---use_gpu:True|False
---enable_mkldnn:False
---cpu_threads:2
---rec_batch_num:1|6
---use_tensorrt:False
---precision:fp32
---rec_model_dir:
---image_dir:./inference/rec_inference
-null:null
---benchmark:True
-null:null
-=====infer_benchmark_params=====
-random_infer_input:[{float32,[3,32,100]}]
-=====train_benchmark_params=====
-batch_size:32
-fp_items:fp32|fp16
-epoch:1
---profiler_options:batch_range=[10,20];state=GPU
-flags:FLAGS_a=1;FLAGS_b=2
-=====to_static_train_benchmark_params=====
-to_static_train:Global.to_static=true
-"""
-BASE_LINES = tuple(BASE.splitlines())
+# A complete config in the format, every trailing section included, one entry per physical line
+# (1-based index = file line); list values where the pairing tests read them.
+DEMO = dict(
+    rule=template.SHORT_RULE,
+    tail=(template.INFER_BENCHMARK, template.TRAIN_BENCHMARK, template.TO_STATIC),
+    model_name="model_name:demo_rec",
+    python="python:python3",
+    epoch="Global.epoch_num:lite_train_lite_infer=2|whole_train_whole_infer=20",
+    train_batch="Train.loader.batch_size_per_card:lite_train_lite_infer=8|whole_train_whole_infer=64",
+    norm_train="norm_train:tools/train.py -c demo.yml -o",
+    norm_export="norm_export:tools/export_model.py -c demo.yml -o",
+    infer_model="infer_model:./inference/a|./inference/b",
+    infer_export="infer_export:null|tools/export_model.py -c demo.yml -o",
+    inference='inference:tools/infer/predict_rec.py --rec_image_shape="3,32,100"',
+    cpu_threads="--cpu_threads:2",
+    batch_size="--rec_batch_num:1|6",
+)
+
+
+def config_text(**edits) -> str:
+    """The demo config with ``tests.support.config_text`` line edits (replace, drop, insert, upto, eol)."""
+    return template.config_text(**DEMO, **edits)
+
+
+BASE_LINES = tuple(config_text().splitlines())
 TAIL_START = 52  # first trailing section header
-
-
-def config_text(
-    replace: dict[int, str] | None = None,
-    drop: tuple[int, ...] = (),
-    insert: dict[int, str] | None = None,
-    upto: int | None = None,
-    eol: str = "\n",
-) -> str:
-    """BASE with line N replaced / dropped / followed by inserted text, cut after line ``upto``."""
-    lines = []
-    for number, line in enumerate(BASE_LINES[:upto], start=1):
-        if number not in drop:
-            lines.append((replace or {}).get(number, line))
-        if number in (insert or {}):
-            lines.extend(insert[number].split("\n"))  # type: ignore[index]
-    return eol.join(lines) + eol
 
 
 def parse(**overrides) -> TipcConfig:

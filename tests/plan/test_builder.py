@@ -12,7 +12,8 @@ from tipc.config.locate import find_configs
 from tipc.config.modes import parse_mode
 from tipc.plan import MODES, PlanOptions, build_plan
 
-from .plan_factory import PATH, config_text, make_config, make_plan
+from tests.support.config_text import config_text
+from tests.support.plan_factory import PATH, make_config, make_plan
 
 
 def test_chain_order_is_gpu_then_autocast_then_trainer():

@@ -4,7 +4,7 @@ import pytest
 
 from tipc.plan import StageKind
 
-from .plan_factory import make_plan
+from tests.support.plan_factory import make_plan
 
 L = "./test_tipc/output/rec/lite_train_lite_infer"
 EVAL = "eval:tools/eval.py -c e.yml -o"

@@ -2,7 +2,7 @@ import json
 
 from tipc.plan import plan_to_json, plan_to_text
 
-from .plan_factory import make_plan
+from tests.support.plan_factory import make_plan
 
 
 def test_json_shape():

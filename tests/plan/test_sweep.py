@@ -3,7 +3,7 @@ import pytest
 from tipc.errors import ConfigError
 from tipc.plan.sweep import NO_GPU, cpu_skip_rule, gpu_skip_rule, infer_sweep
 
-from .plan_factory import make_config
+from tests.support.plan_factory import make_config
 
 
 @pytest.mark.parametrize("mkldnn, precision, quant, reason", [

@@ -2,7 +2,7 @@ import pytest
 
 from tipc.plan.trainers import resolve_trainer
 
-from .plan_factory import make_config
+from tests.support.plan_factory import make_config
 
 LINES = dict(
     pact_train="pact_train:deploy/slim/quant.py -c q.yml -o",

@@ -18,7 +18,8 @@ import pytest
 
 import tipc
 
-FAKE_TARGET = Path(__file__).resolve().parents[1] / "fake_target"
+from tests.support.fake_target import FAKE_TARGET, copy_fake_target
+
 TIPC_DIR = str(Path(tipc.__file__).resolve().parent)
 CPU = "train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
 AMP = "train_linux_cpu_normal_amp_infer_python_linux_cpu.txt"
@@ -51,7 +52,7 @@ class Tipc:
 @pytest.fixture
 def tipc_run(pytester: pytest.Pytester) -> Tipc:
     pytester.makeini("[pytest]\n")
-    shutil.copytree(FAKE_TARGET, pytester.path / "fake_target", ignore=shutil.ignore_patterns("test_tipc", "__pycache__"))
+    copy_fake_target(pytester.path / "fake_target")
     configs = pytester.path / "test_configs" / "fake_rec"
     configs.mkdir(parents=True)
     for name in (CPU, AMP):

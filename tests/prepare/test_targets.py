@@ -2,12 +2,13 @@ from __future__ import annotations
 
 import pytest
 
-from .fake_checkout import CONFIG_REL, make_checkout
 from tipc.config import load_config
 from tipc.errors import ConfigError
 from tipc.config.model import Field
 from tipc.prepare.sizes import Sizes
 from tipc.prepare.targets import ImageDir, MissingModel, RecDataset, derive_seed, plan_prepare, yml_of_script
+
+from tests.support.fake_checkout import CONFIG_REL, make_checkout
 
 LITE = Sizes(train=64, eval=32, infer=8)
 

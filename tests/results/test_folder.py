@@ -76,6 +76,7 @@ def test_a_second_run_on_a_busy_folder_is_refused_by_name(tmp_path):
     finally:
         holder.kill()
         holder.wait()
+        holder.stdout.close()
     ResultsDir(tmp_path).begin(info("r3"))  # a dead holder's lock is gone with it
 
 
@@ -98,6 +99,7 @@ def test_a_run_whose_harness_was_killed_is_found_with_its_running_stage(tmp_path
     assert harness.stdout.readline().strip() == "running"
     harness.kill()  # SIGKILL: no cleanup of any kind
     harness.wait()
+    harness.stdout.close()
     found = ResultsDir(tmp_path).begin(info("r2"))
     assert found is not None and found.run_id == "r1"
     assert [e["id"] for e in found.stages] == ["c::train"]

@@ -1,8 +1,7 @@
-"""A throw-away copy of the fake target and the plan of its CPU config."""
+"""The plan of the fake target's CPU config, on the throw-away copy ``fake_repo``."""
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -11,15 +10,7 @@ import pytest
 from tipc.config import load_config
 from tipc.plan import PlanOptions, build_plan
 
-FAKE_TARGET = Path(__file__).resolve().parents[1] / "fake_target"
-CPU_CONFIG = "configs/fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
-
-
-@pytest.fixture
-def fake_repo(tmp_path: Path) -> Path:
-    repo = tmp_path / "fake_target"
-    shutil.copytree(FAKE_TARGET, repo, ignore=shutil.ignore_patterns("test_tipc", "__pycache__"))
-    return repo
+from tests.support.fake_target import CPU_CONFIG
 
 
 @pytest.fixture

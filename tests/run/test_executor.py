@@ -13,28 +13,12 @@ import pytest
 
 from tipc.run.executor import ExecRequest, Ending, ProcessExecutor, child_env
 
+from tests.support.processes import gone, wait_for
+
 
 def request(tmp_path: Path, code: str, **kw) -> ExecRequest:
     return ExecRequest(argv=(sys.executable, "-c", code), cwd=str(tmp_path), env=kw.pop("env", {}),
                        log=tmp_path / "logs" / "stage.log", **kw)
-
-
-def gone(pid: int) -> bool:
-    """No such process, or only its zombie (dead, waiting for init to reap it)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return True
-    return state in (b"Z", b"X")
-
-
-def wait_for(predicate, seconds: float = 5.0) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return predicate()
 
 
 # A child that ignores SIGTERM and spawns two grandchildren that ignore it too: one in its

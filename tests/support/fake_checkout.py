@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.support.config_text import config_text
+
 CONFIG_REL = "test_tipc/configs/fake_rec/train_infer_python.txt"
 YML_REL = "test_tipc/configs/fake_rec/fake_rec.yml"
 DICT_REL = "ppocr/utils/ppocr_keys_v1.txt"
@@ -40,60 +42,6 @@ Eval:
     - ./train_data/ic15_data/rec_gt_test.txt
 """
 
-CONFIG = """\
-===========================train_params===========================
-model_name:fake_rec
-python:python
-gpu_list:-1
-Global.use_gpu:False
-Global.auto_cast:fp32
-Global.epoch_num:lite_train_lite_infer=1|whole_train_whole_infer=4
-Global.save_model_dir:./output/
-Train.loader.batch_size_per_card:lite_train_lite_infer=8|whole_train_whole_infer=32
-Global.pretrained_model:null
-train_model_name:latest
-train_infer_img_dir:./inference/rec_inference
-null:null
-##
-trainer:norm_train
-norm_train:tools/train.py -c {yml} -o Global.print_batch_step=1
-pact_train:null
-fpgm_train:null
-distill_train:null
-null:null
-null:null
-##
-===========================eval_params===========================
-eval:null
-null:null
-##
-===========================infer_params===========================
-Global.save_inference_dir:./output/
-Global.checkpoints:
-norm_export:tools/export_model.py -c {yml} -o
-quant_export:null
-fpgm_export:null
-distill_export:null
-export1:null
-export2:null
-inference_dir:null
-infer_model:{infer_model}
-infer_export:null
-infer_quant:False
-inference:tools/infer/predict_rec.py
---use_gpu:False
---enable_mkldnn:False
---cpu_threads:2
---rec_batch_num:1
---use_tensorrt:False
---precision:fp32
---rec_model_dir:
---image_dir:./inference/rec_inference
-null:null
---benchmark:False
-null:null
-"""
-
 
 def make_checkout(
     root: Path,
@@ -111,5 +59,20 @@ def make_checkout(
     yml.write_text(REC_YML.format(dict_path=dict_path, max_text_length=max_text_length, model_type=model_type),
                    encoding="utf-8")
     config = root / CONFIG_REL
-    config.write_text(CONFIG.format(yml=YML_REL, infer_model=infer_model), encoding="utf-8")
+    config.write_text(config_text(  # a CPU-only rec config whose train and export read the yml above
+        model_name="model_name:fake_rec",
+        gpu_list="gpu_list:-1",
+        train_use_gpu="Global.use_gpu:False",
+        epoch="Global.epoch_num:lite_train_lite_infer=1|whole_train_whole_infer=4",
+        train_batch="Train.loader.batch_size_per_card:lite_train_lite_infer=8|whole_train_whole_infer=32",
+        norm_train=f"norm_train:tools/train.py -c {YML_REL} -o Global.print_batch_step=1",
+        to_static_slot="null:null",
+        norm_export=f"norm_export:tools/export_model.py -c {YML_REL} -o",
+        inference_dir="inference_dir:null",
+        infer_model=f"infer_model:{infer_model}",
+        inference="inference:tools/infer/predict_rec.py",
+        infer_use_gpu="--use_gpu:False",
+        cpu_threads="--cpu_threads:2",
+        benchmark="--benchmark:False",
+    ), encoding="utf-8")
     return config

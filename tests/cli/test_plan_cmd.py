@@ -5,21 +5,13 @@ import os
 
 import pytest
 
-from tipc.cli import main
-
-from .plan_factory import config_text
+from tests.support.config_text import config_text
 
 
 @pytest.fixture
-def tipc(monkeypatch, capsys, tmp_path):
-    monkeypatch.setattr(main, "COMMANDS", {"plan": main.COMMANDS["plan"]})
+def tipc(command, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
-
-    def run(*argv):
-        code = main.main(["plan", *argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-    return run
+    return command("plan")
 
 
 @pytest.fixture

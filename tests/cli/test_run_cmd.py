@@ -9,7 +9,8 @@ import pytest
 
 from tipc.cli.main import main
 
-CPU_CONFIG = "configs/fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
+from tests.support.fake_target import CPU_CONFIG
+from tests.support.processes import alive, wait_for
 
 
 def tipc_run(repo, *extra: str) -> int:
@@ -88,8 +89,6 @@ def test_sigterm_stops_the_stage_keeps_the_results_and_exits_130(fake_repo):
     import subprocess
     import time
 
-    from test_executor import wait_for  # same directory: pytest imported it under this name
-
     results = fake_repo / "test_tipc/output/fake_rec/lite_train_lite_infer"
     env = {**os.environ, "TIPC_FAKE": "infer:sleep=60"}
     proc = subprocess.Popen([sys.executable, "-m", "tipc", "run", "--config", str(fake_repo / CPU_CONFIG), "--mode",
@@ -117,7 +116,6 @@ def test_a_sigkilled_harness_leaves_no_stage_running_and_the_next_run_says_so(fa
     import signal
     import subprocess
     import time
-    from pathlib import Path
 
     pids = tmp_path / "pids"
     env = {**os.environ, "TIPC_FAKE": "train:grandchild,train:ignore-term,train:hang", "TIPC_FAKE_PIDS": str(pids)}
@@ -131,12 +129,6 @@ def test_a_sigkilled_harness_leaves_no_stage_running_and_the_next_run_says_so(fa
     stage_pids = [int(p) for p in pids.read_text().split()]
     harness.send_signal(signal.SIGKILL)  # no handler, no cleanup: only the watchdog is left to act
     harness.wait()
-
-    def alive(pid: int) -> bool:
-        try:
-            return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
-        except FileNotFoundError:
-            return False
 
     deadline = time.monotonic() + 15
     while any(alive(p) for p in stage_pids) and time.monotonic() < deadline:

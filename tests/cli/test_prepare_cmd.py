@@ -7,22 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from tipc.cli import main as cli_main
 from tipc.prepare.manifest import MANIFEST_NAME
 
-from .fake_checkout import CONFIG_REL, make_checkout
+from tests.support.fake_checkout import CONFIG_REL, make_checkout
 
 
 @pytest.fixture
-def tipc(monkeypatch, capsys):
-    monkeypatch.setattr(cli_main, "COMMANDS", {"prepare": cli_main.COMMANDS["prepare"]})
-
-    def run(*argv: str) -> tuple[int, str, str]:
-        code = cli_main.main(["prepare", *argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
+def tipc(command):
+    return command("prepare")
 
 
 def _tree_digest(root: Path) -> str:

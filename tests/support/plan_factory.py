@@ -1,0 +1,23 @@
+"""Configs and plans for the plan tests: the shared template with lines overridden by role."""
+
+from __future__ import annotations
+
+from tipc.config import parse_config_text
+from tipc.config.model import TipcConfig
+
+from tests.support.config_text import TO_STATIC, config_text
+
+PATH = "cfgs/rec/train_infer_python.txt"
+
+
+def make_config(to_static: bool = False, **lines: str) -> TipcConfig:
+    """The template with ``role="key:value"`` overrides, plus the to_static section if asked."""
+    return parse_config_text(config_text(tail=(TO_STATIC,) if to_static else (), **lines), PATH)
+
+
+def make_plan(mode: str = "lite_train_lite_infer", to_static: bool = False, options: dict | None = None,
+              **lines: str):
+    """Plan of the template config with a fixed interpreter ``py``."""
+    from tipc.plan import PlanOptions, build_plan
+
+    return build_plan(make_config(to_static, **lines), PlanOptions(mode, python="py", **(options or {})))

@@ -1,0 +1,81 @@
+"""The layering the code promises, checked: two fronts (``tipc.cli``, ``tipc.plugin``) over one core.
+
+``tipc`` must work where pytest is not importable, and pytest loads
+``tipc.plugin.hooks`` in every run, of every project, so that module must stay
+cheap. Import checks run in a fresh interpreter: this one has pytest loaded.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.fake_target import CPU_CONFIG, copy_fake_target
+
+ROOT = Path(__file__).resolve().parents[1]
+FRONTS = ("tipc.cli", "tipc.plugin")
+
+# Every cheap path of the command line: the parser, `tipc plan --help`, a real plan, `tipc run`'s
+# options and a dry run (the session layer both fronts share, without a stage).
+CLI_WITHOUT_RUNNING_ANYTHING = """
+import contextlib, io, sys
+from tipc.cli import main
+parser = main.build_parser()
+with contextlib.redirect_stdout(io.StringIO()):
+    with contextlib.suppress(SystemExit):
+        main.main(["plan", "--help"])
+    assert main.main(["plan", "--config", "PP-OCRv3_mobile_rec/train_infer_python.txt",
+                      "--mode", "lite_train_lite_infer", "--python", "py"]) == 0
+    run = ["run", "--config", sys.argv[1], "--mode", "lite_train_lite_infer", "--python", sys.executable]
+    assert parser.parse_args([*run, "--timeout", "train=5", "--dry-run"]).command == "run"
+    assert main.main([*run, "--dry-run"]) == 0
+"""
+
+
+def loaded_after(code: str, *packages: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The modules of ``packages`` that a fresh interpreter holds after running ``code``."""
+    listing = (f"\nimport json, sys\npackages = {packages!r}\n"
+               "print(json.dumps(sorted(m for m in sys.modules if any(m == p or m.startswith(p + '.') for p in packages))))")
+    done = subprocess.run([sys.executable, "-c", code + listing, *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_the_command_line_never_imports_pytest_nor_the_plugin(tmp_path):
+    """Also at run time: ``main`` imports its commands by name, which no source scan sees."""
+    config = copy_fake_target(tmp_path / "fake_target") / CPU_CONFIG
+    assert loaded_after(CLI_WITHOUT_RUNNING_ANYTHING, "pytest", "_pytest", "tipc.plugin", args=(str(config),)) == []
+
+
+def test_the_pytest_entry_point_alone_stays_cheap():
+    """What pytest imports in every run: no template engine, no report, runner or results code."""
+    assert loaded_after("import tipc.plugin.hooks", "jinja2", "tipc.report", "tipc.run", "tipc.results") == []
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module a source file imports, at the top or inside a function, relative ones resolved."""
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            module = ".".join(filter(None, (base, node.module)))
+            found.update(f"{module}.{alias.name}" for alias in node.names)  # `from pkg import mod` names a module
+    return found
+
+
+@pytest.mark.parametrize(("front", "other"), [FRONTS, FRONTS[::-1]], ids=["cli", "plugin"])
+def test_no_front_imports_the_other(front, other):
+    sources = sorted((ROOT / front.replace(".", "/")).rglob("*.py"))
+    assert sources
+    edges = {f"{path.relative_to(ROOT)} -> {name}" for path in sources for name in imports_of(path)
+             if name == other or name.startswith(other + ".")}
+    assert edges == set()

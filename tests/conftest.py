@@ -8,6 +8,7 @@ import pytest
 
 from tests.support.fake_checkout import make_checkout
 from tests.support.fake_target import copy_fake_target
+from tests.support.recorded_runs import multi_node_runs, single_node_run
 
 pytest_plugins = ["pytester"]
 
@@ -23,3 +24,14 @@ def checkout(tmp_path: Path) -> Path:
 def fake_repo(tmp_path: Path) -> Path:
     """A throw-away copy of the fake target."""
     return copy_fake_target(tmp_path / "fake_target")
+
+
+@pytest.fixture
+def single_run(tmp_path: Path) -> Path:
+    """A recorded one-node run with every status (report and ``tipc report`` tests)."""
+    return single_node_run(tmp_path / "results")
+
+
+@pytest.fixture
+def multi_run(tmp_path: Path) -> tuple[Path, Path]:
+    return multi_node_runs(tmp_path / "results")

@@ -9,7 +9,7 @@ import pytest
 from tipc.plan import MODES, Plan
 from tipc.plan.naming import NAME_BYTES, component, name_part
 
-from .plan_factory import make_plan
+from tests.support.plan_factory import make_plan
 
 ROOT = "./test_tipc/output"
 

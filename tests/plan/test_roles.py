@@ -11,7 +11,7 @@ from tipc.config.locate import find_configs
 from tipc.config.roles import WARNING
 from tipc.plan import MODES, PlanOptions, build_plan
 
-from .plan_factory import make_plan
+from tests.support.plan_factory import make_plan
 
 REPO = Path(__file__).resolve().parents[2]
 

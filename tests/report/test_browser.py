@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cdp import Browser
-from recorded_runs import single_node_run, T0
+from tests.support.cdp import Browser
+from tests.support.recorded_runs import single_node_run, T0
 from tipc.report import write_report
 from tipc.results.records import Status
 

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from htmlq import Element, parse
-from recorded_runs import CASES, CPU_CHAIN, PACT_CHAIN, T0, ResultsWriter, label, multi_node_runs, single_node_run
-from test_write import matrix_cells
+from tests.support.htmlq import Element, matrix_cells, parse
+from tests.support.recorded_runs import CASES, CPU_CHAIN, PACT_CHAIN, T0, ResultsWriter, label, multi_node_runs, single_node_run
 from tipc.cluster.merge import merge_dirs
 from tipc.errors import ResultsError
 from tipc.report import write_report

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from recorded_runs import ResultsWriter
+from tests.support.recorded_runs import ResultsWriter
 
 from tipc.report import write_report
 from tipc.results.records import Status

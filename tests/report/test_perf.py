@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from recorded_runs import CASES, bench, label
+from tests.support.recorded_runs import CASES, bench, label
 from tipc.report.figures import number, throughput
 from tipc.report.perf import build_performance, launch_nodes, perf_row, plots, series_label
 from tipc.report.naming import make_anchors, stage_key

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from htmlq import Element, parse
-from recorded_runs import (CASES, CPU_CHAIN, DIST_CHAIN, FLEET_CHAIN, FPGM_CHAIN, HOSTILE, ONE_CHAIN, PACT_CHAIN, T0,
+from tests.support.htmlq import Element, matrix_cells, parse
+from tests.support.recorded_runs import (CASES, CPU_CHAIN, DIST_CHAIN, FLEET_CHAIN, FPGM_CHAIN, HOSTILE, ONE_CHAIN, PACT_CHAIN, T0,
                            ResultsWriter, bench, case, label, single_node_run)
 from tipc.cluster.merge import merge_dirs
 from tipc.errors import ResultsError
@@ -16,17 +16,6 @@ from tipc.results.records import Status
 
 MODE_DIR = ("PP-OCRv3_mobile_rec", "lite_train_lite_infer")
 DAY = 86_400.0
-
-
-def matrix_cells(doc: Element) -> dict[tuple[str, str], Element]:
-    """(row label [+ node], column key) → the <td>."""
-    out = {}
-    for tr in doc.find("table", id="matrix").find("tbody").find_all("tr"):
-        head = tr.find("th")
-        row = head.find("a").text + (f" @{head.find_all('span', cls='node')[0].text}" if head.find_all("span") else "")
-        for td in tr.find_all("td", cls="cell"):
-            out[(row, td.attrs["data-column"])] = td
-    return out
 
 
 def render(dirs, out: Path, **kw) -> tuple[Path, Element, str]:

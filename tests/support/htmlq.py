@@ -73,3 +73,14 @@ def parse(html: str) -> Element:
     b.close()
     assert len(b.stack) == 1, f"unclosed elements: {[e.tag for e in b.stack[1:]]}"
     return b.root
+
+
+def matrix_cells(doc: Element) -> dict[tuple[str, str], Element]:
+    """(row label [+ node], column key) → the <td>."""
+    out = {}
+    for tr in doc.find("table", id="matrix").find("tbody").find_all("tr"):
+        head = tr.find("th")
+        row = head.find("a").text + (f" @{head.find_all('span', cls='node')[0].text}" if head.find_all("span") else "")
+        for td in tr.find_all("td", cls="cell"):
+            out[(row, td.attrs["data-column"])] = td
+    return out

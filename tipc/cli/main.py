@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        code = importlib.import_module(args._module).run(args)
+        code: int = importlib.import_module(args._module).run(args)  # a command module's run(args) -> int
         sys.stdout.flush()  # here, where a closed pipe can still be handled below
         return code
     except TipcError as exc:  # bad input or options: the message says what and where; no traceback

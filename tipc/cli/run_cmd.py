@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if settings is None:
         print("tipc run: error: --config is required (a path, or relative to test_configs/)", file=sys.stderr)
         return 2
-    live = (lambda data: (sys.stdout.buffer.write(data), sys.stdout.flush())) if settings.live else None
+    live = _live if settings.live else None
     session = TipcSession(
         settings,
         lambda: ProcessExecutor(live=live),
@@ -74,6 +74,11 @@ def run(args: argparse.Namespace) -> int:
     if interrupted:
         return 130
     return 1 if stopped or failed(session.records()) else 0
+
+
+def _live(data: bytes) -> None:
+    sys.stdout.buffer.write(data)
+    sys.stdout.flush()
 
 
 def _warn(lines: list[str]) -> None:

@@ -26,7 +26,9 @@ def expand_hostlist(text: str, source: str = "SLURM_JOB_NODELIST") -> tuple[str,
 
 def _split_top_level(text: str, source: str) -> list[str]:
     """Split on commas outside brackets."""
-    items, depth, current = [], 0, []
+    items: list[str] = []
+    current: list[str] = []
+    depth = 0
     for ch in text.strip():
         if ch == "[":
             depth += 1

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, replace
+from typing import Literal, TypedDict
 
 from tipc.cluster.device import Device, choose_device
 from tipc.cluster.identity import local_addresses, this_node
@@ -85,7 +85,12 @@ def resolve_node(
     environ = os.environ if environ is None else environ
     device, device_reason = choose_device(cli.device, environ, which, exists)
     spec = node_list(cli.ips, environ, config_ips, resolver)
-    common = dict(
+    # What single- and multi-node contexts share; each fills in the rest below.
+    common = NodeContext(
+        ips=(),
+        host=None,
+        node_rank=None,
+        start_port=None,
         device=device,
         device_reason=device_reason,
         rendezvous_timeout=cli.rendezvous_timeout,
@@ -95,7 +100,7 @@ def resolve_node(
     )
     if not spec.ips:
         start, port_source = _explicit_port(cli, environ)
-        return NodeContext(ips=(), host=None, node_rank=None, start_port=start, port_source=port_source, **common)
+        return replace(common, start_port=start, port_source=port_source)
     me = this_node(
         spec,
         host=cli.host,
@@ -108,7 +113,8 @@ def resolve_node(
     start, port_source = resolve_start_port(
         cli.start_port, environ, me.host, cli.port_count + 1, lambda host, count: find_ports(host, count) + 1
     )
-    return NodeContext(
+    return replace(
+        common,
         ips=spec.ips,
         host=me.host,
         node_rank=me.node_rank,
@@ -116,7 +122,6 @@ def resolve_node(
         rendezvous_port=cli.rendezvous_port or start - 1,
         identity_source=me.source,
         port_source=port_source,
-        **common,
     )
 
 
@@ -127,7 +132,18 @@ def _explicit_port(cli: ClusterArgs, environ: Mapping[str, str]) -> tuple[int | 
     return resolve_start_port(cli.start_port, environ, None, cli.port_count)
 
 
-def to_plan_kwargs(ctx: NodeContext) -> dict[str, object]:
+class PlanFields(TypedDict):
+    """The ``PlanOptions`` fields a ``NodeContext`` decides, as keyword arguments."""
+
+    ips: tuple[str, ...]
+    host: str | None
+    node_rank: int | None
+    start_port: int | None
+    device: Device
+    notes: tuple[str, ...]
+
+
+def to_plan_kwargs(ctx: NodeContext) -> PlanFields:
     """The ``PlanOptions`` fields this context decides."""
     return {
         "ips": ctx.ips,

@@ -17,7 +17,7 @@ from tipc.errors import ClusterError
 AUTO_BASE = 17000  # the range PaddleOCR's fleet doc recommends (10000-20000)
 AUTO_LIMIT = 20000
 
-FindPorts = Callable[[str, int], int]
+FindPorts = Callable[[str | None, int], int]  # (host, count) -> start; None: all addresses
 
 
 def check_ports(host: str | None, start: int, count: int) -> list[str]:
@@ -102,7 +102,7 @@ def port_owner(port: int, proc: Path = Path("/proc")) -> str | None:
 
 
 def _socket_links(pid_dir: Path) -> set[str]:
-    links = set()
+    links: set[str] = set()
     try:
         fds = list((pid_dir / "fd").iterdir())
     except OSError:

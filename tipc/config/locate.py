@@ -54,7 +54,7 @@ def declared_repo(config_path: Path) -> Path | None:
             continue
         if not isinstance(value, yaml.ScalarNode) or not value.value:
             raise ConfigError(shown, _node_line(value), "expected 'repo: <path>', found an empty or non-text value")
-        repo = (target.parent / value.value).resolve()
+        repo: Path = (target.parent / value.value).resolve()  # yaml's stubs type node values as Any
         if not repo.is_dir():
             message = f"repo '{excerpt(value.value)}' is not a directory (resolved: {repo})"
             raise ConfigError(shown, _node_line(value), message)
@@ -68,7 +68,7 @@ def find_configs(root: Path) -> tuple[Path, ...]:
     Hidden directories (``.venv``, ``.git`` ...) are not searched.
     """
     root = Path(root)
-    found = []
+    found: list[Path] = []
     for directory, subdirs, files in os.walk(root):
         subdirs[:] = [name for name in subdirs if not name.startswith(".")]
         inside = CONFIG_DIR in Path(directory).relative_to(root).parts or root.name == CONFIG_DIR

@@ -6,6 +6,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from .benchmark import BenchmarkFigures, BenchmarkRecorder, format_benchmark_block, parse_benchmark_block
 from .evallog import eval_metrics
 from .trainlog import train_metrics
@@ -21,12 +24,12 @@ __all__ = [
 ]
 
 
-def _infer_metrics(text: str) -> dict:
+def _infer_metrics(text: str) -> dict[str, Any]:
     figures = parse_benchmark_block(text)
     return {} if figures is None else figures.metrics()
 
 
-_EXTRACTORS = {
+_EXTRACTORS: dict[str, Callable[[str], dict[str, Any]]] = {
     "train": train_metrics,
     "eval": eval_metrics,
     "export": lambda text: {},
@@ -34,7 +37,7 @@ _EXTRACTORS = {
 }
 
 
-def extract(kind: str, log_text: str) -> dict:
+def extract(kind: str, log_text: str) -> dict[str, Any]:
     """Metrics of one stage's log; ``kind`` is a ``StageKind`` value."""
     try:
         extractor = _EXTRACTORS[str(getattr(kind, "value", kind))]

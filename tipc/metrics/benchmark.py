@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .logtext import messages
 
@@ -92,7 +93,7 @@ class BenchmarkFigures:
     inference_ms: float | None = None
     postprocess_ms: float | None = None
 
-    def metrics(self) -> dict:
+    def metrics(self) -> dict[str, Any]:
         """The ``StageRecord.metrics`` keys of an infer stage (docs/architecture.md)."""
         keys = (
             "preprocess_ms",
@@ -125,7 +126,7 @@ _FLOAT_FIELDS = frozenset(
 # ---------------------------------------------------------------- writing
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     return "None" if value is None else str(value)
 
 
@@ -207,8 +208,8 @@ class BenchmarkRecorder:
         self.time_keys = tuple(time_keys)
         self.warmup = warmup
         self._clock = clock
-        self._stamps: list = []
-        self._batches: list = []  # (stamps, end) per finished batch
+        self._stamps: list[float] = []
+        self._batches: list[tuple[tuple[float, ...], float]] = []  # (stamps, end) per finished batch
         self._last_end: float | None = None
 
     def start(self) -> None:
@@ -232,7 +233,7 @@ class BenchmarkRecorder:
     def batches(self) -> int:
         return len(self._batches)
 
-    def interval_means_ms(self) -> dict:
+    def interval_means_ms(self) -> dict[str, float | None]:
         """Mean of each interval over the timed batches, in ms (None without any)."""
         timed = [stamps for stamps, _ in self._batches[self.warmup :]]
         means = {}
@@ -265,7 +266,7 @@ _HEADER = re.compile(r"^\s*-{3,} ([A-Za-z ]+?) -{3,}\s*$")
 _ENV_HEADER = "Env info"
 
 
-def _convert(name: str, raw: str):
+def _convert(name: str, raw: str) -> str | int | float | bool | None:
     value = raw.strip().rstrip("%").strip()
     if value in ("", "None") or re.fullmatch(r"None(\.None)*", value):
         return None
@@ -281,11 +282,11 @@ def _convert(name: str, raw: str):
     return value
 
 
-def _pairs(message: str):
+def _pairs(message: str) -> list[tuple[str, str]]:
     """``a: 1, b(MB): 2`` → [("a", "1"), ("b(MB)", "2")]; unknown labels end the list."""
     pieces = message.strip().split(", ")
     if len(pieces) > 1 and all(p.split(": ", 1)[0] in _LABELS for p in pieces):
-        return [tuple(p.split(": ", 1)) if ": " in p else (p, "") for p in pieces]
+        return [(label, value) for label, _, value in (p.partition(": ") for p in pieces)]
     label, sep, value = message.strip().partition(":")
     return [(label, value)] if sep and label in _LABELS else []
 
@@ -301,7 +302,7 @@ def parse_benchmark_block(text: str) -> BenchmarkFigures | None:
     starts = [i for i, (_, m) in enumerate(lines) if (h := _HEADER.match(m)) and h.group(1) == _ENV_HEADER]
     if not starts:
         return None
-    values = {}
+    values: dict[str, Any] = {}  # each value has its field's type, which _convert picks by name
     for prefixed, message in lines[starts[-1] :]:
         if _HEADER.match(message) or not message.strip():
             continue

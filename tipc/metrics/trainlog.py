@@ -22,13 +22,13 @@ def step_values(text: str) -> list[dict[str, float]]:
     return list(_step_values(text.splitlines()))
 
 
-def train_metrics(text: str) -> dict:
+def train_metrics(text: str) -> dict[str, float | None]:
     """``ips`` (mean over logged steps after the first, which carries start-up costs;
     the only step's value when one was logged), ``loss`` (last), ``steps`` (count)."""
     return train_metrics_of_lines(text.splitlines())
 
 
-def train_metrics_of_lines(lines: Iterable[str]) -> dict:
+def train_metrics_of_lines(lines: Iterable[str]) -> dict[str, float | None]:
     """``train_metrics`` over lines read one at a time: memory does not grow with the log."""
     steps = 0
     first_ips: float | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from tipc.config.model import NULL, Field, TipcConfig
@@ -17,7 +18,7 @@ from tipc.plan.commands import (
 )
 from tipc.plan.env import stage_env, whole_infer_env
 from tipc.plan.fragments import DROPPED, Command, Fragment, config_text, set_param, set_path
-from tipc.plan.model import Chain, PlanOptions, Skipped, Stage, StageKind, Topology
+from tipc.plan.model import Chain, InferCase, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.plan.naming import (
     infer_log,
     infer_stage_name,
@@ -64,8 +65,22 @@ class Context:
             fragment = replace(fragment, text=text + field.raw[len(field.raw.rstrip()) :])
         return fragment
 
-    def stage(self, chain: str, name: str, kind: StageKind, command: Command, env, log: str, **extra) -> Stage:
-        extra.setdefault("legacy_log", log)
+    def stage(
+        self,
+        chain: str,
+        name: str,
+        kind: StageKind,
+        command: Command,
+        env: Mapping[str, str | None],
+        log: str,
+        *,
+        requires: tuple[str, ...] = (),
+        outputs: tuple[str, ...] = (),
+        legacy_log: str | None = None,  # None: ``log``
+        rank0_only: bool = False,
+        infer: InferCase | None = None,
+        copy_train_log: tuple[str, str] | None = None,
+    ) -> Stage:
         return Stage(
             id=stage_id(chain, name),
             chain=chain,
@@ -75,8 +90,13 @@ class Context:
             env=env,
             cwd=self.options.repo,
             log=log,
+            requires=requires,
+            outputs=outputs,
             legacy_command=command.text,
-            **extra,
+            legacy_log=log if legacy_log is None else legacy_log,
+            rank0_only=rank0_only,
+            infer=infer,
+            copy_train_log=copy_train_log,
         )
 
 
@@ -92,9 +112,13 @@ def train_chain(
     run = _TrainRun(ctx, topology, trainer, autocast)
     flag = ctx.param(ctx.config.train_use_gpu, "False" if ctx.cpu_only else use_gpu)
     train = run.train(flag)
-    stages, skipped = [train], []
+    stages = [train]
+    skipped: list[Skipped] = []
     eval_stage = run.eval(train, flag)
-    (stages if isinstance(eval_stage, Stage) else skipped).append(eval_stage)
+    if isinstance(eval_stage, Stage):
+        stages.append(eval_stage)
+    else:
+        skipped.append(eval_stage)
     if not trainer.has_export:
         where = f"{trainer.export.key}, line {trainer.export.line}"
         skipped.append(Skipped(stage_id(run.chain, "export"), f"export script ({where}) is null"))
@@ -150,7 +174,7 @@ class _TrainRun:
     def log(self, stage: str) -> str:
         return stage_log(self.ctx.log_path, self.trainer.name, self.topology, self.autocast, stage)
 
-    def env(self, kind: StageKind):
+    def env(self, kind: StageKind) -> dict[str, str | None]:
         return stage_env(self.topology, kind, self.ctx.options.start_port)
 
     def train(self, use_gpu: Fragment) -> Stage:
@@ -229,7 +253,7 @@ class _TrainRun:
             rank0_only=self.rank0,
         )
 
-    def assemble(self, stages) -> Chain:
+    def assemble(self, stages: Iterable[Stage]) -> Chain:
         return Chain(self.chain, self.trainer.name, self.autocast, self.topology, self.save, tuple(stages))
 
 
@@ -238,7 +262,8 @@ def whole_infer_chain(ctx: Context, index: int, model: str, topology: Topology, 
     cfg, path = ctx.config, ctx.config.path
     chain = whole_infer_chain_id(index)
     env = whole_infer_env(ctx.options.whole_infer_gpu, ctx.cpu_only)
-    stages, requires = [], ()
+    stages: list[Stage] = []
+    requires: tuple[str, ...] = ()
     script = paired(cfg.infer_export.values(), index)
     if script not in (None, "", NULL):
         log = whole_infer_export_log(ctx.log_path, index)
@@ -278,7 +303,7 @@ def _sweep_stages(
     quant: bool,
     model_dir: Fragment,
     image_dir: Fragment,
-    env,
+    env: Mapping[str, str | None],
     requires: tuple[str, ...],
     rank0: bool,
     prefix: str,

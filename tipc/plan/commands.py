@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tipc.config.model import TipcConfig
+from tipc.config.model import Field, TipcConfig
 from tipc.plan.fragments import DROPPED, GAP, Command, Fragment, always_param, assemble, literal, set_param
 from tipc.plan.model import InferCase, Topology
 from tipc.plan.naming import launch_log_dir
@@ -82,7 +82,7 @@ def infer_command(
 ) -> Command:
     path = config.path
 
-    def param(field, value: str | None) -> Fragment:
+    def param(field: Field, value: str | None) -> Fragment:
         return set_param(field.key, value, path, field)
 
     # The device flag is written without func_set_params: it is always emitted.
@@ -91,6 +91,7 @@ def infer_command(
     precision = param(config.precision, case.precision)
     benchmark = param(config.benchmark, config.benchmark.value)
     param1 = param(config.infer_param1, config.infer_param1.value)
+    parts: tuple[Fragment, ...]
     if case.device == "cpu":
         parts = (
             python,

@@ -37,6 +37,7 @@ def split_words(text: str) -> list[str]:
     parts: list[str] | None = None  # the word being read; None between words
     for piece in _PIECES.finditer(text):
         kind = piece.lastgroup
+        assert kind is not None  # every alternative of _PIECES is a named group
         if kind == "space":
             if parts is not None:
                 words.append("".join(parts))

@@ -5,6 +5,7 @@ Every dropped cell is listed with its rule."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tipc.config.bounds import excerpt
@@ -81,7 +82,7 @@ def _device_or_self(use_gpu: str) -> str:
     return use_gpu
 
 
-def _cpu_cells(config: TipcConfig, use_gpu: str, quant: bool):
+def _cpu_cells(config: TipcConfig, use_gpu: str, quant: bool) -> Iterator[tuple[InferCase, str | None]]:
     path = config.path
     batches, precisions = distinct_values(config.batch_size, path), distinct_values(config.precision, path)
     for mkldnn in distinct_values(config.enable_mkldnn, path):
@@ -92,7 +93,9 @@ def _cpu_cells(config: TipcConfig, use_gpu: str, quant: bool):
                     yield case, cpu_skip_rule(mkldnn, precision, quant)
 
 
-def _gpu_cells(config: TipcConfig, use_gpu: str, quant: bool, gpu_available: bool):
+def _gpu_cells(
+    config: TipcConfig, use_gpu: str, quant: bool, gpu_available: bool
+) -> Iterator[tuple[InferCase, str | None]]:
     path = config.path
     precisions, batches = distinct_values(config.precision, path), distinct_values(config.batch_size, path)
     for trt in distinct_values(config.use_tensorrt, path):

@@ -7,7 +7,7 @@ from dataclasses import replace
 from tipc.config.bounds import excerpt
 from tipc.config.model import Field
 from tipc.errors import ConfigError
-from tipc.plan.model import Topology
+from tipc.plan.model import Topology, TopologyKind
 
 CPU_ENTRY = "-1"
 EXPECTED = "expected -1 (CPU), a GPU id, a comma list of ids, or '<ip>,<ip>;<ids>'"
@@ -43,7 +43,7 @@ def classify(entry: str, devices: tuple[str, ...], ips: tuple[str, ...], nproc: 
     nproc = len(devices) if nproc is None else nproc
     if len(ips) > 1:
         return Topology("multi_node", entry, devices, ips, nproc)
-    kind = "gpu" if nproc == 1 else "multi_gpu"
+    kind: TopologyKind = "gpu" if nproc == 1 else "multi_gpu"
     return Topology(kind, entry, devices, (), nproc)
 
 

@@ -24,6 +24,8 @@ from tipc.run.plan_run import command_text
 from tipc.run.summary import failure_text
 
 if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr, TracebackStyle  # pytest exports neither
+
     from tipc.plugin.run_plugin import TipcPlugin
     from tipc.session.settings import ConfigTarget
 # What a -k identifier may contain (pytest's expression grammar); anything else splits it.
@@ -86,10 +88,12 @@ class ConfigNode(pytest.Collector):
                     plugin=self.plugin,
                 )
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | Any:
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
+    ) -> str | TerminalRepr:
         if isinstance(excinfo.value, TipcError):
             return str(excinfo.value)
-        return super().repr_failure(excinfo, style)
+        return super().repr_failure(excinfo)  # a Collector's takes no style (it picks its own)
 
 
 class ChainNode(pytest.Collector):
@@ -160,7 +164,9 @@ class StageItem(pytest.Item):
             _skip(record.reason)
         raise StageFailed(record)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | Any:
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
+    ) -> str | TerminalRepr:
         if isinstance(excinfo.value, StageFailed):
             return failure_text(excinfo.value.record)
         return super().repr_failure(excinfo, style)

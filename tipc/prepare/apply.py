@@ -76,7 +76,6 @@ def _rel(path: Path, base: Path) -> str:
 
 def _work(target: Target) -> _Work:
     style = target.style
-    text = {"image_height": style.image_height, "min_len": style.min_len, "max_len": style.max_len}
     if isinstance(target, RecDataset):
         image_dir = rec_image_dir(target.data_dir, target.label_file)
         images = tuple(image_dir / image_name(i) for i in range(target.count))
@@ -86,7 +85,14 @@ def _work(target: Target) -> _Work:
             _params(target),
             (*images, target.label_file),
             lambda: write_rec_dataset(
-                target.data_dir, target.label_file, target.count, style.charset, target.seed, **text
+                target.data_dir,
+                target.label_file,
+                target.count,
+                style.charset,
+                target.seed,
+                image_height=style.image_height,
+                min_len=style.min_len,
+                max_len=style.max_len,
             ),
             exclusive_dir=False,
             label_file=target.label_file,
@@ -97,7 +103,15 @@ def _work(target: Target) -> _Work:
         INFER_KEY,
         _params(target),
         images,
-        lambda: write_image_dir(target.dir, target.count, style.charset, target.seed, **text),
+        lambda: write_image_dir(
+            target.dir,
+            target.count,
+            style.charset,
+            target.seed,
+            image_height=style.image_height,
+            min_len=style.min_len,
+            max_len=style.max_len,
+        ),
         exclusive_dir=True,
     )
 

@@ -11,6 +11,7 @@ is used only when Pillow was built without FreeType).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
@@ -49,11 +50,14 @@ def _line_width(text: str, image_height: int) -> int:
     return max(image_height, min(width, image_height * _MAX_WIDTH_SCALE))
 
 
-def _fitting_font(text: str, size: int, max_w: int, max_h: int):
+def _fitting_font(
+    text: str, size: int, max_w: int, max_h: int
+) -> tuple[ImageFont.FreeTypeFont | ImageFont.ImageFont, tuple[int, int, int, int]]:
     """The font at ``size`` or the largest smaller one whose ink fits the box."""
     while True:
         font = _font(size)
-        left, top, right, bottom = font.getbbox(text)
+        # Typed as floats (a fractional stroke width); without a stroke they are whole pixels.
+        left, top, right, bottom = map(int, font.getbbox(text))
         if size <= _MIN_FONT_PX or (right - left <= max_w and bottom - top <= max_h):
             return font, (left, top, right, bottom)
         size -= 1
@@ -84,7 +88,9 @@ def _item_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"tipc-synth:{seed}:{index}")
 
 
-def _render_items(count: int, charset: str, seed: int, image_height: int, min_len: int, max_len: int):
+def _render_items(
+    count: int, charset: str, seed: int, image_height: int, min_len: int, max_len: int
+) -> Iterator[tuple[int, str, Image.Image]]:
     chars = usable_charset(charset)
     if not chars:
         raise ValueError(f"synthetic text needs at least one printable character, got {charset!r}")

@@ -199,7 +199,10 @@ def compare(
     old = {s.key: s for s in before.stages}
     mine = after.own
     multi = len({s.node_rank for s in mine}) > 1
-    new_failures, fixed, still, moves = [], [], [], []
+    new_failures: list[StageChange] = []
+    fixed: list[StageChange] = []
+    still: list[StageChange] = []
+    moves: list[FigureMove] = []
     for s in mine:
         prev = old.get(s.key)
         label, anchor = _label(s.key, multi), anchors.get(s.key, "")

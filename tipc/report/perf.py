@@ -67,10 +67,12 @@ def chain_plots(index: int, chain: str, rows: Sequence[PerfRow]) -> PlotGroup:
     time_series: dict[str, list[tuple[float, float]]] = {}
     tput_series: dict[str, list[tuple[float, float]]] = {}
     for r in rows:
+        x, y = r.batch_size, r.inference_ms
+        assert x is not None and y is not None  # plots() passes only rows with both
         label = series_label(r, False, with_node)
-        time_series.setdefault(label, []).append((r.batch_size, r.inference_ms))
+        time_series.setdefault(label, []).append((x, y))
         if r.throughput is not None:
-            tput_series.setdefault(label, []).append((r.batch_size, r.throughput))
+            tput_series.setdefault(label, []).append((x, r.throughput))
     return PlotGroup(
         chain,
         (
@@ -138,14 +140,14 @@ def speedups(trains: Sequence[StageRecord], anchors: Mapping[StageKey, str]) -> 
     ranks); a single-node chain's is its lowest rank's.
     """
     by_chain: dict[str, list[StageRecord]] = {}
+    logged: dict[str, list[float]] = {}  # each chain's records' ips, in by_chain's order
     for r in sorted(trains, key=lambda r: r.node_rank):
-        if r.status is Status.PASSED and number(r.metrics.get("ips")):
+        value = number(r.metrics.get("ips"))
+        if r.status is Status.PASSED and value:
             by_chain.setdefault(r.chain, []).append(r)
+            logged.setdefault(r.chain, []).append(value)
     nodes = {c: launch_nodes(rs[0]) for c, rs in by_chain.items()}
-    ips = {
-        c: sum(number(r.metrics["ips"]) for r in rs) if nodes[c] > 1 else number(rs[0].metrics["ips"])
-        for c, rs in by_chain.items()
-    }
+    ips = {c: sum(values) if nodes[c] > 1 else values[0] for c, values in logged.items()}
     out = []
     for multi in (c for c in by_chain if nodes[c] > 1):
         trainer, autocast = chain_parts(multi)

@@ -62,7 +62,7 @@ class Plot:
 
 def nice_step(span: float, target: int = 5, min_step: float = 0.0) -> float:
     raw = max(span / max(1, target), min_step)
-    mag = 10 ** math.floor(math.log10(raw))
+    mag: float = 10 ** math.floor(math.log10(raw))  # typeshed: int ** int is Any (a negative power is a float)
     for m in (1, 2, 5, 10):
         if raw <= m * mag:
             return m * mag

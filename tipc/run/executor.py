@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 from pathlib import Path
-from typing import Protocol
+from types import FrameType
+from typing import BinaryIO, NoReturn, Protocol
 
 from tipc.run.endings import oom_kills
 from tipc.run.proctree import Tracker, kill_marked_by, kill_tree, snapshot
@@ -127,7 +128,7 @@ def _exited(pid: int) -> bool:
     return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
 
 
-def _reap(proc: subprocess.Popen) -> int | None:
+def _reap(proc: subprocess.Popen[bytes]) -> int | None:
     """Wait for the child and return its peak resident size (KiB): ``wait4`` reports it for this
     child alone (and the descendants it waited for), where ``getrusage`` mixes every stage."""
     try:
@@ -175,7 +176,7 @@ class _Tee:
             self._file.seek(offset)
 
     def pump(self) -> None:
-        if self._file and (data := self._file.read()):
+        if self._file and self._sink and (data := self._file.read()):
             self._sink(data)
 
     def close(self) -> None:
@@ -248,7 +249,7 @@ class ProcessExecutor:
                     time.monotonic() - t0,
                     reason,
                     peak,
-                    None not in (oom_before, oom_after) and oom_after > oom_before,
+                    oom_before is not None and oom_after is not None and oom_after > oom_before,
                 )
             with contextlib.suppress(OSError):  # the footer is a courtesy; the record tells the story
                 out.write(_footer(result))
@@ -259,7 +260,7 @@ class ProcessExecutor:
         return result
 
     def _supervise(
-        self, proc: subprocess.Popen, out, req: ExecRequest, t0: float, stage: str
+        self, proc: subprocess.Popen[bytes], out: BinaryIO, req: ExecRequest, t0: float, stage: str
     ) -> tuple[Ending, str, int | None]:
         tracker = Tracker(proc.pid)
         waiter = tee = None
@@ -288,7 +289,7 @@ class ProcessExecutor:
         return ending, reason, peak
 
     def _watch(
-        self, waiter: _ExitWaiter, tracker: Tracker, tee: _Tee, out, req: ExecRequest, t0: float
+        self, waiter: _ExitWaiter, tracker: Tracker, tee: _Tee, out: BinaryIO, req: ExecRequest, t0: float
     ) -> tuple[Ending, str]:
         deadline = t0 + req.timeout if req.timeout else float("inf")
         last_activity, last_change = -1, t0
@@ -320,7 +321,7 @@ def sigterm_as_interrupt() -> Iterator[None]:
     """Treat SIGTERM like Ctrl-C for the duration, so a terminated run cleans up and keeps
     its results instead of dying with its children still running."""
 
-    def handler(signum, frame):
+    def handler(signum: int, frame: FrameType | None) -> NoReturn:
         raise KeyboardInterrupt(f"signal {signum}")
 
     try:

@@ -271,7 +271,7 @@ class PlanRun:
         decision = decide(
             stage, self.plan, self.done, self.results.passed_before, self.settings.node_rank, self.include_hint
         )
-        if not decision.runs:
+        if decision.status is not None:  # not decision.runs, spelled so that the type narrows
             return self._finish(stage, self._record(stage, decision.status, decision.reason), ran=False)
         cwd = self.cwd_of(stage)
         before = output_signatures(stage, cwd)

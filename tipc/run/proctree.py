@@ -18,6 +18,7 @@ import contextlib
 import os
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 PROC = "/proc"
@@ -146,7 +147,7 @@ def _signal_all(root: int, procs: dict[int, int], sig: int) -> None:
     _signal_each(procs, sig)
 
 
-def _wait_gone(root_alive, tracker: Tracker, deadline: float) -> dict[int, int]:
+def _wait_gone(root_alive: Callable[[], bool], tracker: Tracker, deadline: float) -> dict[int, int]:
     """Poll until the root has exited and no tracked process lives, or the deadline."""
     while True:
         alive = tracker.scan()
@@ -157,7 +158,9 @@ def _wait_gone(root_alive, tracker: Tracker, deadline: float) -> dict[int, int]:
         time.sleep(0.02)
 
 
-def kill_tree(tracker: Tracker, root_alive, grace: float, table: dict[int, ProcInfo] | None = None) -> None:
+def kill_tree(
+    tracker: Tracker, root_alive: Callable[[], bool], grace: float, table: dict[int, ProcInfo] | None = None
+) -> None:
     """SIGTERM the group and every tracked process, wait ``grace``, then SIGKILL what is left.
 
     ``root_alive()`` says whether the (unreaped) root still runs; the caller reaps it

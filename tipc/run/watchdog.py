@@ -19,6 +19,7 @@ import contextlib
 import subprocess
 import sys
 from pathlib import Path
+from types import TracebackType
 
 from tipc.run.proctree import kill_marked_by
 
@@ -48,8 +49,10 @@ class Watchdog:
     then acts when the last of them is gone.
     """
 
-    def __init__(self, proc: subprocess.Popen, marker: str) -> None:
+    def __init__(self, proc: subprocess.Popen[bytes], marker: str) -> None:
+        assert proc.stdin is not None  # started with stdin=PIPE
         self._proc = proc
+        self._pipe = proc.stdin
         self.marker = marker
 
     @property
@@ -58,11 +61,11 @@ class Watchdog:
 
     def close(self) -> None:
         """The run ended cleanly: say goodbye, so that the watchdog kills nothing, and reap it."""
-        if self._proc.stdin.closed:
+        if self._pipe.closed:
             return
         with contextlib.suppress(BrokenPipeError):  # it has died already: nobody to tell
-            self._proc.stdin.write(_GOODBYE)
-        self._proc.stdin.close()
+            self._pipe.write(_GOODBYE)
+        self._pipe.close()
         try:
             self._proc.wait(_REAP)
         except subprocess.TimeoutExpired:
@@ -72,13 +75,15 @@ class Watchdog:
     def __enter__(self) -> Watchdog:
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if exc_type is None:
             self.close()
         else:
             # No goodbye: a run that ends by an exception may have left processes behind,
             # and the watchdog sweeps them as if we had died, without keeping us waiting.
-            self._proc.stdin.close()
+            self._pipe.close()
 
 
 def start_watchdog(marker: str, grace: float = 3.0) -> Watchdog:

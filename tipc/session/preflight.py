@@ -9,6 +9,7 @@ merge`` still joins the nodes), and the front exits non-zero with the summary.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeGuard
 
 from tipc.cluster.node import NodeContext
 from tipc.cluster.preflight import PreflightReport, run_preflight
@@ -17,7 +18,7 @@ from tipc.run.plan_run import PlanRun
 FAILED = "tipc preflight failed; nothing was run:"
 
 
-def needs_preflight(node: NodeContext | None) -> bool:
+def needs_preflight(node: NodeContext | None) -> TypeGuard[NodeContext]:
     return node is not None and node.multi_node and node.preflight
 
 

@@ -21,7 +21,7 @@ from tipc.cluster.node import NodeContext, resolve_node, to_plan_kwargs
 from tipc.cluster.options import cluster_args
 from tipc.cluster.topology import ips_from_gpu_list
 from tipc.compat import shim_path
-from tipc.config import load_config
+from tipc.config import TipcConfig, load_config
 from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, declared_repo, resolve_config
 from tipc.config.locate import TIPC_CHECKOUT as CHECKOUT
 from tipc.config.modes import MODES, parse_mode
@@ -77,20 +77,20 @@ def _repo(given: str | None, config: Path, cwd: Path) -> Path:
     return declared_repo(config) or cwd.resolve()
 
 
-def _process_count(config) -> int:
+def _process_count(config: TipcConfig) -> int:
     """Processes per node the config's largest gpu_list entry starts (ports launch needs)."""
     return max(parse_topology(e, config.gpu_list, config.path).nproc for e in config.gpu_list.values())
 
 
 def _target(arg: str, get: Callable[[str], Any], mode: str, cwd: Path) -> ConfigTarget:
     path = _locate(arg, cwd)
-    parse_mode(mode, str(path))
+    run_mode = parse_mode(mode, str(path))
     config = load_config(str(path))
     node = resolve_node(
         cluster_args(get, _process_count(config)), config_ips=ips_from_gpu_list(config.gpu_list.values())
     )
     options = PlanOptions(
-        mode=mode,
+        mode=run_mode,
         repo=str(_repo(get("tipc_repo"), path, cwd)),
         python=_python(get("tipc_python"), cwd),
         **({"output_root": get("tipc_output_root")} if get("tipc_output_root") else {}),

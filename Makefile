@@ -10,7 +10,7 @@ FLEET_CONFIG ?= tinyrec/train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt
 # The configs say `python:python3`; tipc uses it when it resolves on PATH, so the venv comes first.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: install demo browser test test-fast bench nightly-local clean
+.PHONY: install demo browser test test-fast lint typecheck bench nightly-local clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,13 @@ test: browser install
 
 test-fast: install
 	$(PY) -m pytest tests -m "not slow" $(PYTEST_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: install
+	$(VENV)/bin/mypy
 
 # Two nodes on one machine (127.0.0.2 and 127.0.0.3), merged, then reported: see docs/nightly.md.
 nightly-local: install

@@ -39,10 +39,13 @@ with contextlib.redirect_stdout(io.StringIO()):
 
 def loaded_after(code: str, *packages: str, args: tuple[str, ...] = ()) -> list[str]:
     """The modules of ``packages`` that a fresh interpreter holds after running ``code``."""
-    listing = (f"\nimport json, sys\npackages = {packages!r}\n"
-               "print(json.dumps(sorted(m for m in sys.modules if any(m == p or m.startswith(p + '.') for p in packages))))")
-    done = subprocess.run([sys.executable, "-c", code + listing, *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    listing = (
+        f"\nimport json, sys\npackages = {packages!r}\n"
+        "print(json.dumps(sorted(m for m in sys.modules if any(m == p or m.startswith(p + '.') for p in packages))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code + listing, *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.splitlines()[-1])
 
@@ -76,6 +79,10 @@ def imports_of(path: Path) -> set[str]:
 def test_no_front_imports_the_other(front, other):
     sources = sorted((ROOT / front.replace(".", "/")).rglob("*.py"))
     assert sources
-    edges = {f"{path.relative_to(ROOT)} -> {name}" for path in sources for name in imports_of(path)
-             if name == other or name.startswith(other + ".")}
+    edges = {
+        f"{path.relative_to(ROOT)} -> {name}"
+        for path in sources
+        for name in imports_of(path)
+        if name == other or name.startswith(other + ".")
+    }
     assert edges == set()

@@ -11,6 +11,7 @@ from tipc.cli import main
 def command(monkeypatch, capsys):
     """``command(name)`` registers only that command, so no other command's imports or state matter,
     and returns ``run(*argv) -> (exit code, stdout, stderr)``."""
+
     def only(name: str):
         monkeypatch.setattr(main, "COMMANDS", {name: main.COMMANDS[name]})
 
@@ -18,5 +19,7 @@ def command(monkeypatch, capsys):
             code = main.main([name, *argv])
             out, err = capsys.readouterr()
             return code, out, err
+
         return run
+
     return only

@@ -24,8 +24,9 @@ def config(tmp_path):
 
 
 def test_json_output(tipc, config, tmp_path):
-    code, out, _ = tipc("--config", "rec/train.txt", "--mode", "lite_train_lite_infer", "--python", "py",
-                        "--format", "json")
+    code, out, _ = tipc(
+        "--config", "rec/train.txt", "--mode", "lite_train_lite_infer", "--python", "py", "--format", "json"
+    )
     data = json.loads(out)
     assert code == 0
     assert [s["id"] for s in data["stages"]][:2] == ["norm_train-gpus_0-fp32::train", "norm_train-gpus_0-fp32::export"]
@@ -37,8 +38,9 @@ def test_json_output(tipc, config, tmp_path):
 
 def test_text_output_with_repo_and_device(tipc, config, tmp_path):
     (tmp_path / "sub").mkdir()
-    code, out, _ = tipc("--config", str(config), "--mode", "whole_infer", "--repo", "sub", "--device", "cpu",
-                        "--python", "py")
+    code, out, _ = tipc(
+        "--config", str(config), "--mode", "whole_infer", "--repo", "sub", "--device", "cpu", "--python", "py"
+    )
     assert code == 0
     assert f"cwd: {tmp_path / 'sub'}\n" in out
     assert "infer_model_0::infer[cpu-mkldnn_False-threads_6-fp32-bs1]\n" in out
@@ -52,10 +54,14 @@ def test_declared_repo_is_the_default(tipc, config, tmp_path):
     assert json.loads(out)["cwd"] == str(tmp_path / "target")
 
 
-@pytest.mark.parametrize("argv, message", [
-    (("--config", "rec/train.txt", "--mode", "nope"), "unknown mode 'nope': expected one of lite_train_lite_infer"),
-    (("--config", "missing.txt", "--mode", "whole_infer"), "missing.txt: config not found"),
-], ids=["bad-mode", "missing-config"])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (("--config", "rec/train.txt", "--mode", "nope"), "unknown mode 'nope': expected one of lite_train_lite_infer"),
+        (("--config", "missing.txt", "--mode", "whole_infer"), "missing.txt: config not found"),
+    ],
+    ids=["bad-mode", "missing-config"],
+)
 def test_bad_input_exits_2(tipc, config, argv, message):
     code, out, err = tipc(*argv)
     assert (code, out) == (2, "")
@@ -67,16 +73,31 @@ def test_bad_config_line(tipc, tmp_path):
     path.write_text(config_text(gpu_list="gpu_list:0|zz"))
     code, _, err = tipc("--config", str(path), "--mode", "lite_train_lite_infer")
     assert code == 2
-    assert err == f"tipc: error: {path}:4: gpu_list: entry 'zz': expected -1 (CPU), a GPU id, a comma list of ids, " \
-                  f"or '<ip>,<ip>;<ids>'\n"
+    assert (
+        err == f"tipc: error: {path}:4: gpu_list: entry 'zz': expected -1 (CPU), a GPU id, a comma list of ids, "
+        f"or '<ip>,<ip>;<ids>'\n"
+    )
 
 
 def test_json_schema_is_the_issues(tipc, tmp_path):
     """The object ``tipc plan --format json`` promises, on a shipped multi-node config found under
     test_configs/: every stage's argv starts with the interpreter, ``requires`` names earlier stages."""
-    code, out, _ = tipc("--config", "PP-OCRv3_mobile_rec/train_linux_gpu_fleet_normal_infer_python_linux_gpu_cpu.txt",
-                        "--mode", "lite_train_lite_infer", "--python", "/opt/py", "--format", "json",
-                        "--device", "gpu", "--node-rank", "0", "--start-port", "17000")
+    code, out, _ = tipc(
+        "--config",
+        "PP-OCRv3_mobile_rec/train_linux_gpu_fleet_normal_infer_python_linux_gpu_cpu.txt",
+        "--mode",
+        "lite_train_lite_infer",
+        "--python",
+        "/opt/py",
+        "--format",
+        "json",
+        "--device",
+        "gpu",
+        "--node-rank",
+        "0",
+        "--start-port",
+        "17000",
+    )
     data = json.loads(out)
     assert code == 0
     assert (data["model"], data["mode"]) == ("PP-OCRv3_mobile_rec", "lite_train_lite_infer")
@@ -90,8 +111,14 @@ def test_json_schema_is_the_issues(tipc, tmp_path):
         assert set(stage["requires"]) <= seen
         seen.add(stage["id"])
     train = data["stages"][0]
-    assert train["argv"][1:7] == ["-m", "paddle.distributed.launch", "--ips=127.0.0.2,127.0.0.3", "--gpus=0,1",
-                                  "--host=127.0.0.2", "--start_port=17000"]
+    assert train["argv"][1:7] == [
+        "-m",
+        "paddle.distributed.launch",
+        "--ips=127.0.0.2,127.0.0.3",
+        "--gpus=0,1",
+        "--host=127.0.0.2",
+        "--start_port=17000",
+    ]
     assert train["env"]["FLAGS_START_PORT"] == "17000" and "/node0/" in train["log"]
     infer = data["stages"][-1]
     assert "--rec_image_shape=3,48,320" in infer["argv"]  # the config's quotes resolved, no shell
@@ -100,12 +127,18 @@ def test_json_schema_is_the_issues(tipc, tmp_path):
     assert all(isinstance(n, str) for n in data["notes"])
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"", "{path}: empty file: expected a TIPC config starting with the 'train_params' header"),
-    (b"=====train_params=====\nmodel_name:x\x00y\n", "{path}:2: binary content (NUL byte): expected a text config"),
-    (b"=====train_params=====\nmodel_name:x\npython:python3\n",
-     "{path}:3: truncated config: it ends at line 3 ('python'); expected key 'gpu_list' (role gpu_list) next"),
-], ids=["empty", "binary", "truncated"])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"", "{path}: empty file: expected a TIPC config starting with the 'train_params' header"),
+        (b"=====train_params=====\nmodel_name:x\x00y\n", "{path}:2: binary content (NUL byte): expected a text config"),
+        (
+            b"=====train_params=====\nmodel_name:x\npython:python3\n",
+            "{path}:3: truncated config: it ends at line 3 ('python'); expected key 'gpu_list' (role gpu_list) next",
+        ),
+    ],
+    ids=["empty", "binary", "truncated"],
+)
 def test_bad_files_exit_2_without_traceback(tipc, tmp_path, content, message):
     path = tmp_path / "c.txt"
     path.write_bytes(content)
@@ -115,8 +148,11 @@ def test_bad_files_exit_2_without_traceback(tipc, tmp_path, content, message):
 
 def test_unknown_mode_text(tipc, config):
     code, _, err = tipc("--config", "rec/train.txt", "--mode", "benchmark_train")
-    assert (code, err) == (2, f"tipc: error: {config}: unknown mode 'benchmark_train': expected one of "
-                              "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer\n")
+    assert (code, err) == (
+        2,
+        f"tipc: error: {config}: unknown mode 'benchmark_train': expected one of "
+        "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer\n",
+    )
 
 
 def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path):
@@ -127,9 +163,25 @@ def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path):
     read, write = os.pipe()
     os.close(read)
     try:
-        done = subprocess.run([sys.executable, "-m", "tipc", "plan", "--config", "PP-OCRv3_mobile_rec/train_infer_python.txt",
-                               "--mode", "lite_train_lite_infer", "--format", "json"],
-                              stdout=write, stderr=subprocess.PIPE, text=True, cwd=tmp_path, timeout=60)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "tipc",
+                "plan",
+                "--config",
+                "PP-OCRv3_mobile_rec/train_infer_python.txt",
+                "--mode",
+                "lite_train_lite_infer",
+                "--format",
+                "json",
+            ],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=tmp_path,
+            timeout=60,
+        )
     finally:
         os.close(write)
     assert (done.returncode, done.stderr) == (141, "")

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tipc.prepare.manifest import MANIFEST_NAME
-
 from tests.support.fake_checkout import CONFIG_REL, make_checkout
+from tipc.prepare.manifest import MANIFEST_NAME
 
 
 @pytest.fixture
@@ -29,8 +28,9 @@ def _count(path: Path) -> int:
 
 
 def test_lite_mode_writes_the_paddleocr_layout(checkout, tipc):
-    code, out, _ = tipc("--config", str(checkout / CONFIG_REL), "--mode", "lite_train_lite_infer",
-                        "--repo", str(checkout))
+    code, out, _ = tipc(
+        "--config", str(checkout / CONFIG_REL), "--mode", "lite_train_lite_infer", "--repo", str(checkout)
+    )
     assert code == 0
     data_dir = checkout / "train_data/ic15_data"
     assert (_count(data_dir / "rec_gt_train.txt"), _count(data_dir / "rec_gt_test.txt")) == (64, 32)
@@ -47,16 +47,24 @@ def test_rerun_is_idempotent_and_deterministic_across_checkouts(tmp_path, tipc):
         assert tipc("--config", str(config), "--mode", "lite_train_lite_infer", "--repo", str(root))[0] == 0
         trees.append(_tree_digest(root))
     assert trees[0] == trees[1]
-    code, out, _ = tipc("--config", str(tmp_path / "one" / CONFIG_REL), "--mode", "lite_train_lite_infer",
-                        "--repo", str(tmp_path / "one"))
+    code, out, _ = tipc(
+        "--config",
+        str(tmp_path / "one" / CONFIG_REL),
+        "--mode",
+        "lite_train_lite_infer",
+        "--repo",
+        str(tmp_path / "one"),
+    )
     assert code == 0 and out.count("unchanged") == 3 and "created" not in out
     assert _tree_digest(tmp_path / "one") == trees[0]
 
 
 @pytest.mark.parametrize(
     ("mode", "extra", "train", "evaluation", "infer"),
-    [("whole_train_whole_infer", ("--train-count", "100", "--eval-count", "10"), 100, 10, 32),
-     ("lite_train_whole_infer", (), 64, 32, 32)],
+    [
+        ("whole_train_whole_infer", ("--train-count", "100", "--eval-count", "10"), 100, 10, 32),
+        ("lite_train_whole_infer", (), 64, 32, 32),
+    ],
     ids=["whole-with-overrides", "lite-train-whole-infer"],
 )
 def test_sizes_per_mode(checkout, tipc, mode, extra, train, evaluation, infer):
@@ -70,7 +78,8 @@ def test_sizes_per_mode(checkout, tipc, mode, extra, train, evaluation, infer):
 def test_target_yaml_declares_sizes_and_the_repo(checkout, tipc, monkeypatch, tmp_path):
     config = checkout / CONFIG_REL
     (config.parent / "target.yaml").write_text(
-        "repo: ../../..\nprepare:\n  lite_train_lite_infer: {train: 5, eval: 3, infer: 2}\n", encoding="utf-8")
+        "repo: ../../..\nprepare:\n  lite_train_lite_infer: {train: 5, eval: 3, infer: 2}\n", encoding="utf-8"
+    )
     monkeypatch.chdir(tmp_path.parent)  # not the checkout: the repo must come from target.yaml
     assert tipc("--config", str(config), "--mode", "lite_train_lite_infer")[0] == 0
     data_dir = checkout / "train_data/ic15_data"
@@ -84,7 +93,7 @@ def test_repo_defaults_to_the_current_directory(checkout, tipc, monkeypatch):
 
 
 def test_whole_infer_makes_images_and_says_the_model_cannot_be_made(checkout, tipc):
-    code, out, err = tipc("--config", str(checkout / CONFIG_REL), "--mode", "whole_infer", "--repo", str(checkout))
+    code, _out, err = tipc("--config", str(checkout / CONFIG_REL), "--mode", "whole_infer", "--repo", str(checkout))
     assert code == 1
     assert len(list((checkout / "inference/rec_inference").glob("*.png"))) == 32
     assert not (checkout / "train_data").exists()
@@ -96,13 +105,24 @@ def test_foreign_label_file_exits_2_and_is_kept(checkout, tipc):
     label = checkout / "train_data/ic15_data/rec_gt_train.txt"
     label.parent.mkdir(parents=True)
     label.write_text("train/word_1.png\tGenaxis Theatre\n", encoding="utf-8")
-    code, _, err = tipc("--config", str(checkout / CONFIG_REL), "--mode", "lite_train_lite_infer",
-                        "--repo", str(checkout))
+    code, _, err = tipc(
+        "--config", str(checkout / CONFIG_REL), "--mode", "lite_train_lite_infer", "--repo", str(checkout)
+    )
     assert code == 2
     assert err.startswith(f"tipc: error: {label}: exists and tipc did not make it")
     assert label.read_text(encoding="utf-8") == "train/word_1.png\tGenaxis Theatre\n"
-    assert tipc("--config", str(checkout / CONFIG_REL), "--mode", "lite_train_lite_infer",
-                "--repo", str(checkout), "--force")[0] == 0
+    assert (
+        tipc(
+            "--config",
+            str(checkout / CONFIG_REL),
+            "--mode",
+            "lite_train_lite_infer",
+            "--repo",
+            str(checkout),
+            "--force",
+        )[0]
+        == 0
+    )
     assert _count(label) == 64
 
 

@@ -15,8 +15,21 @@ def test_report_command_prints_the_index_path(single_run, tmp_path, capsys):
 def test_report_command_compares_with_a_given_dir(single_run, tmp_path, capsys):
     main(["report", str(single_run), "--out", str(tmp_path / "a")])
     first = Path(capsys.readouterr().out.strip())
-    assert main(["report", str(single_run), "--out", str(tmp_path / "b"), "--compare", str(first.parent),
-                 "--threshold", "5"]) == 0
+    assert (
+        main(
+            [
+                "report",
+                str(single_run),
+                "--out",
+                str(tmp_path / "b"),
+                "--compare",
+                str(first.parent),
+                "--threshold",
+                "5",
+            ]
+        )
+        == 0
+    )
     html = Path(capsys.readouterr().out.strip()).read_text()
     assert 'id="comparison"' in html and "moved more than 5%" in html
 

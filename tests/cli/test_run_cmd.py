@@ -7,21 +7,32 @@ import sys
 
 import pytest
 
-from tipc.cli.main import main
-
 from tests.support.fake_target import CPU_CONFIG
 from tests.support.processes import alive, wait_for
+from tipc.cli.main import main
 
 
 def tipc_run(repo, *extra: str) -> int:
-    return main(["run", "--config", str(repo / CPU_CONFIG), "--mode", "lite_train_lite_infer",
-                 "--python", sys.executable, "--report-dir", str(repo / "reports"), *extra])
+    return main(
+        [
+            "run",
+            "--config",
+            str(repo / CPU_CONFIG),
+            "--mode",
+            "lite_train_lite_infer",
+            "--python",
+            sys.executable,
+            "--report-dir",
+            str(repo / "reports"),
+            *extra,
+        ]
+    )
 
 
 def test_pass_exits_0_and_prints_status_lines(fake_repo, capsys):
     assert tipc_run(fake_repo) == 0
     out = capsys.readouterr().out.splitlines()
-    assert len([l for l in out if l.startswith(" Run successfully with command - fake_rec - ")]) == 5
+    assert len([row for row in out if row.startswith(" Run successfully with command - fake_rec - ")]) == 5
     assert out[-2].startswith("tipc: 5 passed in ")
     report = fake_repo / "reports" / "fake_rec" / "lite_train_lite_infer" / "latest" / "index.html"
     assert out[-1].startswith("tipc: report: ") and report.is_file()
@@ -35,8 +46,9 @@ def test_failure_exits_1_with_log_tail_even_when_the_report_breaks(fake_repo, ca
     monkeypatch.setenv("TIPC_FAKE", "train:fail")
     assert tipc_run(fake_repo) == 1
     captured = capsys.readouterr()
-    assert "tipc: report not written (RuntimeError: template bug); the results are complete: `tipc report " \
-        in captured.err
+    assert (
+        "tipc: report not written (RuntimeError: template bug); the results are complete: `tipc report " in captured.err
+    )
     assert "norm_train-gpus_-1-fp32::train: FAILED (exit code 1)" in captured.err
     assert "RuntimeError: fake failure (TIPC_FAKE)" in captured.err
     assert captured.err.count("blocked: train failed (see ") == 4
@@ -44,10 +56,14 @@ def test_failure_exits_1_with_log_tail_even_when_the_report_breaks(fake_repo, ca
     assert [json.loads(r)["status"] for r in records] == ["failed"] + ["blocked"] * 4
 
 
-@pytest.mark.parametrize(("extra", "message"), [
-    (("--timeout", "all=-1"), "expected a positive number of seconds"),
-    (("--repo", "/no/such/dir"), "--repo /no/such/dir: not a directory"),
-], ids=["negative-timeout", "missing-repo"])
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (("--timeout", "all=-1"), "expected a positive number of seconds"),
+        (("--repo", "/no/such/dir"), "--repo /no/such/dir: not a directory"),
+    ],
+    ids=["negative-timeout", "missing-repo"],
+)
 def test_bad_options_exit_2(fake_repo, capsys, extra, message):
     assert tipc_run(fake_repo, *extra) == 2
     assert message in capsys.readouterr().err
@@ -60,8 +76,17 @@ def test_dry_run_prints_commands_only(fake_repo, capsys):
 
 
 def test_failed_preflight_exits_1_before_any_stage(fake_repo, capsys, free_port_pair):
-    code = tipc_run(fake_repo, "--ips", "127.0.0.2,127.0.0.3", "--node-rank", "0", "--start-port",
-                    str(free_port_pair), "--rendezvous-timeout", "1")
+    code = tipc_run(
+        fake_repo,
+        "--ips",
+        "127.0.0.2,127.0.0.3",
+        "--node-rank",
+        "0",
+        "--start-port",
+        str(free_port_pair),
+        "--rendezvous-timeout",
+        "1",
+    )
     captured = capsys.readouterr()
     assert code == 1
     assert "tipc preflight: FAIL peers: node 1 (127.0.0.3) never arrived within 1 s" in captured.out
@@ -91,12 +116,31 @@ def test_sigterm_stops_the_stage_keeps_the_results_and_exits_130(fake_repo):
 
     results = fake_repo / "test_tipc/output/fake_rec/lite_train_lite_infer"
     env = {**os.environ, "TIPC_FAKE": "infer:sleep=60"}
-    proc = subprocess.Popen([sys.executable, "-m", "tipc", "run", "--config", str(fake_repo / CPU_CONFIG), "--mode",
-                             "lite_train_lite_infer", "--python", sys.executable, "--no-report"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tipc",
+            "run",
+            "--config",
+            str(fake_repo / CPU_CONFIG),
+            "--mode",
+            "lite_train_lite_infer",
+            "--python",
+            sys.executable,
+            "--no-report",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
-        three_done = lambda: (results / "results.jsonl").is_file() and \
-            len((results / "results.jsonl").read_text().splitlines()) == 3
+
+        def three_done():
+            return (results / "results.jsonl").is_file() and len(
+                (results / "results.jsonl").read_text().splitlines()
+            ) == 3
+
         assert wait_for(three_done, 60), "train, eval and export never finished"
         time.sleep(0.3)  # the infer case starts within milliseconds, then sleeps for a minute
         proc.send_signal(signal.SIGTERM)
@@ -120,9 +164,23 @@ def test_a_sigkilled_harness_leaves_no_stage_running_and_the_next_run_says_so(fa
     pids = tmp_path / "pids"
     env = {**os.environ, "TIPC_FAKE": "train:grandchild,train:ignore-term,train:hang", "TIPC_FAKE_PIDS": str(pids)}
     harness = subprocess.Popen(
-        [sys.executable, "-m", "tipc", "run", "--config", str(fake_repo / CPU_CONFIG), "--mode",
-         "lite_train_lite_infer", "--python", sys.executable, "--no-report"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "tipc",
+            "run",
+            "--config",
+            str(fake_repo / CPU_CONFIG),
+            "--mode",
+            "lite_train_lite_infer",
+            "--python",
+            sys.executable,
+            "--no-report",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 30
     while not (pids.is_file() and len(pids.read_text().split()) == 2) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -139,9 +197,12 @@ def test_a_sigkilled_harness_leaves_no_stage_running_and_the_next_run_says_so(fa
     killed_run = json.loads((out_dir / "run.json").read_text())["run_id"]
     assert tipc_run(fake_repo) == 0
     err = capsys.readouterr().err
-    assert f"tipc: an earlier run ({killed_run}) in {out_dir} was interrupted (its harness was killed) while " \
-           f"running norm_train-gpus_-1-fp32::train;" in err
-    (interrupted,) = [json.loads(line) for line in
-                      (out_dir / "runs" / killed_run / "results.jsonl").read_text().splitlines()]
+    assert (
+        f"tipc: an earlier run ({killed_run}) in {out_dir} was interrupted (its harness was killed) while "
+        f"running norm_train-gpus_-1-fp32::train;" in err
+    )
+    (interrupted,) = [
+        json.loads(line) for line in (out_dir / "runs" / killed_run / "results.jsonl").read_text().splitlines()
+    ]
     assert (interrupted["id"], interrupted["status"]) == ("norm_train-gpus_-1-fp32::train", "failed")
     assert interrupted["reason"] == "interrupted: the harness was killed while this stage ran"

@@ -6,6 +6,7 @@ import pytest
 @pytest.fixture
 def free_port():
     """A port the kernel just handed out on 127.0.0.2 and 127.0.0.3 (so likely free on both)."""
+
     def pick(count: int = 1) -> int:
         for _ in range(50):
             with socket.socket() as s:
@@ -16,6 +17,7 @@ def free_port():
             if all(_free(h, p) for h in ("127.0.0.2", "127.0.0.3") for p in range(base, base + count)):
                 return base
         raise RuntimeError("no free port range found")
+
     return pick
 
 
@@ -38,6 +40,7 @@ def listener():
         s = socket.create_server((host, port))
         sockets.append(s)
         return s
+
     yield listen
     for s in sockets:
         s.close()

@@ -4,8 +4,8 @@ import json
 import pytest
 
 from tipc.cli import merge_cmd
-from tipc.errors import ResultsError
 from tipc.cluster.merge import load_results_dir, merge_dirs
+from tipc.errors import ResultsError
 from tipc.results.records import RunInfo, StageRecord, Status
 
 MODEL, MODE = "tinyrec", "lite_train_lite_infer"
@@ -15,18 +15,47 @@ LINE = "\x1b[33m Run {} with command - tinyrec - {} - {} \x1b[0m\n"
 def write_node(root, rank, host, start, stages, **info_changes):
     d = root / f"node{rank}"
     d.mkdir(parents=True)
-    info = dict(model=MODEL, mode=MODE, config="cfg.txt", config_sha256="abc", tipc_version="0.1.0",
-                paddle_version="3.3.1", device="cpu", host=host, node_rank=rank,
-                nodes=("127.0.0.2", "127.0.0.3"), start=start, duration=10.0, notes=(f"note{rank}",))
+    info = dict(
+        model=MODEL,
+        mode=MODE,
+        config="cfg.txt",
+        config_sha256="abc",
+        tipc_version="0.1.0",
+        paddle_version="3.3.1",
+        device="cpu",
+        host=host,
+        node_rank=rank,
+        nodes=("127.0.0.2", "127.0.0.3"),
+        start=start,
+        duration=10.0,
+        notes=(f"note{rank}",),
+    )
     info.update(info_changes)
     (d / "run.json").write_text(RunInfo(**info).to_json())
-    records = [StageRecord(id=f"c::{name}", kind=name, chain="c", status=status, start=start + offset,
-                           duration=1.0, node_rank=rank, host=host, model=MODEL, mode=MODE)
-               for name, status, offset in stages]
+    records = [
+        StageRecord(
+            id=f"c::{name}",
+            kind=name,
+            chain="c",
+            status=status,
+            start=start + offset,
+            duration=1.0,
+            node_rank=rank,
+            host=host,
+            model=MODEL,
+            mode=MODE,
+        )
+        for name, status, offset in stages
+    ]
     (d / "results.jsonl").write_text("".join(r.to_json() + "\n" for r in records))
-    (d / "results_python.log").write_text("".join(
-        LINE.format("successfully" if s is Status.PASSED else "failed", f"python {n}.py  > x.log 2>&1 ", f"./{n}.log")
-        for n, s, _ in stages))
+    (d / "results_python.log").write_text(
+        "".join(
+            LINE.format(
+                "successfully" if s is Status.PASSED else "failed", f"python {n}.py  > x.log 2>&1 ", f"./{n}.log"
+            )
+            for n, s, _ in stages
+        )
+    )
     return d
 
 
@@ -34,8 +63,9 @@ def write_node(root, rank, host, start, stages, **info_changes):
 def two_nodes(tmp_path):
     mode_dir = tmp_path / MODEL / MODE
     write_node(mode_dir, 1, "127.0.0.3", 100.0, [("train", Status.PASSED, 0), ("export", Status.SKIPPED, 20)])
-    write_node(mode_dir, 0, "127.0.0.2", 90.0, [("export", Status.PASSED, 30), ("train", Status.PASSED, 1)],
-               duration=40.0)
+    write_node(
+        mode_dir, 0, "127.0.0.2", 90.0, [("export", Status.PASSED, 30), ("train", Status.PASSED, 1)], duration=40.0
+    )
     return mode_dir
 
 
@@ -50,8 +80,11 @@ def test_merge_mode_dir_into_itself(two_nodes):
     assert out == two_nodes.resolve()
     _, records = load_results_dir(out)
     assert [(r.node_rank, r.host, r.id) for r in records] == [
-        (0, "127.0.0.2", "c::train"), (0, "127.0.0.2", "c::export"),
-        (1, "127.0.0.3", "c::train"), (1, "127.0.0.3", "c::export")]
+        (0, "127.0.0.2", "c::train"),
+        (0, "127.0.0.2", "c::export"),
+        (1, "127.0.0.3", "c::train"),
+        (1, "127.0.0.3", "c::export"),
+    ]
     info = RunInfo.from_dict(json.loads((out / "run.json").read_text()))
     # node 0 runs 90..130, node 1 100..110: the merged run spans both
     assert (info.start, info.duration, info.nodes, info.host) == (90.0, 40.0, ("127.0.0.2", "127.0.0.3"), "")
@@ -64,9 +97,14 @@ def test_legacy_log_keeps_lines_byte_for_byte(two_nodes):
     text = (out / "results_python.log").read_text()
     node0 = (two_nodes / "node0" / "results_python.log").read_text()
     node1 = (two_nodes / "node1" / "results_python.log").read_text()
-    assert text == (f"# node 0 (127.0.0.2): {two_nodes / 'node0' / 'results_python.log'}\n{node0}"
-                    f"# node 1 (127.0.0.3): {two_nodes / 'node1' / 'results_python.log'}\n{node1}")
-    assert "\x1b[33m Run successfully with command - tinyrec - python train.py  > x.log 2>&1  - ./train.log \x1b[0m" in text
+    assert text == (
+        f"# node 0 (127.0.0.2): {two_nodes / 'node0' / 'results_python.log'}\n{node0}"
+        f"# node 1 (127.0.0.3): {two_nodes / 'node1' / 'results_python.log'}\n{node1}"
+    )
+    assert (
+        "\x1b[33m Run successfully with command - tinyrec - python train.py  > x.log 2>&1  - ./train.log \x1b[0m"
+        in text
+    )
 
 
 def test_differing_versions_become_notes(tmp_path):
@@ -76,14 +114,24 @@ def test_differing_versions_become_notes(tmp_path):
     assert "nodes differ in paddle_version: node 0 '3.3.1', node 1 '3.2.0'" in info.notes
 
 
-@pytest.mark.parametrize("setup, fragment", [
-    (lambda d: (d / "node1" / "run.json").unlink(), "run.json: missing"),
-    (lambda d: (d / "node1" / "results_python.log").unlink(), "results_python.log: missing"),
-    (lambda d: (d / "node1" / "results.jsonl").write_text('{"id": 1}\n'), "results.jsonl:1: not a stage record"),
-    (lambda d: write_node(d.parent / "other", 1, "127.0.0.3", 0.0, [], model="othermodel"), "model is 'othermodel'"),
-    (lambda d: write_node(d.parent / "other", 1, "127.0.0.3", 0.0, [], config_sha256="zzz"), "config_sha256 is 'zzz'"),
-    (lambda d: write_node(d.parent / "other", 0, "127.0.0.4", 0.0, []), "node_rank 0 again"),
-], ids=["missing-run-json", "missing-legacy-log", "bad-record", "other-model", "other-config", "same-rank"])
+@pytest.mark.parametrize(
+    "setup, fragment",
+    [
+        (lambda d: (d / "node1" / "run.json").unlink(), "run.json: missing"),
+        (lambda d: (d / "node1" / "results_python.log").unlink(), "results_python.log: missing"),
+        (lambda d: (d / "node1" / "results.jsonl").write_text('{"id": 1}\n'), "results.jsonl:1: not a stage record"),
+        (
+            lambda d: write_node(d.parent / "other", 1, "127.0.0.3", 0.0, [], model="othermodel"),
+            "model is 'othermodel'",
+        ),
+        (
+            lambda d: write_node(d.parent / "other", 1, "127.0.0.3", 0.0, [], config_sha256="zzz"),
+            "config_sha256 is 'zzz'",
+        ),
+        (lambda d: write_node(d.parent / "other", 0, "127.0.0.4", 0.0, []), "node_rank 0 again"),
+    ],
+    ids=["missing-run-json", "missing-legacy-log", "bad-record", "other-model", "other-config", "same-rank"],
+)
 def test_merge_errors(two_nodes, setup, fragment):
     setup(two_nodes)
     extra = [two_nodes.parent / "other" / "node1", two_nodes.parent / "other" / "node0"]
@@ -97,7 +145,9 @@ def test_record_from_another_node_is_refused(two_nodes):
     stray = StageRecord(id="x", kind="train", chain="c", status=Status.PASSED, node_rank=0, model=MODEL, mode=MODE)
     with open(two_nodes / "node1" / "results.jsonl", "a") as f:
         f.write(stray.to_json() + "\n")
-    with pytest.raises(ResultsError, match=r"node1/results.jsonl:3: record 'x' is tinyrec/lite_train_lite_infer node 0"):
+    with pytest.raises(
+        ResultsError, match=r"node1/results.jsonl:3: record 'x' is tinyrec/lite_train_lite_infer node 0"
+    ):
         merge_dirs([two_nodes])
 
 

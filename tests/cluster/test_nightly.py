@@ -14,11 +14,11 @@ import pytest
 import yaml
 
 from tipc.cli import merge_cmd, prepare_cmd, report_cmd
+from tipc.cluster.node import ClusterArgs, resolve_node
+from tipc.cluster.options import cluster_args
 from tipc.config import load_config
 from tipc.config.locate import TIPC_CHECKOUT, resolve_config
 from tipc.plan import PlanOptions, build_plan
-from tipc.cluster.node import ClusterArgs, resolve_node
-from tipc.cluster.options import cluster_args
 from tipc.session.options import add_options as add_plugin_options
 
 NIGHTLY = Path(__file__).resolve().parents[2] / "nightly"
@@ -32,11 +32,11 @@ def logical_lines(script: str) -> list[list[str]]:
     commands = []
     for line in joined.splitlines():
         words = shlex.split(line, comments=True)
-        words = words[:words.index("||")] if "||" in words else words
+        words = words[: words.index("||")] if "||" in words else words
         while "&&" in words:
             cut = words.index("&&")
             commands.append(words[:cut])
-            words = words[cut + 1:]
+            words = words[cut + 1 :]
         if words:
             commands.append(words)
     return commands
@@ -49,17 +49,17 @@ def parse_node_command(words: list[str]) -> tuple[argparse.Namespace, ClusterArg
     parser = argparse.ArgumentParser()
     parser.add_argument("-p", action="append")  # pytest's own
     add_plugin_options(parser.add_argument)
-    ns = parser.parse_args([w for w in words[start + 2:] if w != "$@"])  # "$@": the caller's extras
+    ns = parser.parse_args([w for w in words[start + 2 :] if w != "$@"])  # "$@": the caller's extras
     return ns, cluster_args(lambda dest: getattr(ns, dest))
 
 
 def parse_tipc_command(words: list[str], name: str) -> argparse.Namespace:
     """``... -m tipc <name> <arguments>`` (or ``.venv/bin/tipc <name>``) parsed by that command's parser."""
     start = words.index(name)
-    assert words[start - 2:start] == ["-m", "tipc"] or words[start - 1].endswith("/tipc"), words
+    assert words[start - 2 : start] == ["-m", "tipc"] or words[start - 1].endswith("/tipc"), words
     parser = argparse.ArgumentParser()
     COMMANDS[name].add_arguments(parser)
-    return parser.parse_args(words[start + 1:])
+    return parser.parse_args(words[start + 1 :])
 
 
 def expand(word: str, env: dict[str, str]) -> str:
@@ -68,8 +68,11 @@ def expand(word: str, env: dict[str, str]) -> str:
 
 
 def tipc_commands(commands: list[list[str]], name: str) -> list[argparse.Namespace]:
-    return [parse_tipc_command(words, name) for words in commands
-            if name in words and "tipc" in " ".join(words[:words.index(name)])]
+    return [
+        parse_tipc_command(words, name)
+        for words in commands
+        if name in words and "tipc" in " ".join(words[: words.index(name)])
+    ]
 
 
 @pytest.mark.parametrize("name", ["slurm.sbatch", "local-2node.sh"])
@@ -93,10 +96,22 @@ def test_sbatch_node_command_parses_and_takes_identity_from_slurm():
     assert args == ClusterArgs(device="auto", rendezvous_timeout=300.0)
     # what srun gives the second task: the same command resolves to node 1
     env = {"SLURM_JOB_NODELIST": "gpu[07-08]", "SLURM_NODEID": "1", "FLAGS_START_PORT": "17000"}
-    ctx = resolve_node(args, env, (), (), {"gpu07": "10.0.0.7", "gpu08": "10.0.0.8"}.__getitem__,
-                       which=lambda _: None, exists=lambda _: False)
+    ctx = resolve_node(
+        args,
+        env,
+        (),
+        (),
+        {"gpu07": "10.0.0.7", "gpu08": "10.0.0.8"}.__getitem__,
+        which=lambda _: None,
+        exists=lambda _: False,
+    )
     assert (ctx.ips, ctx.host, ctx.node_rank, ctx.start_port, ctx.rendezvous_port) == (
-        ("10.0.0.7", "10.0.0.8"), "10.0.0.8", 1, 17000, 16999)
+        ("10.0.0.7", "10.0.0.8"),
+        "10.0.0.8",
+        1,
+        17000,
+        16999,
+    )
     assert srun[-1] == "$@"  # sbatch's own arguments (--repo ...) reach every node
     assert [ns.dirs for ns in tipc_commands(lines, "merge")] == [["$TIPC_RESULTS"]]
     assert [ns.results_dirs for ns in tipc_commands(lines, "report")] == [[Path("$TIPC_RESULTS")]]
@@ -119,7 +134,11 @@ def test_ci_job_runs_the_same_command_per_rank_then_merges():
         words = [expand(w, env) for w in shlex.split(runs[0].replace("${{ matrix.rank }}", str(rank)))]
         ns, args = parse_node_command(words)
         assert (args.ips, args.node_rank, args.rendezvous_timeout) == (tuple(env["TIPC_IPS"].split(",")), rank, 600.0)
-        assert (ns.tipc_config, ns.tipc_mode, ns.tipc_repo) == ([env["TIPC_CONFIG"]], env["TIPC_MODE"], env["TIPC_REPO"])
+        assert (ns.tipc_config, ns.tipc_mode, ns.tipc_repo) == (
+            [env["TIPC_CONFIG"]],
+            env["TIPC_MODE"],
+            env["TIPC_REPO"],
+        )
     steps = [shlex.split(step["run"]) for step in merge["steps"] if "run" in step]
     (merged,) = tipc_commands(steps, "merge")
     (report,) = tipc_commands(steps, "report")
@@ -135,15 +154,24 @@ def test_ci_job_names_a_real_config_and_uploads_where_the_nodes_write():
     runs = [[expand(w, env) for w in shlex.split(s["run"])] for s in node["steps"] if "run" in s]
     (prepare,) = tipc_commands(runs, "prepare")
     assert (prepare.config, prepare.mode, prepare.repo) == (
-        env["TIPC_CONFIG"], env["TIPC_MODE"], Path(env["TIPC_REPO"]))
+        env["TIPC_CONFIG"],
+        env["TIPC_MODE"],
+        Path(env["TIPC_REPO"]),
+    )
     ips = tuple(env["TIPC_IPS"].split(","))
     for rank in (0, 1):
-        plan = build_plan(load_config(str(config)), PlanOptions(
-            mode=env["TIPC_MODE"], repo=env["TIPC_REPO"], ips=ips, host=ips[rank], node_rank=rank))
+        plan = build_plan(
+            load_config(str(config)),
+            PlanOptions(mode=env["TIPC_MODE"], repo=env["TIPC_REPO"], ips=ips, host=ips[rank], node_rank=rank),
+        )
         written = Path(plan.cwd) / plan.output_dir
         upload = next(s["with"]["path"] for s in node["steps"] if "upload-artifact" in s.get("uses", ""))
-        assert Path(upload.replace("${{ env.TIPC_RESULTS }}", env["TIPC_RESULTS"])
-                    .replace("${{ matrix.rank }}", str(rank))) == written
+        assert (
+            Path(
+                upload.replace("${{ env.TIPC_RESULTS }}", env["TIPC_RESULTS"]).replace("${{ matrix.rank }}", str(rank))
+            )
+            == written
+        )
 
 
 FAKE_NODE = """
@@ -182,12 +210,25 @@ def test_local_2node_runs_both_nodes_and_merges(tmp_path, free_port, fail_rank, 
     fake = tmp_path / "fake_node.py"
     fake.write_text(FAKE_NODE)
     results = tmp_path / "out" / "tinyrec" / "lite_train_lite_infer"
-    env = dict(os.environ, TIPC_CONFIG="tinyrec/cfg.txt", TIPC_MODE="lite_train_lite_infer",
-               TIPC_RESULTS=str(results), TIPC_PYTHON=sys.executable,
-               TIPC_PYTEST=f"{sys.executable} {fake}", TIPC_START_PORT=str(free_port(2) + 1),
-               FAIL_RANK=fail_rank, TIPC_PREPARE="0", TIPC_REPORTS=str(tmp_path / "reports"))
-    done = subprocess.run(["bash", str(NIGHTLY / "local-2node.sh"), "--rendezvous-timeout", "20"],
-                          env=env, capture_output=True, text=True, timeout=120)
+    env = dict(
+        os.environ,
+        TIPC_CONFIG="tinyrec/cfg.txt",
+        TIPC_MODE="lite_train_lite_infer",
+        TIPC_RESULTS=str(results),
+        TIPC_PYTHON=sys.executable,
+        TIPC_PYTEST=f"{sys.executable} {fake}",
+        TIPC_START_PORT=str(free_port(2) + 1),
+        FAIL_RANK=fail_rank,
+        TIPC_PREPARE="0",
+        TIPC_REPORTS=str(tmp_path / "reports"),
+    )
+    done = subprocess.run(
+        ["bash", str(NIGHTLY / "local-2node.sh"), "--rendezvous-timeout", "20"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     consoles = "".join((results / f"node{r}.console.log").read_text() for r in (0, 1))
     assert done.returncode == expected_rc, done.stdout + done.stderr + consoles
     assert f"node 1 (127.0.0.3) exited with {expected_rc}" in done.stdout

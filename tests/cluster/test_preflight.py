@@ -20,8 +20,12 @@ sys.exit(0 if report.ok else 1)
 
 
 def start_node(host, port, paddle="3.3.1", timeout=10.0):
-    return subprocess.Popen([sys.executable, "-c", NODE, host, str(port), paddle, str(timeout)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", NODE, host, str(port), paddle, str(timeout)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def finish(proc):
@@ -48,8 +52,10 @@ def test_version_mismatch_stops_both(free_port):
     start = free_port(2) + 1
     n0, n1 = start_node("127.0.0.2", start), start_node("127.0.0.3", start, paddle="3.2.0")
     (rc0, out0), (rc1, out1) = finish(n0), finish(n1)
-    problem = ("FAIL peers: node 1 (127.0.0.3) has paddle_version '3.2.0', node 0 (127.0.0.2) "
-               "has '3.3.1'\n    fix: run the same tipc checkout, config and paddle on every node")
+    problem = (
+        "FAIL peers: node 1 (127.0.0.3) has paddle_version '3.2.0', node 0 (127.0.0.2) "
+        "has '3.3.1'\n    fix: run the same tipc checkout, config and paddle on every node"
+    )
     assert (rc0, rc1) == (1, 1)
     assert problem in out0 and problem in out1
 
@@ -77,21 +83,25 @@ def test_taken_port_fails_both_nodes_fast(free_port, listener):
 
 
 def ctx(**changes):
-    base = dict(ips=(), host=None, node_rank=None, start_port=None, device="cpu",
-                device_reason="--device cpu")
+    base = dict(ips=(), host=None, node_rank=None, start_port=None, device="cpu", device_reason="--device cpu")
     base.update(changes)
     return NodeContext(**base)
 
 
-@pytest.mark.parametrize("context, which, outcomes", [
-    (ctx(), None, [("device", CheckState.PASS)]),
-    (ctx(device="gpu", device_reason="--device gpu"), None, [("device", CheckState.WARN)]),
-    (ctx(device="gpu", device_reason="--device gpu"), "/bin/nvidia-smi", [("device", CheckState.PASS)]),
-], ids=["cpu", "gpu-without-cuda-warns", "gpu-with-cuda"])
+@pytest.mark.parametrize(
+    "context, which, outcomes",
+    [
+        (ctx(), None, [("device", CheckState.PASS)]),
+        (ctx(device="gpu", device_reason="--device gpu"), None, [("device", CheckState.WARN)]),
+        (ctx(device="gpu", device_reason="--device gpu"), "/bin/nvidia-smi", [("device", CheckState.PASS)]),
+    ],
+    ids=["cpu", "gpu-without-cuda-warns", "gpu-with-cuda"],
+)
 def test_single_node_checks(context, which, outcomes):
     lines = []
-    report = run_preflight(context, config_sha256="", paddle_version="", emit=lines.append,
-                           environ={}, which=lambda n: which)
+    report = run_preflight(
+        context, config_sha256="", paddle_version="", emit=lines.append, environ={}, which=lambda n: which
+    )
     assert [(c.name, c.state) for c in report.checks] == outcomes
     assert report.ok
     assert lines == [c.line() for c in report.checks]
@@ -100,8 +110,13 @@ def test_single_node_checks(context, which, outcomes):
 def test_single_node_taken_start_port_fails(free_port, listener):
     start = free_port(2)
     listener("", start + 1)
-    report = run_preflight(ctx(start_port=start, port_count=2, port_source="FLAGS_START_PORT"),
-                           config_sha256="", paddle_version="", emit=lambda _: None, environ={})
+    report = run_preflight(
+        ctx(start_port=start, port_count=2, port_source="FLAGS_START_PORT"),
+        config_sha256="",
+        paddle_version="",
+        emit=lambda _: None,
+        environ={},
+    )
     assert not report.ok
     assert report.failures()[0].detail.startswith(f"port *:{start + 1} is taken by pid")
     assert "--start-port / FLAGS_START_PORT" in report.summary()

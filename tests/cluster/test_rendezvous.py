@@ -11,30 +11,70 @@ IPS = ("127.0.0.2", "127.0.0.3")
 
 
 def hello(rank, **changes):
-    base = dict(rank=rank, host=IPS[rank], tipc_version="0.1.0", config_sha256="abc",
-                paddle_version="3.3.1", mode="lite_train_lite_infer", ips=IPS, start_port=17001)
+    base = dict(
+        rank=rank,
+        host=IPS[rank],
+        tipc_version="0.1.0",
+        config_sha256="abc",
+        paddle_version="3.3.1",
+        mode="lite_train_lite_infer",
+        ips=IPS,
+        start_port=17001,
+    )
     base.update(changes)
     return Hello(**base)
 
 
-@pytest.mark.parametrize("peers, extra, problems", [
-    ({1: hello(1)}, (), ()),
-    ({}, (), ("node 1 (127.0.0.3) never arrived within 30 s",)),
-    ({1: hello(1, paddle_version="3.2.0")}, (),
-     ("node 1 (127.0.0.3) has paddle_version '3.2.0', node 0 (127.0.0.2) has '3.3.1'",)),
-    ({1: hello(1, config_sha256="def", tipc_version="0.2.0")}, (),
-     ("node 1 (127.0.0.3) has tipc_version '0.2.0', node 0 (127.0.0.2) has '0.1.0'",
-      "node 1 (127.0.0.3) has config_sha256 'def', node 0 (127.0.0.2) has 'abc'")),
-    ({1: hello(1, ips=("127.0.0.2", "127.0.0.4"))}, (),
-     ("node 1 (127.0.0.3) has ips '127.0.0.2,127.0.0.4', node 0 (127.0.0.2) has '127.0.0.2,127.0.0.3'",)),
-    ({1: hello(1, host="127.0.0.9")}, (),
-     ("node 1 (127.0.0.9) says it is 127.0.0.9, but node 1 of the list is 127.0.0.3",)),
-    ({1: hello(1, local_problems=("port 127.0.0.3:17001 is taken",))}, (),
-     ("node 1 (127.0.0.3): port 127.0.0.3:17001 is taken",)),
-    ({1: hello(1)}, ("two nodes claim rank 1: 127.0.0.3 and 127.0.0.4",),
-     ("two nodes claim rank 1: 127.0.0.3 and 127.0.0.4",)),
-], ids=["same", "missing", "paddle-differs", "two-fields-differ", "node-lists-differ", "wrong-host",
-        "peer-local-failure", "extra-problem"])
+@pytest.mark.parametrize(
+    "peers, extra, problems",
+    [
+        ({1: hello(1)}, (), ()),
+        ({}, (), ("node 1 (127.0.0.3) never arrived within 30 s",)),
+        (
+            {1: hello(1, paddle_version="3.2.0")},
+            (),
+            ("node 1 (127.0.0.3) has paddle_version '3.2.0', node 0 (127.0.0.2) has '3.3.1'",),
+        ),
+        (
+            {1: hello(1, config_sha256="def", tipc_version="0.2.0")},
+            (),
+            (
+                "node 1 (127.0.0.3) has tipc_version '0.2.0', node 0 (127.0.0.2) has '0.1.0'",
+                "node 1 (127.0.0.3) has config_sha256 'def', node 0 (127.0.0.2) has 'abc'",
+            ),
+        ),
+        (
+            {1: hello(1, ips=("127.0.0.2", "127.0.0.4"))},
+            (),
+            ("node 1 (127.0.0.3) has ips '127.0.0.2,127.0.0.4', node 0 (127.0.0.2) has '127.0.0.2,127.0.0.3'",),
+        ),
+        (
+            {1: hello(1, host="127.0.0.9")},
+            (),
+            ("node 1 (127.0.0.9) says it is 127.0.0.9, but node 1 of the list is 127.0.0.3",),
+        ),
+        (
+            {1: hello(1, local_problems=("port 127.0.0.3:17001 is taken",))},
+            (),
+            ("node 1 (127.0.0.3): port 127.0.0.3:17001 is taken",),
+        ),
+        (
+            {1: hello(1)},
+            ("two nodes claim rank 1: 127.0.0.3 and 127.0.0.4",),
+            ("two nodes claim rank 1: 127.0.0.3 and 127.0.0.4",),
+        ),
+    ],
+    ids=[
+        "same",
+        "missing",
+        "paddle-differs",
+        "two-fields-differ",
+        "node-lists-differ",
+        "wrong-host",
+        "peer-local-failure",
+        "extra-problem",
+    ],
+)
 def test_compare(peers, extra, problems):
     verdict = compare(hello(0), peers, IPS, 30, extra)
     assert verdict == RendezvousAnswer(not problems, problems, (0, *sorted(peers)))
@@ -42,8 +82,7 @@ def test_compare(peers, extra, problems):
 
 def test_from_wire_rejects_garbage():
     with pytest.raises(ValueError):
-        Hello.from_wire({"rank": "one", "host": "x", "tipc_version": "", "config_sha256": "",
-                         "paddle_version": ""})
+        Hello.from_wire({"rank": "one", "host": "x", "tipc_version": "", "config_sha256": "", "paddle_version": ""})
     with pytest.raises(ValueError):
         Hello.from_wire({"rank": 1})
     with pytest.raises(ValueError):
@@ -60,6 +99,7 @@ def background(call):
         thread.join(20)
         assert not thread.is_alive()
         return result["value"]
+
     return outcome
 
 

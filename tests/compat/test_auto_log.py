@@ -57,8 +57,9 @@ def run_driver(tmp_path: Path, *python_flags: str) -> subprocess.CompletedProces
     script.write_text(DRIVER, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = shim_path()
-    return subprocess.run([sys.executable, *python_flags, str(script)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, *python_flags, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 @pytest.mark.parametrize(
@@ -79,8 +80,9 @@ def test_shim_prints_a_parsable_block_and_returns(tmp_path, python_flags):
     assert figures.paddle_version is None  # the driver never imported paddle
     assert 1.5 <= figures.preprocess_ms < 200 and 9 <= figures.inference_ms < 500
     assert figures.postprocess_ms < 100
-    assert figures.total_s == pytest.approx(3 * (figures.preprocess_ms + figures.inference_ms
-                                                  + figures.postprocess_ms) / 1000, abs=2e-3)
+    assert figures.total_s == pytest.approx(
+        3 * (figures.preprocess_ms + figures.inference_ms + figures.postprocess_ms) / 1000, abs=2e-3
+    )
     assert figures.cpu_rss_mb >= 80  # the peak, although the ballast was freed before report()
 
 

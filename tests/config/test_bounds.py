@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tipc.config import ConfigError, load_config, parse_config_text
-from tipc.config import bounds
+from tipc.config import ConfigError, bounds, load_config, parse_config_text
 from tipc.config.bounds import MAX_CONFIG_BYTES, MAX_LINE_CHARS, MAX_STAGES, excerpt
 from tipc.config.locate import declared_repo, resolve_config
 from tipc.plan import MODES, PlanOptions, build_plan
@@ -77,16 +76,23 @@ def _broken_link(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("make", "message"), [
-    (_fifo, "is a FIFO (named pipe): expected a TIPC config file"),
-    (_directory, "is a directory: expected a TIPC config file"),
-    (lambda _: Path("/dev/zero"), "is a character device: expected a TIPC config file"),
-    (_too_large, f"is {MAX_CONFIG_BYTES + 1} bytes, over the limit of {MAX_CONFIG_BYTES} bytes: "
-                 "expected a TIPC config file (real ones are under 10 KiB)"),
-    (_self_loop, "symlink loop (too many levels of symbolic links): expected a TIPC config file"),
-    (_two_link_loop, "symlink loop (too many levels of symbolic links): expected a TIPC config file"),
-    (_broken_link, "broken symlink (its target does not exist): expected a TIPC config file"),
-], ids=["fifo", "directory", "dev-zero", "over-size-limit", "symlink-to-itself", "symlink-loop", "broken-symlink"])
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (_fifo, "is a FIFO (named pipe): expected a TIPC config file"),
+        (_directory, "is a directory: expected a TIPC config file"),
+        (lambda _: Path("/dev/zero"), "is a character device: expected a TIPC config file"),
+        (
+            _too_large,
+            f"is {MAX_CONFIG_BYTES + 1} bytes, over the limit of {MAX_CONFIG_BYTES} bytes: "
+            "expected a TIPC config file (real ones are under 10 KiB)",
+        ),
+        (_self_loop, "symlink loop (too many levels of symbolic links): expected a TIPC config file"),
+        (_two_link_loop, "symlink loop (too many levels of symbolic links): expected a TIPC config file"),
+        (_broken_link, "broken symlink (its target does not exist): expected a TIPC config file"),
+    ],
+    ids=["fifo", "directory", "dev-zero", "over-size-limit", "symlink-to-itself", "symlink-loop", "broken-symlink"],
+)
 def test_only_regular_files_of_bounded_size_are_read(tmp_path, make, message):
     path = make(tmp_path)
     error = error_of(lambda: load_config(path))
@@ -111,10 +117,14 @@ def test_target_yaml_is_read_within_the_size_limit(tmp_path):
 # --- finding the file -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("arg", "places"), [
-    ("/nowhere/c.txt", ["/nowhere/c.txt"]),
-    ("m/none.txt", ["m/none.txt", "{root}/test_configs/m/none.txt", "{root}/test_tipc/configs/m/none.txt"]),
-], ids=["absolute", "relative"])
+@pytest.mark.parametrize(
+    ("arg", "places"),
+    [
+        ("/nowhere/c.txt", ["/nowhere/c.txt"]),
+        ("m/none.txt", ["m/none.txt", "{root}/test_configs/m/none.txt", "{root}/test_tipc/configs/m/none.txt"]),
+    ],
+    ids=["absolute", "relative"],
+)
 def test_config_not_found_lists_each_place_once(tmp_path, arg, places):
     error = error_of(lambda: resolve_config(arg, tmp_path, tmp_path))  # one root given twice
     tried = " and ".join(f"'{place.format(root=tmp_path)}'" for place in places)
@@ -124,8 +134,10 @@ def test_config_not_found_lists_each_place_once(tmp_path, arg, places):
 def test_resolve_config_names_a_symlink_loop(tmp_path):
     loop = _self_loop(tmp_path)
     error = error_of(lambda: resolve_config(str(loop), tmp_path))
-    assert (error.path, error.message) == (str(loop), "symlink loop (too many levels of symbolic links): "
-                                                      "expected a TIPC config file")
+    assert (error.path, error.message) == (
+        str(loop),
+        "symlink loop (too many levels of symbolic links): expected a TIPC config file",
+    )
 
 
 # --- linear time ------------------------------------------------------------------------------------
@@ -140,8 +152,9 @@ def _timed(call) -> float:
 def test_a_60_kib_value_plans_in_well_under_a_second():
     # Split once per chain (the trainer's script) and once per infer case (the predictor's flag).
     value = "a" * (60 * 1024)
-    text = shipped({"norm_train": f"norm_train:tools/train.py -c x.yml -o Global.x={value}",
-                    "--benchmark": f"--benchmark:{value}"})
+    text = shipped(
+        {"norm_train": f"norm_train:tools/train.py -c x.yml -o Global.x={value}", "--benchmark": f"--benchmark:{value}"}
+    )
     config = parse_config_text(text, PATH)
     seconds = _timed(lambda: [build_plan(config, PlanOptions(mode, python="py")) for mode in MODES])
     assert seconds < 1.0
@@ -151,20 +164,30 @@ def test_a_10_mb_value_is_refused_quickly_naming_its_line():
     text = shipped({"norm_train": "norm_train:tools/train.py -o " + "a" * 10_000_000})
     error = error_of(lambda: parse_config_text(text, PATH))
     assert error.line == 16
-    assert error.message.startswith(f"line of 10000029 characters, over the limit of {MAX_LINE_CHARS}: "
-                                    "expected a 'key:value' line, found 'norm_train:tools/train.py -o aaa")
+    assert error.message.startswith(
+        f"line of 10000029 characters, over the limit of {MAX_LINE_CHARS}: "
+        "expected a 'key:value' line, found 'norm_train:tools/train.py -o aaa"
+    )
     assert _timed(lambda: error_of(lambda: parse_config_text(text, PATH))) < 1.0
 
 
 def test_lists_that_multiply_past_the_stage_limit_are_refused_before_planning():
     many = "|".join(str(n) for n in range(40))
-    text = shipped({"--cpu_threads": f"--cpu_threads:{many}", "--rec_batch_num": f"--rec_batch_num:{many}",
-                   "--enable_mkldnn": "--enable_mkldnn:True|False", "--precision": "--precision:fp32|fp16|int8"})
+    text = shipped(
+        {
+            "--cpu_threads": f"--cpu_threads:{many}",
+            "--rec_batch_num": f"--rec_batch_num:{many}",
+            "--enable_mkldnn": "--enable_mkldnn:True|False",
+            "--precision": "--precision:fp32|fp16|int8",
+        }
+    )
     config = parse_config_text(text, PATH)
     error = error_of(lambda: build_plan(config, PlanOptions("lite_train_lite_infer", python="py")))
     assert error.line == 43
-    assert f"over the limit of {MAX_STAGES}: expected shorter lists (the longest: '--cpu_threads' with 40 values)" \
+    assert (
+        f"over the limit of {MAX_STAGES}: expected shorter lists (the longest: '--cpu_threads' with 40 values)"
         in error.message
+    )
 
 
 # --- excerpts -------------------------------------------------------------------------------------
@@ -172,17 +195,29 @@ def test_lists_that_multiply_past_the_stage_limit_are_refused_before_planning():
 LONG = "x" * 5000
 
 
-@pytest.mark.parametrize("text", [
-    f"{LONG}\n",
-    shipped({"gpu_list": f"gpu_list:{LONG}"}),
-    shipped({"trainer": f"trainers{LONG}:norm_train"}),
-    shipped({"trainer": f"trainer{LONG}"}),
-    shipped({"Global.epoch_num": f"Global.epoch_num:{LONG}=3|whole_train_whole_infer=1"}),
-    shipped({"norm_train": f'norm_train:tools/train.py "{LONG}'}),
-    shipped({"--cpu_threads": f"--cpu_threads:{LONG}|{LONG}"}),
-    shipped({"model_name": f"====={LONG}=====\nmodel_name:x"}),
-], ids=["first-line", "gpu-entry", "wrong-key", "no-colon", "mode-item", "unclosed-quote", "repeated-item",
-        "unknown-section"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{LONG}\n",
+        shipped({"gpu_list": f"gpu_list:{LONG}"}),
+        shipped({"trainer": f"trainers{LONG}:norm_train"}),
+        shipped({"trainer": f"trainer{LONG}"}),
+        shipped({"Global.epoch_num": f"Global.epoch_num:{LONG}=3|whole_train_whole_infer=1"}),
+        shipped({"norm_train": f'norm_train:tools/train.py "{LONG}'}),
+        shipped({"--cpu_threads": f"--cpu_threads:{LONG}|{LONG}"}),
+        shipped({"model_name": f"====={LONG}=====\nmodel_name:x"}),
+    ],
+    ids=[
+        "first-line",
+        "gpu-entry",
+        "wrong-key",
+        "no-colon",
+        "mode-item",
+        "unclosed-quote",
+        "repeated-item",
+        "unknown-section",
+    ],
+)
 def test_errors_quote_excerpts_of_long_text(text):
     def plan():
         config = parse_config_text(text, PATH)

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from tipc.errors import ConfigError
 from tipc.config.locate import declared_repo, find_configs, resolve_config
+from tipc.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -39,8 +39,10 @@ def test_resolve_config_names_every_place_tried(tmp_path: Path) -> None:
         resolve_config("m/none.txt", tmp_path)
     error = caught.value
     assert (error.path, error.line) == ("m/none.txt", 0)
-    assert error.message == (f"config not found: tried 'm/none.txt' and '{tmp_path / 'test_configs/m/none.txt'}' "
-                             f"and '{tmp_path / 'test_tipc/configs/m/none.txt'}'")
+    assert error.message == (
+        f"config not found: tried 'm/none.txt' and '{tmp_path / 'test_configs/m/none.txt'}' "
+        f"and '{tmp_path / 'test_tipc/configs/m/none.txt'}'"
+    )
 
 
 def test_resolve_config_finds_the_shipped_configs() -> None:
@@ -53,7 +55,9 @@ def test_declared_repo_is_none_without_target_yaml(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["repo: ../checkout\n", "# the checkout\nrepo: '../checkout'\nother: 1\n"], ids=["plain", "quoted-with-others"]
+    "text",
+    ["repo: ../checkout\n", "# the checkout\nrepo: '../checkout'\nother: 1\n"],
+    ids=["plain", "quoted-with-others"],
 )
 def test_declared_repo_resolves_relative_to_the_yaml(tmp_path: Path, text: str) -> None:
     (tmp_path / "checkout").mkdir()
@@ -82,7 +86,9 @@ def test_declared_repo_errors_name_file_and_line(tmp_path: Path, text: str, line
         declared_repo(tmp_path / "configs" / "c.txt")
     missing = (tmp_path / "missing").resolve()
     assert (caught.value.path, caught.value.line, caught.value.message) == (
-        str(target), line, message.format(missing=missing)
+        str(target),
+        line,
+        message.format(missing=missing),
     )
 
 

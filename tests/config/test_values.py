@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from tipc.errors import ConfigError
 from tipc.config.model import Field, ModeValue
 from tipc.config.values import mode_value, paired
+from tipc.errors import ConfigError
 
 PATH = "cfg.txt"
 EPOCHS = "lite_train_lite_infer=3|whole_train_whole_infer=50"

@@ -54,10 +54,34 @@ def _free(host: str, port: int) -> bool:
 
 
 def node_argv(target: Path, out: Path, host: str, start_port: int) -> list[str]:
-    return [sys.executable, "-m", "pytest", str(TIPC_DIR), "-c", str(out / "pytest.ini"), "-p", "no:cacheprovider",
-            "--config", CONFIG, "--mode", MODE, "--device", "cpu", "--host", host, "--repo", str(target),
-            "--python", sys.executable, "--output-root", str(out / "results"), "--start-port", str(start_port),
-            "--rendezvous-timeout", str(RENDEZVOUS_TIMEOUT)]
+    return [
+        sys.executable,
+        "-m",
+        "pytest",
+        str(TIPC_DIR),
+        "-c",
+        str(out / "pytest.ini"),
+        "-p",
+        "no:cacheprovider",
+        "--config",
+        CONFIG,
+        "--mode",
+        MODE,
+        "--device",
+        "cpu",
+        "--host",
+        host,
+        "--repo",
+        str(target),
+        "--python",
+        sys.executable,
+        "--output-root",
+        str(out / "results"),
+        "--start-port",
+        str(start_port),
+        "--rendezvous-timeout",
+        str(RENDEZVOUS_TIMEOUT),
+    ]
 
 
 def start_nodes(target: Path, out: Path, hosts: tuple[str, ...], start_port: int) -> list[subprocess.Popen]:
@@ -66,8 +90,16 @@ def start_nodes(target: Path, out: Path, hosts: tuple[str, ...], start_port: int
     procs = []
     for host in hosts:
         log = open(out / f"{host}.console.log", "wb")
-        procs.append(subprocess.Popen(node_argv(target, out, host, start_port), cwd=out, env=env, stdout=log,
-                                      stderr=subprocess.STDOUT, start_new_session=True))
+        procs.append(
+            subprocess.Popen(
+                node_argv(target, out, host, start_port),
+                cwd=out,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        )
         log.close()
     return procs
 
@@ -122,8 +154,12 @@ def test_two_nodes_train_then_node0_exports_and_infers_and_merge_joins_them(tiny
 
     node0, node1 = (records(mode_dir(tmp_path) / f"node{k}") for k in (0, 1))
     assert {name: r["status"] for name, r in node0.items()} == {
-        "train": "passed", "eval": "passed", "export": "passed",
-        "infer[cpu-mkldnn_False-threads_2-fp32-bs1]": "passed", "infer[cpu-mkldnn_False-threads_2-fp32-bs6]": "passed"}
+        "train": "passed",
+        "eval": "passed",
+        "export": "passed",
+        "infer[cpu-mkldnn_False-threads_2-fp32-bs1]": "passed",
+        "infer[cpu-mkldnn_False-threads_2-fp32-bs6]": "passed",
+    }
     assert node1["train"]["status"] == "passed"
     for name in ("eval", "export", "infer[cpu-mkldnn_False-threads_2-fp32-bs1]"):
         assert (node1[name]["status"], node1[name]["reason"]) == ("skipped", "not applicable: trainer 0 owns the model")
@@ -137,15 +173,20 @@ def test_two_nodes_train_then_node0_exports_and_infers_and_merge_joins_them(tiny
         assert (info["node_rank"], info["host"], info["nodes"]) == (k, IPS[k], list(IPS))
         assert info["paddle_version"] and info["python_version"] == ".".join(map(str, sys.version_info[:3]))
 
-    merged = subprocess.run([sys.executable, "-m", "tipc", "merge", str(mode_dir(tmp_path))],
-                            capture_output=True, text=True, timeout=60)
+    merged = subprocess.run(
+        [sys.executable, "-m", "tipc", "merge", str(mode_dir(tmp_path))], capture_output=True, text=True, timeout=60
+    )
     assert merged.returncode == 0, merged.stderr
     rows = [json.loads(line) for line in (mode_dir(tmp_path) / "results.jsonl").read_text().splitlines()]
     assert {(r["node_rank"], r["host"]) for r in rows} == {(0, IPS[0]), (1, IPS[1])}
     legacy = (mode_dir(tmp_path) / "results_python.log").read_text()
     assert "# node 0 (127.0.0.2)" in legacy and "# node 1 (127.0.0.3)" in legacy
-    report = subprocess.run([sys.executable, "-m", "tipc", "report", str(mode_dir(tmp_path)), "--out",
-                             str(tmp_path / "merged-report")], capture_output=True, text=True, timeout=60)
+    report = subprocess.run(
+        [sys.executable, "-m", "tipc", "report", str(mode_dir(tmp_path)), "--out", str(tmp_path / "merged-report")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert report.returncode == 0, report.stderr
     assert "127.0.0.3" in next((tmp_path / "merged-report").rglob("index.html")).read_text()
     assert not leftovers(str(tmp_path))

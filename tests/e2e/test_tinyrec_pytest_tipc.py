@@ -33,10 +33,32 @@ def run(tinyrec, tmp_path_factory):
     """One ``pytest tipc`` run of both configs; rootdir in tmp so reports and caches stay there."""
     here = tmp_path_factory.mktemp("run")
     (here / "pytest.ini").write_text("[pytest]\n")
-    argv = [sys.executable, "-m", "pytest", str(Path(tipc.__file__).parent), "-c", str(here / "pytest.ini"),
-            "-p", "no:cacheprovider", "--config", CPU_CONFIG, "--config", NPROC2_CONFIG, "--mode", LITE,
-            "--repo", str(tinyrec), "--python", sys.executable, "--device", "cpu",
-            "--report-dir", str(here / "reports"), "--junitxml", str(here / "junit.xml")]
+    argv = [
+        sys.executable,
+        "-m",
+        "pytest",
+        str(Path(tipc.__file__).parent),
+        "-c",
+        str(here / "pytest.ini"),
+        "-p",
+        "no:cacheprovider",
+        "--config",
+        CPU_CONFIG,
+        "--config",
+        NPROC2_CONFIG,
+        "--mode",
+        LITE,
+        "--repo",
+        str(tinyrec),
+        "--python",
+        sys.executable,
+        "--device",
+        "cpu",
+        "--report-dir",
+        str(here / "reports"),
+        "--junitxml",
+        str(here / "junit.xml"),
+    ]
     done = subprocess.run(argv, cwd=here, capture_output=True, text=True, timeout=600)
     records = [json.loads(line) for line in (tinyrec / OUT / "results.jsonl").read_text().splitlines()]
     return done, {r["id"]: r for r in records}, here
@@ -46,10 +68,18 @@ def test_every_stage_of_both_chains_passed(run):
     done, records, _ = run
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     ran = {i: r["status"] for i, r in records.items() if r["status"] != "skipped"}
-    expected = [f"{chain}::{name}" for chain in ("norm_train-gpus_-1-fp32", "norm_train-gpus_0,1-fp32")
-                for name in ("train", "eval", "export", "infer[cpu-mkldnn_False-threads_2-fp32-bs1]",
-                             "infer[cpu-mkldnn_False-threads_2-fp32-bs6]")]
-    assert ran == {i: "passed" for i in expected}
+    expected = [
+        f"{chain}::{name}"
+        for chain in ("norm_train-gpus_-1-fp32", "norm_train-gpus_0,1-fp32")
+        for name in (
+            "train",
+            "eval",
+            "export",
+            "infer[cpu-mkldnn_False-threads_2-fp32-bs1]",
+            "infer[cpu-mkldnn_False-threads_2-fp32-bs6]",
+        )
+    ]
+    assert ran == dict.fromkeys(expected, "passed")
 
 
 def test_artifacts_are_real(run, tinyrec):
@@ -93,8 +123,7 @@ def test_results_python_log_and_report_and_junit(run, tinyrec):
     done, _, here = run
     lines = (tinyrec / OUT / "results_python.log").read_text().splitlines()
     assert len(lines) == 10
-    assert all(line.startswith(" Run successfully with command - tinyrec - ") and line.endswith(" ")
-               for line in lines)
+    assert all(line.startswith(" Run successfully with command - tinyrec - ") and line.endswith(" ") for line in lines)
     report = here / "reports" / "tinyrec" / LITE / "latest" / "index.html"
     printed = Path(done.stdout.split("tipc: report: ")[1].split()[0])
     assert printed.resolve() == report.resolve()

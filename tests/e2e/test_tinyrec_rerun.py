@@ -22,9 +22,29 @@ SAVE = "test_tipc/output/tinyrec/lite_train_lite_infer/norm_train_gpus_-1_autoca
 
 
 def train_only(repo: Path, here: Path) -> tuple[subprocess.CompletedProcess, dict]:
-    argv = [sys.executable, "-m", "pytest", str(Path(tipc.__file__).parent), "-c", str(here / "pytest.ini"),
-            "-p", "no:cacheprovider", "--config", CPU_CONFIG, "--mode", LITE, "-m", "train", "--repo", str(repo),
-            "--python", sys.executable, "--device", "cpu", "--no-report"]
+    argv = [
+        sys.executable,
+        "-m",
+        "pytest",
+        str(Path(tipc.__file__).parent),
+        "-c",
+        str(here / "pytest.ini"),
+        "-p",
+        "no:cacheprovider",
+        "--config",
+        CPU_CONFIG,
+        "--mode",
+        LITE,
+        "-m",
+        "train",
+        "--repo",
+        str(repo),
+        "--python",
+        sys.executable,
+        "--device",
+        "cpu",
+        "--no-report",
+    ]
     done = subprocess.run(argv, cwd=here, capture_output=True, text=True, timeout=300)
     records = [json.loads(line) for line in (repo / SAVE).parent.joinpath("results.jsonl").read_text().splitlines()]
     info = json.loads((repo / SAVE).parent.joinpath("run.json").read_text())
@@ -46,8 +66,10 @@ def test_stale_checkpoint_does_not_make_an_empty_training_pass(tinyrec, tmp_path
     done, second = train_only(repo, tmp_path)
     assert done.returncode == 1
     assert second["returncode"] == 0 and second["status"] == "failed"
-    assert second["reason"] == (f"exit code 0 but it did not write ./{SAVE}/latest.pdparams: the file there is "
-                                "left from an earlier run (unchanged during this stage)")
+    assert second["reason"] == (
+        f"exit code 0 but it did not write ./{SAVE}/latest.pdparams: the file there is "
+        "left from an earlier run (unchanged during this stage)"
+    )
     assert checkpoint.stat().st_mtime_ns == stale  # the earlier night's checkpoint is left as it was
     assert "No Images in train dataset" in Path(second["log"]).read_text()
     # S.log and the figures are this run's part of the appended train.log: no step of the first run

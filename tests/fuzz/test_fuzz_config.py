@@ -26,13 +26,42 @@ PATH = "fuzz/train_infer_python.txt"  # no such file: build_plan has nothing to 
 ROOT = "out"
 # Characters with a meaning in the format (':', '|', '=', '#', '=====') or in a shell, names and paths.
 SPECIAL = ":|=#;,/.\\\"' \t\r%$-_~*?[]{}()<>&\x0b\x1b\u00e9\u2028"
-FUZZ = settings(max_examples=200, deadline=timedelta(seconds=1), derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=200,
+    deadline=timedelta(seconds=1),
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 # Words the planner gives a meaning to, and words that would climb out of a folder.
-WORDS = ("null", "True", "False", "gpu", "cpu", "amp", "fp32", "fp16", "int8", "0", "1", "0,1", "-1",
-         "127.0.0.1,127.0.0.2;0,1", "lite_train_lite_infer=3", "whole_infer=1", "norm_train", "pact_train",
-         "to_static_train", "..", "/", "../x", '"a b"', "'", "-o")
+WORDS = (
+    "null",
+    "True",
+    "False",
+    "gpu",
+    "cpu",
+    "amp",
+    "fp32",
+    "fp16",
+    "int8",
+    "0",
+    "1",
+    "0,1",
+    "-1",
+    "127.0.0.1,127.0.0.2;0,1",
+    "lite_train_lite_infer=3",
+    "whole_infer=1",
+    "norm_train",
+    "pact_train",
+    "to_static_train",
+    "..",
+    "/",
+    "../x",
+    '"a b"',
+    "'",
+    "-o",
+)
 
 pieces = st.text(alphabet=st.sampled_from(SPECIAL) | st.characters(codec="utf-8"), max_size=120)
 # '|' lists of meaningful words: values that get past the reader into the planner.
@@ -55,7 +84,7 @@ def structure_mutations(draw) -> str:
     lines = list(draw(st.sampled_from(SEEDS)))
     for _ in range(draw(st.integers(1, 4))):
         index = draw(st.integers(0, len(lines) - 1)) if lines else 0
-        key, _, value = lines[index].partition(":") if lines else ("", "", "")
+        _key, _, value = lines[index].partition(":") if lines else ("", "", "")
         action = draw(st.sampled_from(("key", "line", "drop", "repeat", "swap", "insert")))
         if action == "key":
             lines[index] = f"{draw(pieces)}:{value}"

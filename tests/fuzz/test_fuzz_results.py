@@ -17,16 +17,31 @@ from tipc.report.compare import read_summary
 from tipc.results.folder import read_records, read_run_info
 from tipc.results.records import RunInfo, StageRecord, Status
 
-FUZZ = settings(max_examples=150, deadline=timedelta(seconds=1), derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-GOOD_RECORD = json.loads(StageRecord(id="c::train", kind="train", chain="c", status=Status.PASSED,
-                                     run_id="r1", model="m", mode="lite_train_lite_infer").to_json())
+FUZZ = settings(
+    max_examples=150,
+    deadline=timedelta(seconds=1),
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+GOOD_RECORD = json.loads(
+    StageRecord(
+        id="c::train",
+        kind="train",
+        chain="c",
+        status=Status.PASSED,
+        run_id="r1",
+        model="m",
+        mode="lite_train_lite_infer",
+    ).to_json()
+)
 GOOD_INFO = json.loads(RunInfo(model="m", mode="lite_train_lite_infer", config="c.txt", run_id="r1").to_json())
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-    max_leaves=8)
+    max_leaves=8,
+)
 
 
 def mutated(good: dict) -> st.SearchStrategy[dict]:
@@ -34,7 +49,9 @@ def mutated(good: dict) -> st.SearchStrategy[dict]:
     keys = st.sampled_from(sorted(good))
     return st.dictionaries(keys, json_values | st.just(None), max_size=4).flatmap(
         lambda changes: st.sets(keys, max_size=2).map(
-            lambda dropped: {k: v for k, v in {**good, **changes}.items() if k not in dropped}))
+            lambda dropped: {k: v for k, v in {**good, **changes}.items() if k not in dropped}
+        )
+    )
 
 
 lines = st.one_of(

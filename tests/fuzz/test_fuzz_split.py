@@ -29,9 +29,29 @@ def test_split_words_is_shlex_split(text):
     assert outcome(split_words, text) == outcome(shlex.split, text)
 
 
-@pytest.mark.parametrize("text", [
-    "", "  ", "a  b", "''", "a'' b", "'' ''", '"a \\" b"', '"\\\\"', '"\\a"', "\\", 'a"b\\', '"ab\\\\', "'a\\'",
-    "a\\\nb", 'x="1 2"y', "\t\r\n", "\x0bvertical\x0btab", "#not a comment",
-], ids=repr)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "  ",
+        "a  b",
+        "''",
+        "a'' b",
+        "'' ''",
+        '"a \\" b"',
+        '"\\\\"',
+        '"\\a"',
+        "\\",
+        'a"b\\',
+        '"ab\\\\',
+        "'a\\'",
+        "a\\\nb",
+        'x="1 2"y',
+        "\t\r\n",
+        "\x0bvertical\x0btab",
+        "#not a comment",
+    ],
+    ids=repr,
+)
 def test_split_words_agrees_on_the_corner_cases(text):
     assert outcome(split_words, text) == outcome(shlex.split, text)

@@ -24,17 +24,52 @@ def fixture(name: str) -> str:
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
-        ("rec_cpu_bs6_stray_nvcc.log", dict(
-            model_name="rec", batch_size=6, data_num=2, precision="fp32", runtime_device="cpu",
-            enable_mkldnn=True, cpu_threads=4, enable_tensorrt=False, cuda_version="12.4.131",
-            cudnn_version=None, driver_version=None, cpu_rss_mb=512.25, gpu_rss_mb=None, gpu_util=None,
-            total_s=0.6123, preprocess_ms=1.2034, inference_ms=301.5, postprocess_ms=2.75,
-            paddle_version="3.0.0", os_version="Ubuntu 22.04")),
-        ("det_gpu_trt_fp16.log", dict(
-            model_name="det", batch_size=1, data_num=50, precision="fp16", runtime_device="gpu",
-            enable_tensorrt=True, enable_mkldnn=False, cpu_threads=1, gpu_rss_mb=1563.0, gpu_util=37.0,
-            cpu_rss_mb=2871.2, driver_version="515.65.01", cudnn_version="8.4.1", paddle_version="2.6.1",
-            total_s=1.9021, postprocess_ms=2.1)),
+        (
+            "rec_cpu_bs6_stray_nvcc.log",
+            dict(
+                model_name="rec",
+                batch_size=6,
+                data_num=2,
+                precision="fp32",
+                runtime_device="cpu",
+                enable_mkldnn=True,
+                cpu_threads=4,
+                enable_tensorrt=False,
+                cuda_version="12.4.131",
+                cudnn_version=None,
+                driver_version=None,
+                cpu_rss_mb=512.25,
+                gpu_rss_mb=None,
+                gpu_util=None,
+                total_s=0.6123,
+                preprocess_ms=1.2034,
+                inference_ms=301.5,
+                postprocess_ms=2.75,
+                paddle_version="3.0.0",
+                os_version="Ubuntu 22.04",
+            ),
+        ),
+        (
+            "det_gpu_trt_fp16.log",
+            dict(
+                model_name="det",
+                batch_size=1,
+                data_num=50,
+                precision="fp16",
+                runtime_device="gpu",
+                enable_tensorrt=True,
+                enable_mkldnn=False,
+                cpu_threads=1,
+                gpu_rss_mb=1563.0,
+                gpu_util=37.0,
+                cpu_rss_mb=2871.2,
+                driver_version="515.65.01",
+                cudnn_version="8.4.1",
+                paddle_version="2.6.1",
+                total_s=1.9021,
+                postprocess_ms=2.1,
+            ),
+        ),
         ("two_blocks_ansi.log", dict(batch_size=6, data_num=2, total_s=0.6123, cpu_rss_mb=512.25)),
         ("truncated_block.log", dict(batch_size=6, data_num=2, model_name="rec", cpu_rss_mb=None, total_s=None)),
     ],
@@ -57,14 +92,16 @@ def test_no_block_is_none(text):
 
 def test_real_paddleocr_shape_parses():
     """The shape PaddleOCR + AutoLog 1.2.0 print, stray ``Build cuda_`` line included."""
-    text = "\n".join([
-        "[2026/01/02 03:04:05] ppocr INFO: ---------------------- Env info ----------------------",
-        "[2026/01/02 03:04:05] ppocr INFO:  CUDA_version: 13.0.88",
-        "Build cuda_13.0.r13.0/compiler.36424714_0",
-        "[2026/01/02 03:04:05] ppocr INFO:  CUDNN_version: None.None.None",
-        "[2026/01/02 03:04:05] ppocr INFO: ----------------------- Data info -----------------------",
-        "[2026/01/02 03:04:05] ppocr INFO:  data_num: 8",
-    ])
+    text = "\n".join(
+        [
+            "[2026/01/02 03:04:05] ppocr INFO: ---------------------- Env info ----------------------",
+            "[2026/01/02 03:04:05] ppocr INFO:  CUDA_version: 13.0.88",
+            "Build cuda_13.0.r13.0/compiler.36424714_0",
+            "[2026/01/02 03:04:05] ppocr INFO:  CUDNN_version: None.None.None",
+            "[2026/01/02 03:04:05] ppocr INFO: ----------------------- Data info -----------------------",
+            "[2026/01/02 03:04:05] ppocr INFO:  data_num: 8",
+        ]
+    )
     figures = parse_benchmark_block(text)
     assert (figures.cuda_version, figures.cudnn_version, figures.data_num) == ("13.0.88", None, 8)
 
@@ -78,12 +115,31 @@ def test_a_foreign_prefixed_line_ends_the_block():
 
 
 FULL = BenchmarkFigures(
-    model_name="rec", precision="fp32", batch_size=6, input_shape="dynamic", data_num=2,
-    runtime_device="cpu", ir_optim=True, enable_memory_optim=True, enable_tensorrt=False,
-    enable_mkldnn=False, cpu_threads=2, paddle_version="3.3.1", paddle_commit="abc123",
-    log_api_version="1.0", os_version="Debian GNU/Linux 12 (bookworm)", cuda_version=None,
-    cudnn_version=None, driver_version=None, cpu_rss_mb=317.3867, gpu_rss_mb=None, gpu_util=None,
-    total_s=0.0695, preprocess_ms=2.936, inference_ms=31.4883, postprocess_ms=0.3199,
+    model_name="rec",
+    precision="fp32",
+    batch_size=6,
+    input_shape="dynamic",
+    data_num=2,
+    runtime_device="cpu",
+    ir_optim=True,
+    enable_memory_optim=True,
+    enable_tensorrt=False,
+    enable_mkldnn=False,
+    cpu_threads=2,
+    paddle_version="3.3.1",
+    paddle_commit="abc123",
+    log_api_version="1.0",
+    os_version="Debian GNU/Linux 12 (bookworm)",
+    cuda_version=None,
+    cudnn_version=None,
+    driver_version=None,
+    cpu_rss_mb=317.3867,
+    gpu_rss_mb=None,
+    gpu_util=None,
+    total_s=0.0695,
+    preprocess_ms=2.936,
+    inference_ms=31.4883,
+    postprocess_ms=0.3199,
 )
 
 
@@ -93,8 +149,10 @@ FULL = BenchmarkFigures(
         (FULL, "[2026/11/30 03:21:48] ppocr INFO: "),
         (FULL, ""),
         (BenchmarkFigures(), "[2026/11/30 03:21:48] ppocr INFO: "),
-        (BenchmarkFigures(runtime_device="gpu", gpu_rss_mb=900.5, gpu_util=12.0, enable_tensorrt=True),
-         "[2026/11/30 03:21:48] tinyrec WARNING: "),
+        (
+            BenchmarkFigures(runtime_device="gpu", gpu_rss_mb=900.5, gpu_util=12.0, enable_tensorrt=True),
+            "[2026/11/30 03:21:48] tinyrec WARNING: ",
+        ),
     ],
     ids=["full-with-prefix", "full-bare", "all-None", "gpu-values-other-logger"],
 )
@@ -126,7 +184,7 @@ def _skeleton(lines) -> list[str]:
     first = next(i for i, line in enumerate(lines) if "Env info" in line) - 1
     last = next(i for i, line in enumerate(lines) if "postprocess_time(ms)" in line)
     cut = len(_LOGGER_PREFIX) - 1  # keep the space the logger adds after "INFO:"
-    return [re.sub(r"(: )[^,]*", r"\1V", line[cut:]) for line in lines[first:last + 1]]
+    return [re.sub(r"(: )[^,]*", r"\1V", line[cut:]) for line in lines[first : last + 1]]
 
 
 def test_writer_matches_autolog_output_line_by_line():
@@ -149,12 +207,19 @@ class FakeClock:
 @pytest.mark.parametrize(
     ("ticks", "warmup", "means", "total"),
     [
-        ((0.0, 0.001, 0.011, 0.012, 1.0, 1.003, 1.033, 1.034), 0,
-         {"preprocess_time": 2.0, "inference_time": 20.0, "postprocess_time": 1.0}, 0.046),
-        ((0.0, 0.5, 0.6, 0.7, 1.0, 1.001, 1.011, 1.012), 1,
-         {"preprocess_time": 1.0, "inference_time": 10.0, "postprocess_time": 1.0}, 0.012),
-        ((0.0, 0.5, 0.6, 0.7), 1,
-         {"preprocess_time": None, "inference_time": None, "postprocess_time": None}, None),
+        (
+            (0.0, 0.001, 0.011, 0.012, 1.0, 1.003, 1.033, 1.034),
+            0,
+            {"preprocess_time": 2.0, "inference_time": 20.0, "postprocess_time": 1.0},
+            0.046,
+        ),
+        (
+            (0.0, 0.5, 0.6, 0.7, 1.0, 1.001, 1.011, 1.012),
+            1,
+            {"preprocess_time": 1.0, "inference_time": 10.0, "postprocess_time": 1.0},
+            0.012,
+        ),
+        ((0.0, 0.5, 0.6, 0.7), 1, {"preprocess_time": None, "inference_time": None, "postprocess_time": None}, None),
     ],
     ids=["two-batches", "warmup-excluded", "only-warmup"],
 )
@@ -182,7 +247,8 @@ def test_paddleocr_pattern_start_once_then_stamps_per_batch():
         recorder.end(stamp=True)
     assert recorder.batches == 2
     assert recorder.interval_means_ms() == pytest.approx(
-        {"preprocess_time": 2.0, "inference_time": 10.0, "postprocess_time": 1.0})
+        {"preprocess_time": 2.0, "inference_time": 10.0, "postprocess_time": 1.0}
+    )
     assert recorder.total_s() == pytest.approx(0.026)
 
 
@@ -216,7 +282,20 @@ def test_peak_rss_is_a_peak():
 
 def test_figures_metrics_keys():
     assert set(FULL.metrics()) == {
-        "preprocess_ms", "inference_ms", "postprocess_ms", "total_s", "cpu_rss_mb", "gpu_rss_mb", "gpu_util",
-        "batch_size", "data_num", "precision", "runtime_device", "enable_mkldnn", "cpu_threads",
-        "enable_tensorrt", "paddle_version", "model_name",
+        "preprocess_ms",
+        "inference_ms",
+        "postprocess_ms",
+        "total_s",
+        "cpu_rss_mb",
+        "gpu_rss_mb",
+        "gpu_util",
+        "batch_size",
+        "data_num",
+        "precision",
+        "runtime_device",
+        "enable_mkldnn",
+        "cpu_threads",
+        "enable_tensorrt",
+        "paddle_version",
+        "model_name",
     }

@@ -19,8 +19,11 @@ def fixture(name: str) -> str:
     [
         ("train", "train_distillation.log", {"ips": pytest.approx(32.0), "loss": 15.0, "steps": 4}),
         ("eval", "eval_distillation.log", {"acc": 0.9249999537500023, "fps": 10.6}),
-        ("infer", "rec_cpu_bs6_stray_nvcc.log",
-         {"batch_size": 6, "data_num": 2, "inference_ms": 301.5, "gpu_rss_mb": None, "runtime_device": "cpu"}),
+        (
+            "infer",
+            "rec_cpu_bs6_stray_nvcc.log",
+            {"batch_size": 6, "data_num": 2, "inference_ms": 301.5, "gpu_rss_mb": None, "runtime_device": "cpu"},
+        ),
         (StageKind.INFER, "det_gpu_trt_fp16.log", {"model_name": "det", "gpu_util": 37.0}),
         ("infer", "no_block.log", {}),
         ("export", "rec_cpu_bs6_stray_nvcc.log", {}),
@@ -35,9 +38,22 @@ def test_extract(kind, name, expected):
 
 def test_infer_keys_are_the_documented_ones():
     assert set(extract("infer", fixture("rec_cpu_bs6_stray_nvcc.log"))) == {
-        "preprocess_ms", "inference_ms", "postprocess_ms", "total_s", "cpu_rss_mb", "gpu_rss_mb", "gpu_util",
-        "batch_size", "data_num", "precision", "runtime_device", "enable_mkldnn", "cpu_threads",
-        "enable_tensorrt", "paddle_version", "model_name",
+        "preprocess_ms",
+        "inference_ms",
+        "postprocess_ms",
+        "total_s",
+        "cpu_rss_mb",
+        "gpu_rss_mb",
+        "gpu_util",
+        "batch_size",
+        "data_num",
+        "precision",
+        "runtime_device",
+        "enable_mkldnn",
+        "cpu_threads",
+        "enable_tensorrt",
+        "paddle_version",
+        "model_name",
     }
 
 

@@ -7,8 +7,9 @@ import pytest
 from tipc.metrics import extract
 from tipc.metrics.logfile import contains, extract_file, log_lines, tail_window
 
-STEP = ("[2026/11/30 02:34:48] ppocr INFO: epoch: [1/1], global_step: {n}, lr: 0.001, loss: {loss}, "
-        "ips: {ips} samples/s\n")
+STEP = (
+    "[2026/11/30 02:34:48] ppocr INFO: epoch: [1/1], global_step: {n}, lr: 0.001, loss: {loss}, ips: {ips} samples/s\n"
+)
 
 
 def steps(count: int, first: int = 1) -> str:
@@ -26,19 +27,22 @@ def test_train_figures_streamed_equal_the_whole_text_and_start_at_the_offset(tmp
 
 def test_the_last_block_is_found_in_a_window_at_the_end(tmp_path):
     log = tmp_path / "eval.log"
-    block = "[2026/11/30 02:34:48] ppocr INFO: metric eval ***************\n" \
-            "[2026/11/30 02:34:48] ppocr INFO: acc:0.5\n"
+    block = "[2026/11/30 02:34:48] ppocr INFO: metric eval ***************\n[2026/11/30 02:34:48] ppocr INFO: acc:0.5\n"
     log.write_text("noise line\n" * 50_000 + block)
     assert extract_file("eval", log) == {"acc": 0.5}
     assert tail_window(log, size=100).startswith("[2026")  # cut at a line start
 
 
-@pytest.mark.parametrize(("text", "since", "found"), [
-    ("x" * 70_000 + "Traceback (most recent call last)\n", 0, True),
-    ("x" * (65_536 - 10) + "Traceback (most recent call last)", 0, True),  # across a chunk border
-    ("Traceback (most recent call last)\nlater\n", 5, False),  # before the stage's part
-    ("clean\n" * 10, 0, False),
-], ids=["far-in", "across-chunks", "before-offset", "absent"])
+@pytest.mark.parametrize(
+    ("text", "since", "found"),
+    [
+        ("x" * 70_000 + "Traceback (most recent call last)\n", 0, True),
+        ("x" * (65_536 - 10) + "Traceback (most recent call last)", 0, True),  # across a chunk border
+        ("Traceback (most recent call last)\nlater\n", 5, False),  # before the stage's part
+        ("clean\n" * 10, 0, False),
+    ],
+    ids=["far-in", "across-chunks", "before-offset", "absent"],
+)
 def test_contains_reads_in_chunks(tmp_path, text, since, found):
     log = tmp_path / "infer.log"
     log.write_text(text)

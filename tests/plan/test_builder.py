@@ -6,14 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from tipc.config import load_config, parse_config_text
-from tipc.errors import ConfigError
-from tipc.config.locate import find_configs
-from tipc.config.modes import parse_mode
-from tipc.plan import MODES, PlanOptions, build_plan
-
 from tests.support.config_text import config_text
 from tests.support.plan_factory import PATH, make_config, make_plan
+from tipc.config import load_config, parse_config_text
+from tipc.config.locate import find_configs
+from tipc.config.modes import parse_mode
+from tipc.errors import ConfigError
+from tipc.plan import MODES, PlanOptions, build_plan
 
 
 def test_chain_order_is_gpu_then_autocast_then_trainer():
@@ -42,10 +41,13 @@ def test_infer_logs_that_would_overwrite_each_other_get_prefixes():
     plan = make_plan(gpu_list="gpu_list:0", autocast="Global.auto_cast:fp32|amp", infer_use_gpu="--use_gpu:True")
     logs = [s.log for s in plan.stages() if s.kind.value == "infer"]
     out = "./test_tipc/output/rec/lite_train_lite_infer"
-    assert logs == [f"{out}/norm_train_autocast_fp32_python_infer_gpu_gpus_0_usetrt_False_precision_fp32_batchsize_1.log",
-                    f"{out}/norm_train_autocast_amp_python_infer_gpu_gpus_0_usetrt_False_precision_fp32_batchsize_1.log"]
+    assert logs == [
+        f"{out}/norm_train_autocast_fp32_python_infer_gpu_gpus_0_usetrt_False_precision_fp32_batchsize_1.log",
+        f"{out}/norm_train_autocast_amp_python_infer_gpu_gpus_0_usetrt_False_precision_fp32_batchsize_1.log",
+    ]
     assert [s.legacy_command.split(" > ")[1] for s in plan.stages() if s.kind.value == "infer"] == [
-        f"{log} 2>&1 " for log in logs]
+        f"{log} 2>&1 " for log in logs
+    ]
     assert any("infer logs would overwrite each other" in n for n in plan.notes)
 
 
@@ -53,7 +55,8 @@ def test_one_chain_per_gpu_entry_keeps_the_bash_names():
     plan = make_plan(infer_use_gpu="--use_gpu:True")
     assert [s.log.rsplit("/", 1)[1] for s in plan.stages() if s.kind.value == "infer"] == [
         "python_infer_gpu_gpus_0_usetrt_False_precision_fp32_batchsize_1.log",
-        "python_infer_gpu_gpus_0,1_usetrt_False_precision_fp32_batchsize_1.log"]
+        "python_infer_gpu_gpus_0,1_usetrt_False_precision_fp32_batchsize_1.log",
+    ]
     assert not any("overwrite" in n for n in plan.notes)
 
 
@@ -61,25 +64,45 @@ def test_whole_infer_models_get_prefixes_when_sharing_names():
     plan = make_plan("whole_infer", infer_model="infer_model:./a|./b", infer_use_gpu="--use_gpu:False")
     assert [s.log.rsplit("/", 1)[1] for s in plan.stages()] == [
         "infer_model_0_python_infer_cpu_gpus_0_usemkldnn_False_threads_6_precision_fp32_batchsize_1.log",
-        "infer_model_1_python_infer_cpu_gpus_0_usemkldnn_False_threads_6_precision_fp32_batchsize_1.log"]
+        "infer_model_1_python_infer_cpu_gpus_0_usemkldnn_False_threads_6_precision_fp32_batchsize_1.log",
+    ]
 
 
-@pytest.mark.parametrize("options, label", [
-    ({}, "0"), (dict(whole_infer_gpu="2"), "2"), (dict(device="cpu"), "-1"),
-], ids=["bash-default", "gpu-arg", "cpu"])
+@pytest.mark.parametrize(
+    "options, label",
+    [
+        ({}, "0"),
+        (dict(whole_infer_gpu="2"), "2"),
+        (dict(device="cpu"), "-1"),
+    ],
+    ids=["bash-default", "gpu-arg", "cpu"],
+)
 def test_whole_infer_log_names_follow_the_gpu(options, label):
     plan = make_plan("whole_infer", options=options, infer_use_gpu="--use_gpu:False")
-    assert next(plan.stages()).log.endswith(f"_cpu_gpus_{label}_usemkldnn_False_threads_6_precision_fp32_batchsize_1.log")
+    assert next(plan.stages()).log.endswith(
+        f"_cpu_gpus_{label}_usemkldnn_False_threads_6_precision_fp32_batchsize_1.log"
+    )
 
 
-@pytest.mark.parametrize("mode, lines, note", [
-    ("lite_train_whole_infer", {}, "lite_train_whole_infer: Global.epoch_num (line 7) has no lite_train_whole_infer "
-                                   "value; using the lite_train_lite_infer value 3"),
-    ("whole_train_whole_infer", dict(train_batch="Train.loader.batch_size_per_card:lite_train_lite_infer=16"),
-     "whole_train_whole_infer: Train.loader.batch_size_per_card (line 9) has no value for this mode; "
-     "the override is dropped (the yml's value applies)"),
-    ("lite_train_lite_infer", {}, "python: py (from --python)"),
-], ids=["fallback", "dropped", "python"])
+@pytest.mark.parametrize(
+    "mode, lines, note",
+    [
+        (
+            "lite_train_whole_infer",
+            {},
+            "lite_train_whole_infer: Global.epoch_num (line 7) has no lite_train_whole_infer "
+            "value; using the lite_train_lite_infer value 3",
+        ),
+        (
+            "whole_train_whole_infer",
+            dict(train_batch="Train.loader.batch_size_per_card:lite_train_lite_infer=16"),
+            "whole_train_whole_infer: Train.loader.batch_size_per_card (line 9) has no value for this mode; "
+            "the override is dropped (the yml's value applies)",
+        ),
+        ("lite_train_lite_infer", {}, "python: py (from --python)"),
+    ],
+    ids=["fallback", "dropped", "python"],
+)
 def test_notes(mode, lines, note):
     assert note in make_plan(mode, **lines).notes
 
@@ -96,10 +119,14 @@ def test_config_notes_are_carried():
     assert any("pact_train" in n for n in plan.notes)
 
 
-@pytest.mark.parametrize("options, output_dir", [
-    (dict(node_rank=1), "./test_tipc/output/rec/lite_train_lite_infer/node1"),
-    (dict(output_root="/tmp/out/"), "/tmp/out/rec/lite_train_lite_infer"),
-], ids=["node-rank", "output-root"])
+@pytest.mark.parametrize(
+    "options, output_dir",
+    [
+        (dict(node_rank=1), "./test_tipc/output/rec/lite_train_lite_infer/node1"),
+        (dict(output_root="/tmp/out/"), "/tmp/out/rec/lite_train_lite_infer"),
+    ],
+    ids=["node-rank", "output-root"],
+)
 def test_output_dir(options, output_dir):
     plan = make_plan(options=options, gpu_list="gpu_list:0")
     assert plan.output_dir == output_dir
@@ -119,13 +146,26 @@ def test_config_sha256(tmp_path):
     assert make_plan().config_sha256 == ""  # no such file: nothing to hash
 
 
-@pytest.mark.parametrize("lines, message", [
-    (dict(gpu_list="gpu_list:0|0"), "cfgs/rec/train_infer_python.txt:4: gpu_list: '0' repeats '0'"),
-    (dict(gpu_list="gpu_list:0|h;0"), "cfgs/rec/train_infer_python.txt:4: gpu_list: two entries name the same runs"),
-    (dict(trainer="trainer:norm_train|norm_train"), "cfgs/rec/train_infer_python.txt:15: trainer: 'norm_train' repeats"),
-    (dict(autocast="Global.auto_cast:amp|amp"), "cfgs/rec/train_infer_python.txt:6: Global.auto_cast: 'amp' repeats"),
-    (dict(gpu_list="gpu_list:0|x"), "cfgs/rec/train_infer_python.txt:4: gpu_list: entry 'x': expected -1"),
-], ids=["repeated-entry", "same-runs", "repeated-trainer", "repeated-autocast", "bad-entry"])
+@pytest.mark.parametrize(
+    "lines, message",
+    [
+        (dict(gpu_list="gpu_list:0|0"), "cfgs/rec/train_infer_python.txt:4: gpu_list: '0' repeats '0'"),
+        (
+            dict(gpu_list="gpu_list:0|h;0"),
+            "cfgs/rec/train_infer_python.txt:4: gpu_list: two entries name the same runs",
+        ),
+        (
+            dict(trainer="trainer:norm_train|norm_train"),
+            "cfgs/rec/train_infer_python.txt:15: trainer: 'norm_train' repeats",
+        ),
+        (
+            dict(autocast="Global.auto_cast:amp|amp"),
+            "cfgs/rec/train_infer_python.txt:6: Global.auto_cast: 'amp' repeats",
+        ),
+        (dict(gpu_list="gpu_list:0|x"), "cfgs/rec/train_infer_python.txt:4: gpu_list: entry 'x': expected -1"),
+    ],
+    ids=["repeated-entry", "same-runs", "repeated-trainer", "repeated-autocast", "bad-entry"],
+)
 def test_errors_name_file_and_line(lines, message):
     with pytest.raises(ConfigError) as err:
         make_plan(**lines)
@@ -135,8 +175,10 @@ def test_errors_name_file_and_line(lines, message):
 def test_unknown_mode():
     with pytest.raises(ConfigError) as err:
         build_plan(make_config(), PlanOptions("benchmark_train"))
-    assert str(err.value) == ("cfgs/rec/train_infer_python.txt: unknown mode 'benchmark_train': expected one of "
-                              "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer")
+    assert str(err.value) == (
+        "cfgs/rec/train_infer_python.txt: unknown mode 'benchmark_train': expected one of "
+        "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer"
+    )
 
 
 def test_validate_mode_accepts_the_four():
@@ -150,21 +192,37 @@ def written_files(plan) -> list[str]:
 
 
 WIDE = dict(
-    gpu_list="gpu_list:-1|0|0,1|a,b;0,1|c,d;0", train_use_gpu="Global.use_gpu:False|True|True|True|True",
-    autocast="Global.auto_cast:fp32|amp", trainer="trainer:norm_train|pact_train|fpgm_train|to_static_train",
-    pact_train="pact_train:tools/train.py -c q.yml -o", fpgm_train="fpgm_train:tools/train.py -c f.yml -o",
+    gpu_list="gpu_list:-1|0|0,1|a,b;0,1|c,d;0",
+    train_use_gpu="Global.use_gpu:False|True|True|True|True",
+    autocast="Global.auto_cast:fp32|amp",
+    trainer="trainer:norm_train|pact_train|fpgm_train|to_static_train",
+    pact_train="pact_train:tools/train.py -c q.yml -o",
+    fpgm_train="fpgm_train:tools/train.py -c f.yml -o",
     quant_export="quant_export:tools/export_model.py -c q.yml -o",
-    fpgm_export="fpgm_export:tools/export_model.py -c f.yml -o", eval="eval:tools/eval.py -c e.yml -o",
-    batch_size="--rec_batch_num:1|6", precision="--precision:fp32|int8", enable_mkldnn="--enable_mkldnn:False|True",
+    fpgm_export="fpgm_export:tools/export_model.py -c f.yml -o",
+    eval="eval:tools/eval.py -c e.yml -o",
+    batch_size="--rec_batch_num:1|6",
+    precision="--precision:fp32|int8",
+    enable_mkldnn="--enable_mkldnn:False|True",
 )
 
 
-@pytest.mark.parametrize("mode, lines, chains", [
-    ("lite_train_lite_infer", WIDE, 5 * 2 * 4),
-    ("whole_infer", dict(infer_model="infer_model:./a|./b|./c",
-                         infer_export="infer_export:null|tools/export_model.py -o|tools/export_model.py -o",
-                         infer_quant="infer_quant:False|True|False"), 3),
-], ids=["gpu-entries-x-autocast-x-trainers", "whole-infer-models"])
+@pytest.mark.parametrize(
+    "mode, lines, chains",
+    [
+        ("lite_train_lite_infer", WIDE, 5 * 2 * 4),
+        (
+            "whole_infer",
+            dict(
+                infer_model="infer_model:./a|./b|./c",
+                infer_export="infer_export:null|tools/export_model.py -o|tools/export_model.py -o",
+                infer_quant="infer_quant:False|True|False",
+            ),
+            3,
+        ),
+    ],
+    ids=["gpu-entries-x-autocast-x-trainers", "whole-infer-models"],
+)
 def test_no_log_overwrites_another(mode, lines, chains):
     plan = make_plan(mode, to_static=True, **lines)
     files = written_files(plan)

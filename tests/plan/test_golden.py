@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tipc.config import load_config
-from tipc.errors import ConfigError
 from tipc.config.locate import find_configs
+from tipc.errors import ConfigError
 from tipc.plan import MODES, PlanOptions, build_plan, plan_to_json
 
 REPO = Path(__file__).resolve().parents[2]
@@ -51,7 +51,12 @@ def test_plan_matches_golden(config, mode):
         GOLDEN.mkdir(exist_ok=True)
         golden.write_text(actual)
     if not golden.exists():
-        pytest.fail(f"no golden snapshot {golden.relative_to(REPO)}; create it with\n"
-                    f"  TIPC_UPDATE_GOLDEN=1 python -m pytest tests/plan/test_golden.py -k '{name[:-5]}'\n"
-                    f"and review it", pytrace=False)
-    assert actual == golden.read_text(), f"plan differs from {golden.relative_to(REPO)} (TIPC_UPDATE_GOLDEN=1 to update)"
+        pytest.fail(
+            f"no golden snapshot {golden.relative_to(REPO)}; create it with\n"
+            f"  TIPC_UPDATE_GOLDEN=1 python -m pytest tests/plan/test_golden.py -k '{name[:-5]}'\n"
+            f"and review it",
+            pytrace=False,
+        )
+    assert actual == golden.read_text(), (
+        f"plan differs from {golden.relative_to(REPO)} (TIPC_UPDATE_GOLDEN=1 to update)"
+    )

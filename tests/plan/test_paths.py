@@ -6,10 +6,9 @@ import os
 
 import pytest
 
+from tests.support.plan_factory import make_plan
 from tipc.plan import MODES, Plan
 from tipc.plan.naming import NAME_BYTES, component, name_part
-
-from tests.support.plan_factory import make_plan
 
 ROOT = "./test_tipc/output"
 
@@ -30,16 +29,20 @@ def assert_contained(plan: Plan) -> None:
         assert all(len(part.encode()) <= 255 for part in parts), path
 
 
-@pytest.mark.parametrize(("model", "folder"), [
-    ("../x", "..%2Fx"),
-    ("a/b", "a%2Fb"),
-    ("..", "%2E%2E"),
-    (".", "%2E"),
-    ("/etc/x", "%2Fetc%2Fx"),
-    ("../../../../../../tmp/x", "..%2F..%2F..%2F..%2F..%2F..%2Ftmp%2Fx"),
-    ("50%2Fx", "50%252Fx"),
-    ("rec", "rec"),
-], ids=["parent", "nested", "dot-dot", "dot", "absolute", "deep-parent", "percent", "ordinary"])
+@pytest.mark.parametrize(
+    ("model", "folder"),
+    [
+        ("../x", "..%2Fx"),
+        ("a/b", "a%2Fb"),
+        ("..", "%2E%2E"),
+        (".", "%2E"),
+        ("/etc/x", "%2Fetc%2Fx"),
+        ("../../../../../../tmp/x", "..%2F..%2F..%2F..%2F..%2F..%2Ftmp%2Fx"),
+        ("50%2Fx", "50%252Fx"),
+        ("rec", "rec"),
+    ],
+    ids=["parent", "nested", "dot-dot", "dot", "absolute", "deep-parent", "percent", "ordinary"],
+)
 @pytest.mark.parametrize("mode", MODES)
 def test_model_name_is_one_folder_inside_the_output_root(model, folder, mode):
     plan = make_plan(mode, model_name=f"model_name:{model}")
@@ -48,18 +51,31 @@ def test_model_name_is_one_folder_inside_the_output_root(model, folder, mode):
     assert_contained(plan)
 
 
-@pytest.mark.parametrize("lines", [
-    {"trainer": "trainer:../../t"},
-    {"trainer": "trainer:a/b|a%2Fb"},
-    {"autocast": "Global.auto_cast:../../fp32|/abs"},
-    {"cpu_threads": "--cpu_threads:1/../../x"},
-    {"enable_mkldnn": "--enable_mkldnn:../True"},
-    {"precision": "--precision:fp32/../../..|.."},
-    {"batch_size": "--rec_batch_num:../1"},
-    {"use_tensorrt": "--use_tensorrt:False/.."},
-    {"trainer": "trainer:" + "t" * 300, "autocast": "Global.auto_cast:" + "é" * 300},
-], ids=["trainer-parent", "trainer-slash-and-its-escape", "autocast", "cpu-threads", "mkldnn", "precision",
-        "batch", "trt", "long-names"])
+@pytest.mark.parametrize(
+    "lines",
+    [
+        {"trainer": "trainer:../../t"},
+        {"trainer": "trainer:a/b|a%2Fb"},
+        {"autocast": "Global.auto_cast:../../fp32|/abs"},
+        {"cpu_threads": "--cpu_threads:1/../../x"},
+        {"enable_mkldnn": "--enable_mkldnn:../True"},
+        {"precision": "--precision:fp32/../../..|.."},
+        {"batch_size": "--rec_batch_num:../1"},
+        {"use_tensorrt": "--use_tensorrt:False/.."},
+        {"trainer": "trainer:" + "t" * 300, "autocast": "Global.auto_cast:" + "é" * 300},
+    ],
+    ids=[
+        "trainer-parent",
+        "trainer-slash-and-its-escape",
+        "autocast",
+        "cpu-threads",
+        "mkldnn",
+        "precision",
+        "batch",
+        "trt",
+        "long-names",
+    ],
+)
 @pytest.mark.parametrize("mode", MODES)
 def test_trainer_and_infer_values_stay_inside_the_output_root(lines, mode):
     plan = make_plan(mode, **lines)
@@ -71,16 +87,22 @@ def test_trainer_and_infer_values_stay_inside_the_output_root(lines, mode):
 def test_a_value_with_slashes_is_escaped_in_its_log_name_only():
     plan = make_plan(cpu_threads="--cpu_threads:1/../../x")
     stage = next(s for s in plan.stages() if s.infer and s.infer.device == "cpu")
-    assert stage.log == (f"{ROOT}/rec/lite_train_lite_infer/python_infer_cpu_gpus_0_usemkldnn_False_"
-                         "threads_1%2F..%2F..%2Fx_precision_fp32_batchsize_1.log")
+    assert stage.log == (
+        f"{ROOT}/rec/lite_train_lite_infer/python_infer_cpu_gpus_0_usemkldnn_False_"
+        "threads_1%2F..%2F..%2Fx_precision_fp32_batchsize_1.log"
+    )
     assert "--cpu_threads=1/../../x" in stage.argv  # the predictor gets the value as written
 
 
-@pytest.mark.parametrize(("name", "suffix", "expected"), [
-    ("norm_train_gpus_0", ".log", "norm_train_gpus_0.log"),
-    (".", "", "%2E"),
-    ("..", ".log", "%2E%2E.log"),
-], ids=["ordinary", "dot", "dot-dot"])
+@pytest.mark.parametrize(
+    ("name", "suffix", "expected"),
+    [
+        ("norm_train_gpus_0", ".log", "norm_train_gpus_0.log"),
+        (".", "", "%2E"),
+        ("..", ".log", "%2E%2E.log"),
+    ],
+    ids=["ordinary", "dot", "dot-dot"],
+)
 def test_component_spells_ordinary_names_as_they_are(name, suffix, expected):
     assert component(name, suffix) == expected
 

@@ -1,8 +1,7 @@
 import pytest
 
-from tipc.plan.trainers import resolve_trainer
-
 from tests.support.plan_factory import make_config
+from tipc.plan.trainers import resolve_trainer
 
 LINES = dict(
     pact_train="pact_train:deploy/slim/quant.py -c q.yml -o",
@@ -18,15 +17,19 @@ CONFIG = make_config(to_static=True, **LINES)
 NORM = CONFIG.norm_train.value
 
 
-@pytest.mark.parametrize("name, train_text, export_text, quant", [
-    ("pact_train", "deploy/slim/quant.py -c q.yml -o", "deploy/slim/export.py -c q.yml -o", True),
-    ("fpgm_train", "deploy/slim/prune.py -c f.yml -o", "deploy/slim/export_prune.py -c f.yml -o", False),
-    ("distill_train", "tools/train.py -c d.yml -o", "tools/export_model.py -c d.yml -o", False),
-    ("to_static_train", NORM + "  Global.to_static=true", CONFIG.norm_export.value, False),
-    ("my_train", "tools/my.py -c m.yml -o", "tools/my_export.py -c m.yml -o", False),
-    ("norm_train", NORM, CONFIG.norm_export.value, False),
-    ("whatever_train", NORM, CONFIG.norm_export.value, False),
-], ids=["pact", "fpgm", "distill", "to_static", "custom-slot-20", "norm", "unknown-is-norm"])
+@pytest.mark.parametrize(
+    "name, train_text, export_text, quant",
+    [
+        ("pact_train", "deploy/slim/quant.py -c q.yml -o", "deploy/slim/export.py -c q.yml -o", True),
+        ("fpgm_train", "deploy/slim/prune.py -c f.yml -o", "deploy/slim/export_prune.py -c f.yml -o", False),
+        ("distill_train", "tools/train.py -c d.yml -o", "tools/export_model.py -c d.yml -o", False),
+        ("to_static_train", NORM + "  Global.to_static=true", CONFIG.norm_export.value, False),
+        ("my_train", "tools/my.py -c m.yml -o", "tools/my_export.py -c m.yml -o", False),
+        ("norm_train", NORM, CONFIG.norm_export.value, False),
+        ("whatever_train", NORM, CONFIG.norm_export.value, False),
+    ],
+    ids=["pact", "fpgm", "distill", "to_static", "custom-slot-20", "norm", "unknown-is-norm"],
+)
 def test_dispatch_table(name, train_text, export_text, quant):
     trainer = resolve_trainer(CONFIG, name)
     assert (trainer.train_text, trainer.export.value, trainer.quant) == (train_text, export_text, quant)
@@ -46,8 +49,14 @@ def test_null_script_gives_a_skip_reason():
     assert trainer.skip_reason == "trainer 'pact_train': its script (pact_train, line 17) is null"
 
 
-@pytest.mark.parametrize("line, has_export", [
-    ("norm_export:null", False), ("norm_export:", False), ("norm_export:tools/export_model.py", True),
-], ids=["null", "empty", "script"])
+@pytest.mark.parametrize(
+    "line, has_export",
+    [
+        ("norm_export:null", False),
+        ("norm_export:", False),
+        ("norm_export:tools/export_model.py", True),
+    ],
+    ids=["null", "empty", "script"],
+)
 def test_has_export(line, has_export):
     assert resolve_trainer(make_config(norm_export=line), "norm_train").has_export is has_export

@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 import tipc
-
 from tests.support.fake_target import FAKE_TARGET, copy_fake_target
 
 TIPC_DIR = str(Path(tipc.__file__).resolve().parent)
@@ -39,8 +38,18 @@ class Tipc:
         return self.repo / "test_tipc" / "output" / model / MODE
 
     def args(self, *extra: str, config: str = CPU) -> list[str]:
-        return [TIPC_DIR, "-c", str(self.pytester.path / "tox.ini"), "--config", f"fake_rec/{config}",
-                "--mode", MODE, "--python", sys.executable, *extra]
+        return [
+            TIPC_DIR,
+            "-c",
+            str(self.pytester.path / "tox.ini"),
+            "--config",
+            f"fake_rec/{config}",
+            "--mode",
+            MODE,
+            "--python",
+            sys.executable,
+            *extra,
+        ]
 
     def run(self, *extra: str, config: str = CPU) -> pytest.RunResult:
         return self.pytester.runpytest(*self.args(*extra, config=config))

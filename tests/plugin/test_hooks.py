@@ -15,8 +15,13 @@ from pathlib import Path
 import pytest
 
 CHAIN = "norm_train-gpus_-1-fp32"
-STAGES = ("train", "eval", "export", "infer[cpu-mkldnn_False-threads_1-fp32-bs1]",
-          "infer[cpu-mkldnn_False-threads_1-fp32-bs2]")
+STAGES = (
+    "train",
+    "eval",
+    "export",
+    "infer[cpu-mkldnn_False-threads_1-fp32-bs1]",
+    "infer[cpu-mkldnn_False-threads_1-fp32-bs2]",
+)
 CONFIG_ID = "fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
 IDS = [f"{CONFIG_ID}::{CHAIN}::{s}" for s in STAGES]
 AMP = "train_linux_cpu_normal_amp_infer_python_linux_cpu.txt"
@@ -38,12 +43,23 @@ def test_collect_only_lists_one_item_per_stage(tipc_run):
 
 def test_node_ids_of_a_shipped_config_read_as_the_issue_spells_them(tipc_run):
     """A name under tipc's own test_configs/, from a directory that has no such config."""
-    args = [tipc_run.tipc_dir, "-c", str(tipc_run.pytester.path / "tox.ini"), "--config",
-            "PP-OCRv3_mobile_rec/train_infer_python.txt", "--mode", "lite_train_lite_infer", "--collect-only", "-q"]
+    args = [
+        tipc_run.tipc_dir,
+        "-c",
+        str(tipc_run.pytester.path / "tox.ini"),
+        "--config",
+        "PP-OCRv3_mobile_rec/train_infer_python.txt",
+        "--mode",
+        "lite_train_lite_infer",
+        "--collect-only",
+        "-q",
+    ]
     result = tipc_run.pytester.runpytest(*args)
     assert result.ret == 0
-    assert "PP-OCRv3_mobile_rec/train_infer_python.txt::norm_train-gpus_0-fp32::infer[cpu-mkldnn_False-threads_6-fp32-bs1]" \
+    assert (
+        "PP-OCRv3_mobile_rec/train_infer_python.txt::norm_train-gpus_0-fp32::infer[cpu-mkldnn_False-threads_6-fp32-bs1]"
         in result.outlines
+    )
 
 
 def test_several_configs_are_collected_in_the_order_given(tipc_run):
@@ -78,8 +94,9 @@ def test_pass_writes_results_summary_and_report(tipc_run):
     result = tipc_run.run()
     result.assert_outcomes(passed=5)
     assert result.ret == 0
-    result.stdout.fnmatch_lines(["tipc: 5 passed in */test_tipc/output/fake_rec/lite_train_lite_infer/ (*",
-                                 "tipc: report: */index.html"])
+    result.stdout.fnmatch_lines(
+        ["tipc: 5 passed in */test_tipc/output/fake_rec/lite_train_lite_infer/ (*", "tipc: report: */index.html"]
+    )
     records = tipc_run.records()
     assert [r["id"] for r in records] == [f"{CHAIN}::{s}" for s in STAGES]
     assert {r["status"] for r in records} == {"passed"}
@@ -95,8 +112,10 @@ def test_results_python_log_is_byte_exact(tipc_run):
     tipc_run.run().assert_outcomes(passed=5)
     config = load_config(str(tipc_run.pytester.path / "test_configs" / CONFIG_ID))
     plan = build_plan(config, PlanOptions(mode="lite_train_lite_infer", repo=str(tipc_run.repo), python=sys.executable))
-    expected = b"".join(f" Run successfully with command - fake_rec - {s.legacy_command} - {s.legacy_log} \n".encode()
-                        for s in plan.stages())
+    expected = b"".join(
+        f" Run successfully with command - fake_rec - {s.legacy_command} - {s.legacy_log} \n".encode()
+        for s in plan.stages()
+    )
     assert (tipc_run.out() / "results_python.log").read_bytes() == expected
     assert b"./test_tipc/output/fake_rec/lite_train_lite_infer/norm_train_gpus_-1_autocast_fp32.log \n" in expected
 
@@ -106,15 +125,17 @@ def test_failed_train_is_one_failure_and_blocks_the_rest(tipc_run, monkeypatch):
     result = tipc_run.run("-rs")
     result.assert_outcomes(failed=1, skipped=4)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.stdout.fnmatch_lines([
-        f"{CHAIN}::train: FAILED (exit code 1) after * s",
-        "command: * tools/train.py -c *",
-        "exit code: 1",
-        "log: */norm_train_gpus_-1_autocast_fp32_nodes_1_train.log",
-        "--- last 20 lines of the log ---",
-        "*RuntimeError: fake failure (TIPC_FAKE)",
-        "*SKIPPED*blocked: train failed (see */norm_train_gpus_-1_autocast_fp32_nodes_1_train.log)",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            f"{CHAIN}::train: FAILED (exit code 1) after * s",
+            "command: * tools/train.py -c *",
+            "exit code: 1",
+            "log: */norm_train_gpus_-1_autocast_fp32_nodes_1_train.log",
+            "--- last 20 lines of the log ---",
+            "*RuntimeError: fake failure (TIPC_FAKE)",
+            "*SKIPPED*blocked: train failed (see */norm_train_gpus_-1_autocast_fp32_nodes_1_train.log)",
+        ]
+    )
     assert "Traceback (most recent call last):\n  File" not in result.stdout.str()  # no harness traceback
     assert [r["status"] for r in tipc_run.records()] == ["failed"] + ["blocked"] * 4
 
@@ -174,8 +195,9 @@ def test_k_runs_one_infer_case_against_existing_artifacts(tipc_run):
 def test_k_without_artifacts_says_how_to_include_the_chain(tipc_run):
     result = tipc_run.run("-k", "bs2", "-rs")
     result.assert_outcomes(skipped=1)
-    result.stdout.fnmatch_lines([f'*blocked: export is not in this run and its outputs are missing (*); '
-                                 f'include its chain: -k "{CHAIN}"'])
+    result.stdout.fnmatch_lines(
+        [f'*blocked: export is not in this run and its outputs are missing (*); include its chain: -k "{CHAIN}"']
+    )
 
 
 def test_markers_select_stage_kinds(tipc_run):
@@ -191,8 +213,10 @@ def test_lf_reruns_the_failed_export_against_the_trained_model(tipc_run, monkeyp
     # the failed export and the two infer cases it blocked: a blocked stage never ran, so --lf runs it
     result.assert_outcomes(passed=3)
     run_id = json.loads((tipc_run.out() / "run.json").read_text())["run_id"]
-    assert [r["id"] for r in tipc_run.records() if r["run_id"] == run_id] == \
-        [f"{CHAIN}::export", *(f"{CHAIN}::{s}" for s in STAGES[3:])]
+    assert [r["id"] for r in tipc_run.records() if r["run_id"] == run_id] == [
+        f"{CHAIN}::export",
+        *(f"{CHAIN}::{s}" for s in STAGES[3:]),
+    ]
     assert {r["id"]: r["status"] for r in tipc_run.records()} == {f"{CHAIN}::{s}": "passed" for s in STAGES}
 
 
@@ -200,9 +224,13 @@ def test_lf_reruns_the_failed_export_against_the_trained_model(tipc_run, monkeyp
 def test_live_streams_stage_output_and_status_lines(tipc_run, flag):
     result = tipc_run.run(flag)
     result.assert_outcomes(passed=5)
-    result.stdout.fnmatch_lines(["*ppocr INFO: epoch: [[]1/1[]], global_step: 1,*",
-                                 " Run successfully with command - fake_rec - * tools/train.py *",
-                                 "*Predicts of ./inference/rec_inference/word_0.png*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*ppocr INFO: epoch: [[]1/1[]], global_step: 1,*",
+            " Run successfully with command - fake_rec - * tools/train.py *",
+            "*Predicts of ./inference/rec_inference/word_0.png*",
+        ]
+    )
 
 
 def test_junitxml_carries_stage_properties(tipc_run):
@@ -228,11 +256,15 @@ def test_xdist_loadscope_keeps_each_chain_on_one_worker(tipc_run):
     assert len(tipc_run.records("fake_rec_amp")) == 10
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("-n", "2"), "*--dist load could split a train*use -n N --dist loadscope*"),
-    (("--timeout", "training=3"), "*--timeout*expected KIND=SECONDS with KIND one of train, eval, export, infer*"),
-    (("--hang-timeout", "soon"), "*expected a number of seconds, got 'soon'*"),
-], ids=["xdist-load", "timeout-kind", "hang-timeout-value"])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("-n", "2"), "*--dist load could split a train*use -n N --dist loadscope*"),
+        (("--timeout", "training=3"), "*--timeout*expected KIND=SECONDS with KIND one of train, eval, export, infer*"),
+        (("--hang-timeout", "soon"), "*expected a number of seconds, got 'soon'*"),
+    ],
+    ids=["xdist-load", "timeout-kind", "hang-timeout-value"],
+)
 def test_bad_options_are_usage_errors(tipc_run, args, message):
     if args[0] == "-n":
         pytest.importorskip("xdist")
@@ -241,14 +273,21 @@ def test_bad_options_are_usage_errors(tipc_run, args, message):
     result.stderr.fnmatch_lines([message])
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("--mode", "fast"), "*fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt: unknown mode 'fast': expected one of lite_train_lite_infer*"),
-    (("--config", "fake_rec/nope.txt"), "*--config fake_rec/nope.txt: config not found: tried *"),
-], ids=["unknown-mode", "missing-config"])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ("--mode", "fast"),
+            "*fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt: unknown mode 'fast': expected one of lite_train_lite_infer*",
+        ),
+        (("--config", "fake_rec/nope.txt"), "*--config fake_rec/nope.txt: config not found: tried *"),
+    ],
+    ids=["unknown-mode", "missing-config"],
+)
 def test_bad_config_or_mode_are_usage_errors(tipc_run, args, message):
     base = [tipc_run.tipc_dir, "-c", str(tipc_run.pytester.path / "tox.ini"), "--python", sys.executable]
     defaults = {"--config": f"{CONFIG_ID}", "--mode": "lite_train_lite_infer"}
-    defaults.update(dict(zip(args[::2], args[1::2])))
+    defaults.update(dict(zip(args[::2], args[1::2], strict=False)))
     result = tipc_run.pytester.runpytest(*base, *[x for kv in defaults.items() for x in kv])
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message])
@@ -259,8 +298,13 @@ def test_interrupt_stops_the_stage_and_keeps_results(tipc_run, signum):
     """SIGINT (Ctrl-C) or SIGTERM to a real ``pytest tipc`` process while an infer stage runs."""
     pids = tipc_run.pytester.path / "pids"
     env = {**os.environ, "TIPC_FAKE": "infer:grandchild,infer:sleep=60", "TIPC_FAKE_PIDS": str(pids)}
-    proc = subprocess.Popen([sys.executable, "-m", "pytest", *tipc_run.args()], cwd=tipc_run.pytester.path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest", *tipc_run.args()],
+        cwd=tipc_run.pytester.path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
         deadline = time.monotonic() + 60
         while not pids.exists() and time.monotonic() < deadline:
@@ -288,18 +332,34 @@ def lone_node0_args(rendezvous_timeout: str = "1") -> tuple[str, ...]:
     with socket.socket() as s:
         s.bind(("127.0.0.2", 0))
         port = s.getsockname()[1] + 1
-    return ("--ips", "127.0.0.2,127.0.0.3", "--host", "127.0.0.2", "--start-port", str(port),
-            "--rendezvous-timeout", rendezvous_timeout)
+    return (
+        "--ips",
+        "127.0.0.2,127.0.0.3",
+        "--host",
+        "127.0.0.2",
+        "--start-port",
+        str(port),
+        "--rendezvous-timeout",
+        rendezvous_timeout,
+    )
 
 
 def test_failed_preflight_ends_the_run_before_any_stage(tipc_run):
     result = tipc_run.run(*lone_node0_args())
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.stdout.fnmatch_lines(["tipc preflight: PASS node list: 127.0.0.2 is node 0 of 127.0.0.2,127.0.0.3*",
-                                 "tipc preflight: FAIL peers: node 1 (127.0.0.3) never arrived within 1 s",
-                                 "    fix: start the same command on every node*"])
-    result.stderr.fnmatch_lines(["*tipc preflight failed; nothing was run:",
-                                 "tipc preflight: FAIL peers: node 1 (127.0.0.3) never arrived within 1 s"])
+    result.stdout.fnmatch_lines(
+        [
+            "tipc preflight: PASS node list: 127.0.0.2 is node 0 of 127.0.0.2,127.0.0.3*",
+            "tipc preflight: FAIL peers: node 1 (127.0.0.3) never arrived within 1 s",
+            "    fix: start the same command on every node*",
+        ]
+    )
+    result.stderr.fnmatch_lines(
+        [
+            "*tipc preflight failed; nothing was run:",
+            "tipc preflight: FAIL peers: node 1 (127.0.0.3) never arrived within 1 s",
+        ]
+    )
     node0 = tipc_run.out() / "node0"
     records = [json.loads(line) for line in (node0 / "results.jsonl").read_text().splitlines()]
     assert [r["status"] for r in records] == ["blocked"] * 5

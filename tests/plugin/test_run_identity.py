@@ -50,15 +50,16 @@ def test_dry_run_leaves_pytests_last_failed_as_it_was(tipc_run, monkeypatch):
     tipc_run.run("--dry-run").assert_outcomes(passed=5)  # printed commands judge nothing
     result = tipc_run.run("--lf")
     result.assert_outcomes(passed=EXPORT_AND_AFTER)
-    assert [r["id"].rpartition("::")[2] for r in tipc_run.records() if r["run_id"] == run_id(tipc_run)][0] == "export"
+    assert next(r["id"].rpartition("::")[2] for r in tipc_run.records() if r["run_id"] == run_id(tipc_run)) == "export"
 
 
 def test_report_lands_in_the_current_directory_whatever_pytests_rootdir(tipc_run):
     """No ini file: pytest's rootdir is the common ancestor of the arguments (here the
     interpreter's and tipc's paths), not the directory the user ran from."""
     (tipc_run.pytester.path / "tox.ini").unlink()
-    result = tipc_run.pytester.runpytest(tipc_run.tipc_dir, "--config", f"fake_rec/{CPU}", "--mode", MODE,
-                                         "--python", sys.executable)
+    result = tipc_run.pytester.runpytest(
+        tipc_run.tipc_dir, "--config", f"fake_rec/{CPU}", "--mode", MODE, "--python", sys.executable
+    )
     result.assert_outcomes(passed=5)
     reports = tipc_run.pytester.path / "reports" / "fake_rec" / MODE
     result.stdout.fnmatch_lines([f"tipc: report: {reports}/*/index.html"])
@@ -71,6 +72,10 @@ def test_a_python_that_cannot_run_stops_the_run_with_the_fix(tipc_run):
     shim.chmod(0o755)
     result = tipc_run.pytester.runpytest(*tipc_run.args()[:-2], "--python", str(shim))
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines([f"ERROR: --python {shim}: is on PATH ({shim}) but cannot run: exit 127: *; "
-                                 f"give an interpreter that runs, e.g. --python {sys.executable}"])
+    result.stderr.fnmatch_lines(
+        [
+            f"ERROR: --python {shim}: is on PATH ({shim}) but cannot run: exit 127: *; "
+            f"give an interpreter that runs, e.g. --python {sys.executable}"
+        ]
+    )
     assert not tipc_run.out().exists()

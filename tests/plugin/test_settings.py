@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tipc.compat import shim_path
-from tipc.plugin.collect import keyword_for
 from tipc.errors import SettingsError
+from tipc.plugin.collect import keyword_for
 from tipc.session.options import add_options
 from tipc.session.settings import CHECKOUT, check_interpreters, display_name, resolve_settings
 
@@ -38,27 +38,49 @@ def test_defaults_from_target_yaml_and_mode():
     assert s.run.overrides == {"--config": str(CPU), "--mode": "whole_infer"}
 
 
-@pytest.mark.parametrize(("argv", "check"), [
-    (("--timeout", "all=5", "--timeout", "train=60"),
-     lambda s: (s.run.limits.timeout("train"), s.run.limits.timeout("infer")) == (60, 5)),
-    (("--hang-timeout", "30"), lambda s: s.run.limits.hang == 30),
-    (("--python", "/opt/py"), lambda s: s.targets[0].options.python == "/opt/py"),
-    (("--output-root", "./elsewhere"), lambda s: s.targets[0].options.output_root == "./elsewhere"),
-    (("--repo", "."), lambda s: s.targets[0].options.repo == str(FAKE)),
-    (("--dry-run", "--live"), lambda s: s.run.dry_run and s.live),
-    (("--device", "cpu"), lambda s: s.targets[0].options.device == "cpu"),
-    (("--python", "venv/bin/python"), lambda s: s.targets[0].options.python == str(FAKE / "venv/bin/python")),
-    (("--python", "python3.11"), lambda s: s.targets[0].options.python == "python3.11"),
-    (("--ips", "127.0.0.2,127.0.0.3", "--node-rank", "1", "--start-port", "17100"),
-     lambda s: (s.targets[0].node.multi_node, s.targets[0].options.node_rank, s.run.node_rank) == (True, 1, 1)),
-    ((), lambda s: not s.targets[0].node.multi_node and s.targets[0].options.node_rank is None),
-    ((), lambda s: s.report and s.report_dir is None and s.run.pythonpath == ()),
-    (("--report-dir", "out/reports"), lambda s: s.report_dir == FAKE / "out/reports"),
-    (("--no-report",), lambda s: not s.report),
-    (("--autolog-shim",), lambda s: s.run.pythonpath == (shim_path(),)),
-], ids=["timeouts-all-then-kind", "hang", "python", "output-root", "repo", "dry-run-live", "device",
-        "relative-python-made-absolute", "python-name-left-to-path", "multi-node-context", "single-node-context",
-        "report-defaults", "report-dir", "no-report", "autolog-shim"])
+@pytest.mark.parametrize(
+    ("argv", "check"),
+    [
+        (
+            ("--timeout", "all=5", "--timeout", "train=60"),
+            lambda s: (s.run.limits.timeout("train"), s.run.limits.timeout("infer")) == (60, 5),
+        ),
+        (("--hang-timeout", "30"), lambda s: s.run.limits.hang == 30),
+        (("--python", "/opt/py"), lambda s: s.targets[0].options.python == "/opt/py"),
+        (("--output-root", "./elsewhere"), lambda s: s.targets[0].options.output_root == "./elsewhere"),
+        (("--repo", "."), lambda s: s.targets[0].options.repo == str(FAKE)),
+        (("--dry-run", "--live"), lambda s: s.run.dry_run and s.live),
+        (("--device", "cpu"), lambda s: s.targets[0].options.device == "cpu"),
+        (("--python", "venv/bin/python"), lambda s: s.targets[0].options.python == str(FAKE / "venv/bin/python")),
+        (("--python", "python3.11"), lambda s: s.targets[0].options.python == "python3.11"),
+        (
+            ("--ips", "127.0.0.2,127.0.0.3", "--node-rank", "1", "--start-port", "17100"),
+            lambda s: (s.targets[0].node.multi_node, s.targets[0].options.node_rank, s.run.node_rank) == (True, 1, 1),
+        ),
+        ((), lambda s: not s.targets[0].node.multi_node and s.targets[0].options.node_rank is None),
+        ((), lambda s: s.report and s.report_dir is None and s.run.pythonpath == ()),
+        (("--report-dir", "out/reports"), lambda s: s.report_dir == FAKE / "out/reports"),
+        (("--no-report",), lambda s: not s.report),
+        (("--autolog-shim",), lambda s: s.run.pythonpath == (shim_path(),)),
+    ],
+    ids=[
+        "timeouts-all-then-kind",
+        "hang",
+        "python",
+        "output-root",
+        "repo",
+        "dry-run-live",
+        "device",
+        "relative-python-made-absolute",
+        "python-name-left-to-path",
+        "multi-node-context",
+        "single-node-context",
+        "report-defaults",
+        "report-dir",
+        "no-report",
+        "autolog-shim",
+    ],
+)
 def test_options_map_to_settings(argv, check):
     assert check(settings("--config", str(CPU), "--mode", "lite_train_lite_infer", *argv))
 
@@ -71,11 +93,18 @@ def shim(tmp_path: Path, name: str = "python3.7") -> Path:
     return path
 
 
-@pytest.mark.parametrize(("python", "message"), [
-    ("/no/such/python", "--python /no/such/python: does not exist or is not executable; give an interpreter "
-                        "that runs, e.g. --python "),
-    ("SHIM", "but cannot run: exit 127: pyenv: python3.7: command not found"),
-], ids=["missing", "broken-shim"])
+@pytest.mark.parametrize(
+    ("python", "message"),
+    [
+        (
+            "/no/such/python",
+            "--python /no/such/python: does not exist or is not executable; give an interpreter "
+            "that runs, e.g. --python ",
+        ),
+        ("SHIM", "but cannot run: exit 127: pyenv: python3.7: command not found"),
+    ],
+    ids=["missing", "broken-shim"],
+)
 def test_python_that_cannot_run_is_refused_with_the_fix(tmp_path, python, message):
     python = str(shim(tmp_path)) if python == "SHIM" else python
     resolved = settings("--config", str(CPU), "--mode", "lite_train_lite_infer", "--python", python)
@@ -97,31 +126,46 @@ def test_config_interpreter_that_cannot_run_falls_back_with_a_note(tmp_path, mon
     config.write_text(text)
     plan = build_plan(load_config(str(config)), PlanOptions("lite_train_lite_infer", repo=str(FAKE)), cannot_run)
     assert plan.python == sys.executable
-    assert any(note.startswith(f"python: {sys.executable} (the config's 'python3.7' (line 3) is on PATH "
-                               f"({tmp_path}/python3.7) but cannot run: exit 127") for note in plan.notes)
+    assert any(
+        note.startswith(
+            f"python: {sys.executable} (the config's 'python3.7' (line 3) is on PATH "
+            f"({tmp_path}/python3.7) but cannot run: exit 127"
+        )
+        for note in plan.notes
+    )
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (("--config", str(CPU)), "--mode (missing): --config needs --mode"),
-    (("--config", "nope.txt", "--mode", "whole_infer"), "--config nope.txt: config not found: tried 'nope.txt'"),
-    (("--config", str(CPU), "--mode", "whole_infer", "--timeout", "train"), "expected KIND=SECONDS"),
-    (("--config", str(CPU), "--mode", "whole_infer", "--repo", "missing"), "--repo missing: not a directory"),
-], ids=["no-mode", "no-config", "timeout-shape", "bad-repo"])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("--config", str(CPU)), "--mode (missing): --config needs --mode"),
+        (("--config", "nope.txt", "--mode", "whole_infer"), "--config nope.txt: config not found: tried 'nope.txt'"),
+        (("--config", str(CPU), "--mode", "whole_infer", "--timeout", "train"), "expected KIND=SECONDS"),
+        (("--config", str(CPU), "--mode", "whole_infer", "--repo", "missing"), "--repo missing: not a directory"),
+    ],
+    ids=["no-mode", "no-config", "timeout-shape", "bad-repo"],
+)
 def test_bad_options(argv, message):
     with pytest.raises(SettingsError, match=message.replace("(", r"\(").replace(")", r"\)")):
         settings(*argv)
 
 
 def test_display_name_relative_to_test_configs(tmp_path):
-    assert display_name(CHECKOUT / "test_configs/PP-OCRv3_mobile_rec/train_infer_python.txt", tmp_path) == \
-        "PP-OCRv3_mobile_rec/train_infer_python.txt"
+    assert (
+        display_name(CHECKOUT / "test_configs/PP-OCRv3_mobile_rec/train_infer_python.txt", tmp_path)
+        == "PP-OCRv3_mobile_rec/train_infer_python.txt"
+    )
     assert display_name(CPU, FAKE) == "configs/fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
 
 
-@pytest.mark.parametrize(("chain", "expression"), [
-    ("norm_train-gpus_-1-fp32", "norm_train-gpus_-1-fp32"),
-    ("norm_train-gpus_0,1-fp32", "norm_train-gpus_0 and 1-fp32"),
-    ("infer_model_0", "infer_model_0"),
-], ids=["plain", "comma", "whole-infer"])
+@pytest.mark.parametrize(
+    ("chain", "expression"),
+    [
+        ("norm_train-gpus_-1-fp32", "norm_train-gpus_-1-fp32"),
+        ("norm_train-gpus_0,1-fp32", "norm_train-gpus_0 and 1-fp32"),
+        ("infer_model_0", "infer_model_0"),
+    ],
+    ids=["plain", "comma", "whole-infer"],
+)
 def test_keyword_for_chain(chain, expression):
     assert keyword_for(chain) == expression

@@ -139,6 +139,11 @@ def test_image_dir_with_foreign_files_is_refused_unless_forced(tmp_path):
         apply_target(target)
     assert apply_target(target, force=True).action is PrepareAction.CREATED
     assert sorted(p.name for p in target.dir.iterdir()) == [
-        MANIFEST_NAME, "real_photo.jpg", "word_00001.png", "word_00002.png", "word_00003.png"]
+        MANIFEST_NAME,
+        "real_photo.jpg",
+        "word_00001.png",
+        "word_00002.png",
+        "word_00003.png",
+    ]
     manifest = json.loads((target.dir / MANIFEST_NAME).read_text(encoding="utf-8"))
     assert manifest["entries"][INFER_KEY]["files"] == ["word_00001.png", "word_00002.png", "word_00003.png"]

@@ -8,10 +8,12 @@ from tipc.prepare.charset import NO_DICT_CHARSET, charset_for_dict, dict_entries
 
 @pytest.mark.parametrize(
     ("entries", "charset"),
-    [({"中", "文", "a", "7", "Z"}, "7aZ"),
-     (set("0123456789abcdefghijklmnopqrstuvwxyz"), "0123456789abcdefghijklmnopqrstuvwxyz"),
-     ({"中", "!", "#"}, "!#"),
-     ({"中", "文"}, "")],
+    [
+        ({"中", "文", "a", "7", "Z"}, "7aZ"),
+        (set("0123456789abcdefghijklmnopqrstuvwxyz"), "0123456789abcdefghijklmnopqrstuvwxyz"),
+        ({"中", "!", "#"}, "!#"),
+        ({"中", "文"}, ""),
+    ],
     ids=["latin-subset-in-order", "ic15-like", "symbols-only", "cjk-only"],
 )
 def test_restrict_charset(entries, charset):

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
+from tipc.config.modes import MODES
 from tipc.errors import ConfigError
 from tipc.prepare.sizes import DEFAULT_SIZES, Sizes, declared_sizes, resolve_sizes
-from tipc.config.modes import MODES
 
 
 def test_every_mode_has_default_sizes():
@@ -13,10 +13,12 @@ def test_every_mode_has_default_sizes():
 
 @pytest.mark.parametrize(
     ("mode", "expected"),
-    [("lite_train_lite_infer", Sizes(64, 32, 8)),
-     ("lite_train_whole_infer", Sizes(64, 32, 32)),
-     ("whole_train_whole_infer", Sizes(4000, 400, 32)),
-     ("whole_infer", Sizes(0, 0, 32))],
+    [
+        ("lite_train_lite_infer", Sizes(64, 32, 8)),
+        ("lite_train_whole_infer", Sizes(64, 32, 32)),
+        ("whole_train_whole_infer", Sizes(4000, 400, 32)),
+        ("whole_infer", Sizes(0, 0, 32)),
+    ],
     ids=["lite", "lite-train-whole-infer", "whole", "whole-infer-images-only"],
 )
 def test_defaults(mode, expected):
@@ -31,10 +33,14 @@ def test_override_beats_declared_beats_default():
 
 def test_declared_sizes_from_target_yaml(tmp_path):
     target = tmp_path / "target.yaml"
-    target.write_text("repo: .\nprepare:\n  whole_train_whole_infer: {train: 6000, eval: 500}\n"
-                      "  whole_infer: {infer: 4}\n", encoding="utf-8")
-    assert declared_sizes(target) == {"whole_train_whole_infer": {"train": 6000, "eval": 500},
-                                      "whole_infer": {"infer": 4}}
+    target.write_text(
+        "repo: .\nprepare:\n  whole_train_whole_infer: {train: 6000, eval: 500}\n  whole_infer: {infer: 4}\n",
+        encoding="utf-8",
+    )
+    assert declared_sizes(target) == {
+        "whole_train_whole_infer": {"train": 6000, "eval": 500},
+        "whole_infer": {"infer": 4},
+    }
 
 
 @pytest.mark.parametrize("text", [None, "repo: .\n"], ids=["no-file", "no-prepare-key"])
@@ -47,11 +53,13 @@ def test_nothing_declared(tmp_path, text):
 
 @pytest.mark.parametrize(
     ("text", "line", "message"),
-    [("prepare: 5\n", 1, "expected a mapping of mode names"),
-     ("prepare:\n  lite: {train: 1}\n", 2, "unknown mode 'lite'"),
-     ("prepare:\n  whole_infer: 3\n", 2, "expected a mapping like"),
-     ("prepare:\n  whole_infer:\n    images: 3\n", 3, "unknown key 'images'"),
-     ("prepare:\n  whole_infer:\n    infer: -1\n", 3, "non-negative integer")],
+    [
+        ("prepare: 5\n", 1, "expected a mapping of mode names"),
+        ("prepare:\n  lite: {train: 1}\n", 2, "unknown mode 'lite'"),
+        ("prepare:\n  whole_infer: 3\n", 2, "expected a mapping like"),
+        ("prepare:\n  whole_infer:\n    images: 3\n", 3, "unknown key 'images'"),
+        ("prepare:\n  whole_infer:\n    infer: -1\n", 3, "non-negative integer"),
+    ],
     ids=["not-a-mapping", "unknown-mode", "mode-not-a-mapping", "unknown-role", "negative"],
 )
 def test_bad_target_yaml(tmp_path, text, line, message):

@@ -2,23 +2,24 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.fake_checkout import CONFIG_REL, make_checkout
 from tipc.config import load_config
-from tipc.errors import ConfigError
 from tipc.config.model import Field
+from tipc.errors import ConfigError
 from tipc.prepare.sizes import Sizes
 from tipc.prepare.targets import ImageDir, MissingModel, RecDataset, derive_seed, plan_prepare, yml_of_script
-
-from tests.support.fake_checkout import CONFIG_REL, make_checkout
 
 LITE = Sizes(train=64, eval=32, infer=8)
 
 
 @pytest.mark.parametrize(
     ("value", "yml"),
-    [("tools/train.py -c configs/rec/a.yml -o Global.x=1", "configs/rec/a.yml"),
-     ("tools/train.py --config 'dir with space/a.yml'", "dir with space/a.yml"),
-     ("tools/train.py -o A=1", None),
-     ("null", None)],
+    [
+        ("tools/train.py -c configs/rec/a.yml -o Global.x=1", "configs/rec/a.yml"),
+        ("tools/train.py --config 'dir with space/a.yml'", "dir with space/a.yml"),
+        ("tools/train.py -o A=1", None),
+        ("null", None),
+    ],
     ids=["short-flag", "long-flag-quoted", "no-flag", "null"],
 )
 def test_yml_of_script(value, yml):
@@ -41,9 +42,17 @@ def test_lite_plan_follows_the_paddleocr_layout(checkout):
     data_dir = checkout / "train_data/ic15_data"
     assert isinstance(train, RecDataset) and isinstance(evaluation, RecDataset) and isinstance(images, ImageDir)
     assert (train.role, train.data_dir, train.label_file, train.count) == (
-        "train", data_dir, data_dir / "rec_gt_train.txt", 64)
+        "train",
+        data_dir,
+        data_dir / "rec_gt_train.txt",
+        64,
+    )
     assert (evaluation.role, evaluation.data_dir, evaluation.label_file, evaluation.count) == (
-        "eval", data_dir, data_dir / "rec_gt_test.txt", 32)
+        "eval",
+        data_dir,
+        data_dir / "rec_gt_test.txt",
+        32,
+    )
     assert (images.dir, images.count) == (checkout / "inference/rec_inference", 8)
     # The fake dict holds a, b, c, Z, 7, 8 among CJK entries; the yml asks for height 48.
     assert (train.style.charset, train.style.image_height, train.style.max_len) == ("78abcZ", 48, 8)

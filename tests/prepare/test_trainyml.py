@@ -14,8 +14,16 @@ def _yml(tmp_path, text):
 
 @pytest.mark.parametrize(
     ("shape", "height"),
-    [([3, 48, 320], 48), ([1, 32, 100], 32), ([48, 320, 3], 48), ([64, 256], 64),
-     ([3, -1, -1], None), ("3,48,320", None), ([3, 48], 3), ([2, 2, 2], None)],
+    [
+        ([3, 48, 320], 48),
+        ([1, 32, 100], 32),
+        ([48, 320, 3], 48),
+        ([64, 256], 64),
+        ([3, -1, -1], None),
+        ("3,48,320", None),
+        ([3, 48], 3),
+        ([2, 2, 2], None),
+    ],
     ids=["chw", "chw-grey", "hwc", "hw", "dynamic", "string", "two-ints-are-hw", "no-channel-axis"],
 )
 def test_height_from_shape(shape, height):
@@ -23,7 +31,9 @@ def test_height_from_shape(shape, height):
 
 
 def test_reads_the_data_keys(tmp_path):
-    path = _yml(tmp_path, """\
+    path = _yml(
+        tmp_path,
+        """\
 Global:
   character_dict_path: ppocr/utils/en_dict.txt
   max_text_length: &len 25
@@ -38,22 +48,31 @@ Train:
     - RecResizeImg: {image_shape: [3, 48, 320]}
 Eval:
   dataset: {data_dir: ./val, label_file_list: ./val/gt.txt}
-""")
+""",
+    )
     yml = read_train_yml(path)
     assert yml.train == DatasetSpec("./train_data/", ("./train_data/a.txt", "./train_data/b.txt"))
     assert yml.eval == DatasetSpec("./val", ("./val/gt.txt",))
     assert (yml.model_type, yml.dict_path, yml.max_text_length, yml.image_height) == (
-        "rec", "ppocr/utils/en_dict.txt", 25, 48)
+        "rec",
+        "ppocr/utils/en_dict.txt",
+        25,
+        48,
+    )
 
 
 @pytest.mark.parametrize(
     ("text", "height"),
-    [("Global: {d2s_train_image_shape: [3, 40, -1]}\n", 40),
-     ("Global: {}\n", 32),
-     ("Global: {d2s_train_image_shape: [3, 40, -1]}\n"
-      "Train: {dataset: {data_dir: d, label_file_list: [l],\n"
-      "  transforms: [{SVTRRecResizeImg: {image_shape: [3, 64, 256]}}]}}\n",
-      64)],
+    [
+        ("Global: {d2s_train_image_shape: [3, 40, -1]}\n", 40),
+        ("Global: {}\n", 32),
+        (
+            "Global: {d2s_train_image_shape: [3, 40, -1]}\n"
+            "Train: {dataset: {data_dir: d, label_file_list: [l],\n"
+            "  transforms: [{SVTRRecResizeImg: {image_shape: [3, 64, 256]}}]}}\n",
+            64,
+        ),
+    ],
     ids=["d2s-shape", "default", "resize-transform-wins"],
 )
 def test_image_height_sources(tmp_path, text, height):
@@ -62,10 +81,14 @@ def test_image_height_sources(tmp_path, text, height):
 
 @pytest.mark.parametrize(
     ("text", "model_type"),
-    [("Architecture: {model_type: det}\n", "det"),
-     ("Train: {dataset: {data_dir: d, label_file_list: [l], transforms: [DecodeImage: {}, DetLabelEncode: null]}}\n",
-      "det"),
-     ("Global: {}\n", "rec")],
+    [
+        ("Architecture: {model_type: det}\n", "det"),
+        (
+            "Train: {dataset: {data_dir: d, label_file_list: [l], transforms: [DecodeImage: {}, DetLabelEncode: null]}}\n",
+            "det",
+        ),
+        ("Global: {}\n", "rec"),
+    ],
     ids=["declared", "det-transform", "undeclared-is-rec"],
 )
 def test_model_type(tmp_path, text, model_type):
@@ -74,11 +97,13 @@ def test_model_type(tmp_path, text, model_type):
 
 @pytest.mark.parametrize(
     ("text", "line", "message"),
-    [("Train:\n  dataset:\n    data_dir: d\n    label_file_list: []\n", 4, "label_file_list: expected a non-empty"),
-     ("Train:\n  dataset:\n    label_file_list: [a]\n", 2, "data_dir: expected a directory"),
-     ("Global:\n  max_text_length: many\n", 2, "max_text_length: expected a positive integer"),
-     ("Global: [unclosed\n", 2, "not valid YAML"),
-     ("- a list\n", 0, "expected a mapping at the top level")],
+    [
+        ("Train:\n  dataset:\n    data_dir: d\n    label_file_list: []\n", 4, "label_file_list: expected a non-empty"),
+        ("Train:\n  dataset:\n    label_file_list: [a]\n", 2, "data_dir: expected a directory"),
+        ("Global:\n  max_text_length: many\n", 2, "max_text_length: expected a positive integer"),
+        ("Global: [unclosed\n", 2, "not valid YAML"),
+        ("- a list\n", 0, "expected a mapping at the top level"),
+    ],
     ids=["empty-label-list", "no-data-dir", "bad-max-len", "broken-yaml", "not-a-mapping"],
 )
 def test_bad_yml_names_file_and_line(tmp_path, text, line, message):

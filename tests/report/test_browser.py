@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.cdp import Browser
-from tests.support.recorded_runs import single_node_run, T0
+from tests.support.recorded_runs import T0, single_node_run
 from tipc.report import write_report
 from tipc.results.records import Status
 
@@ -21,8 +21,10 @@ SCREENSHOT = os.environ.get("TIPC_REPORT_SCREENSHOT")  # keep the picture somewh
 def chromium() -> str:
     binary = shutil.which("chromium")
     if not binary:
-        pytest.skip("no `chromium` on PATH: `make test` installs Debian's chromium package when run as root "
-                    "with apt-get; otherwise install it (apt-get install -y chromium) to run this test")
+        pytest.skip(
+            "no `chromium` on PATH: `make test` installs Debian's chromium package when run as root "
+            "with apt-get; otherwise install it (apt-get install -y chromium) to run this test"
+        )
     return binary
 
 
@@ -35,12 +37,15 @@ def test_report_renders_cleanly_in_chromium(chromium, tmp_path):
         session = browser.open(index.as_uri())
         shot = Path(SCREENSHOT) if SCREENSHOT else tmp_path / "report.png"
         browser.screenshot(session, shot)
-        facts = browser.evaluate(session, """JSON.stringify({
+        facts = browser.evaluate(
+            session,
+            """JSON.stringify({
             cells: document.querySelectorAll('#matrix td.cell').length,
             copy: document.querySelectorAll('button.copy').length,
             points: document.querySelectorAll('svg circle.point').length,
             fits: document.documentElement.scrollWidth <= document.documentElement.clientWidth,
-            hostile: document.querySelectorAll('pre.log script').length})""")
+            hostile: document.querySelectorAll('pre.log script').length})""",
+        )
     finally:
         browser.close()
     assert browser.problems() == []

@@ -11,7 +11,16 @@ from pathlib import Path
 import pytest
 
 from tests.support.htmlq import Element, matrix_cells, parse
-from tests.support.recorded_runs import CASES, CPU_CHAIN, PACT_CHAIN, T0, ResultsWriter, label, multi_node_runs, single_node_run
+from tests.support.recorded_runs import (
+    CASES,
+    CPU_CHAIN,
+    PACT_CHAIN,
+    T0,
+    ResultsWriter,
+    label,
+    multi_node_runs,
+    single_node_run,
+)
 from tipc.cluster.merge import merge_dirs
 from tipc.errors import ResultsError
 from tipc.report import write_report
@@ -31,19 +40,24 @@ def doc_of(index: Path) -> Element:
 
 
 def cmp_items(doc: Element) -> dict[str, list[str]]:
-    return {k: [li.attrs["data-stage"] for li in doc.find(id=f"cmp-{k}").find_all("li")]
-            for k in ("new", "fixed", "still")}
+    return {
+        k: [li.attrs["data-stage"] for li in doc.find(id=f"cmp-{k}").find_all("li")] for k in ("new", "fixed", "still")
+    }
 
 
 # --- one directory per run, named by its run id ---
 
-@pytest.mark.parametrize("first, second, first_dir, second_dir", [
-    ((ID_A, T0), (ID_B, T0), ID_A, ID_B),
-    ((ID_A, T0), (ID_LATER, T0 + DAY), ID_A, ID_LATER),
-    (("", T0), ("", T0 + 1), "20260921T141320Z", "20260921T141321Z"),
-], ids=["same-second", "a-day-apart", "before-run-ids-by-start-time"])
-def test_each_run_gets_its_own_report_and_compares_with_the_one_before(tmp_path, first, second, first_dir,
-                                                                      second_dir):
+
+@pytest.mark.parametrize(
+    "first, second, first_dir, second_dir",
+    [
+        ((ID_A, T0), (ID_B, T0), ID_A, ID_B),
+        ((ID_A, T0), (ID_LATER, T0 + DAY), ID_A, ID_LATER),
+        (("", T0), ("", T0 + 1), "20260921T141320Z", "20260921T141321Z"),
+    ],
+    ids=["same-second", "a-day-apart", "before-run-ids-by-start-time"],
+)
+def test_each_run_gets_its_own_report_and_compares_with_the_one_before(tmp_path, first, second, first_dir, second_dir):
     out = tmp_path / "reports"
     mode_dir = out.joinpath(*MODE_DIR)
     one = write_report([single_node_run(tmp_path / "r1", first[1], run_id=first[0])], out)
@@ -63,16 +77,31 @@ def test_each_run_gets_its_own_report_and_compares_with_the_one_before(tmp_path,
     assert facts["run"] == (second[0] or "–")
 
 
-@pytest.mark.parametrize("config, against", [
-    (CONFIG_A, "20260921T141320Z-aaaaaaaa"),
-    (CONFIG_B, "20260921T141321Z-bbbbbbbb"),
-], ids=["config-a", "config-b"])
+@pytest.mark.parametrize(
+    "config, against",
+    [
+        (CONFIG_A, "20260921T141320Z-aaaaaaaa"),
+        (CONFIG_B, "20260921T141321Z-bbbbbbbb"),
+    ],
+    ids=["config-a", "config-b"],
+)
 def test_two_configs_in_one_mode_folder_compare_with_their_own(tmp_path, config, against):
     """A and B share model and mode; the newest earlier report is B's, but A compares with A's."""
     out = tmp_path / "reports"
     write_report([single_node_run(tmp_path / "a1", T0, run_id="20260921T141320Z-aaaaaaaa", config=CONFIG_A)], out)
-    write_report([single_node_run(tmp_path / "b1", T0 + 1, run_id="20260921T141321Z-bbbbbbbb", config=CONFIG_B,
-                                  pact=Status.PASSED, mkldnn_bs1=Status.PASSED)], out)
+    write_report(
+        [
+            single_node_run(
+                tmp_path / "b1",
+                T0 + 1,
+                run_id="20260921T141321Z-bbbbbbbb",
+                config=CONFIG_B,
+                pact=Status.PASSED,
+                mkldnn_bs1=Status.PASSED,
+            )
+        ],
+        out,
+    )
     index = write_report([single_node_run(tmp_path / "now", T0 + DAY, run_id=ID_LATER, config=config)], out)
     doc = doc_of(index)
     assert against in doc.find(id="comparison").find("h2").text
@@ -86,8 +115,10 @@ def test_two_configs_in_one_mode_folder_compare_with_their_own(tmp_path, config,
 CORRUPT = {
     "bad-json": b'{"schema": 2, "model": ',
     "wrong-types": b'{"schema": 2, "model": "PP-OCRv3_mobile_rec", "mode": "lite_train_lite_infer", "stages": "all"}',
-    "unknown-status": (b'{"model": "PP-OCRv3_mobile_rec", "mode": "lite_train_lite_infer", '
-                       b'"stages": [{"id": "x", "status": "on fire"}]}'),
+    "unknown-status": (
+        b'{"model": "PP-OCRv3_mobile_rec", "mode": "lite_train_lite_infer", '
+        b'"stages": [{"id": "x", "status": "on fire"}]}'
+    ),
     "invalid-utf8": b'{"model": "\xff\xfe"}',
     "empty-file": b"",
     "newer-schema": b'{"schema": 99, "model": "PP-OCRv3_mobile_rec", "mode": "lite_train_lite_infer", "stages": []}',
@@ -149,32 +180,56 @@ def carried_run(root: Path, carried: dict[str, tuple[Status, str]], own: dict[st
     for name, status in own.items():
         w.add(CPU_CHAIN, name, status, metrics={"ips": 50.0} if name == "train" else {})
     for name, (status, run_id) in carried.items():
-        w.add(CPU_CHAIN, name, status, run_id=run_id, reason="earlier reason",
-              metrics={"ips": 10.0} if name == "train" else {})
+        w.add(
+            CPU_CHAIN,
+            name,
+            status,
+            run_id=run_id,
+            reason="earlier reason",
+            metrics={"ips": 10.0} if name == "train" else {},
+        )
     return w.write()
 
 
 INFER = f"infer[{label(CASES[0])}]"
 
 
-@pytest.mark.parametrize("carried, own, verdict, counts", [
-    ({"eval": (Status.FAILED, EARLIER), "export": (Status.BLOCKED, "")}, {"train": Status.PASSED,
-                                                                         INFER: Status.PASSED},
-     "passed", {"passed": 2}),
-    ({"train": (Status.PASSED, EARLIER)}, {"eval": Status.FAILED, "export": Status.BLOCKED}, "failed",
-     {"failed": 1, "blocked": 1}),
-    ({"train": (Status.FAILED, EARLIER)}, {"eval": Status.BLOCKED}, "incomplete", {"blocked": 1}),
-    ({"train": (Status.PASSED, EARLIER), "eval": (Status.PASSED, EARLIER)}, {}, "empty", {}),
-], ids=["carried-failure-does-not-fail-the-run", "own-failure-fails-it", "own-blocked-is-incomplete",
-        "nothing-of-its-own"])
+@pytest.mark.parametrize(
+    "carried, own, verdict, counts",
+    [
+        (
+            {"eval": (Status.FAILED, EARLIER), "export": (Status.BLOCKED, "")},
+            {"train": Status.PASSED, INFER: Status.PASSED},
+            "passed",
+            {"passed": 2},
+        ),
+        (
+            {"train": (Status.PASSED, EARLIER)},
+            {"eval": Status.FAILED, "export": Status.BLOCKED},
+            "failed",
+            {"failed": 1, "blocked": 1},
+        ),
+        ({"train": (Status.FAILED, EARLIER)}, {"eval": Status.BLOCKED}, "incomplete", {"blocked": 1}),
+        ({"train": (Status.PASSED, EARLIER), "eval": (Status.PASSED, EARLIER)}, {}, "empty", {}),
+    ],
+    ids=[
+        "carried-failure-does-not-fail-the-run",
+        "own-failure-fails-it",
+        "own-blocked-is-incomplete",
+        "nothing-of-its-own",
+    ],
+)
 def test_carried_records_are_marked_and_not_counted(tmp_path, carried, own, verdict, counts):
     index = write_report([carried_run(tmp_path / "r", carried, own)], tmp_path / "reports")
     doc = doc_of(index)
     assert doc.find(id="verdict").attrs["data-overall"] == verdict
     assert verdict in doc.find("header").attrs["class"].split()
     assert doc.find("title").text.endswith({"empty": "no stages"}.get(verdict, verdict))
-    chips = {c.attrs["data-status"]: int(c.attrs["data-count"]) for c in doc.find(id="counts").find_all("span")
-             if "data-status" in c.attrs}
+    chips = {
+        c.attrs["data-status"]: int(c.attrs["data-count"])
+        for c in doc.find(id="counts").find_all("span")
+        if "data-status" in c.attrs
+    }
     assert {s: n for s, n in chips.items() if n} == counts
     assert doc.find(id="carried").attrs["data-count"] == str(len(carried))
     assert f"+ {len(carried)} from earlier runs" in doc.find(id="carried").text
@@ -194,7 +249,9 @@ def test_carried_records_are_marked_and_not_counted(tmp_path, carried, own, verd
     assert ips == (["50"] if "train" in own else [])
     summary = json.loads((index.parent / "summary.json").read_text())
     assert {s["id"].split("::")[1]: s["carried"] for s in summary["stages"]} == {
-        **{n: True for n in carried}, **{n: False for n in own}}
+        **dict.fromkeys(carried, True),
+        **dict.fromkeys(own, False),
+    }
 
 
 def test_comparison_counts_only_this_runs_records(tmp_path):
@@ -203,10 +260,12 @@ def test_comparison_counts_only_this_runs_records(tmp_path):
     for name in ("train", "eval", "export"):
         before.add(CPU_CHAIN, name, Status.PASSED)
     write_report([before.write()], out)
-    now = carried_run(tmp_path / "r1", {"eval": (Status.FAILED, "20260920T090000Z-12345678")},
-                      {"train": Status.PASSED, "export": Status.FAILED})
-    assert cmp_items(doc_of(write_report([now], out))) == {"new": [f"{CPU_CHAIN}::export"], "fixed": [],
-                                                           "still": []}
+    now = carried_run(
+        tmp_path / "r1",
+        {"eval": (Status.FAILED, "20260920T090000Z-12345678")},
+        {"train": Status.PASSED, "export": Status.FAILED},
+    )
+    assert cmp_items(doc_of(write_report([now], out))) == {"new": [f"{CPU_CHAIN}::export"], "fixed": [], "still": []}
 
 
 def test_a_merged_folder_counts_every_nodes_own_run(tmp_path):
@@ -221,6 +280,7 @@ def test_a_merged_folder_counts_every_nodes_own_run(tmp_path):
 
 # --- fresh log parts ---
 
+
 def test_stage_details_show_only_this_stages_part_of_appended_logs(tmp_path):
     w = ResultsWriter(tmp_path / "r", run_id=ID_B)
     earlier = "step 1\nTraceback (most recent call last):\nOLD FAILURE of an earlier run\n"
@@ -228,10 +288,18 @@ def test_stage_details_show_only_this_stages_part_of_appended_logs(tmp_path):
     launch.mkdir(parents=True)
     (launch / "workerlog.0").write_text(earlier + "NEW rank 0 waiting\n")
     (launch / "workerlog.1").write_text("step 1\nNEW Traceback (most recent call last):\nrank 1 died\n")
-    rec = w.add(CPU_CHAIN, "train", Status.FAILED, earlier + "NEW train output\n", returncode=1,
-                argv=("python3", "-m", "paddle.distributed.launch", f"--log_dir={launch}", "tools/train.py"))
-    w.records[-1] = replace(rec, log_offsets={rec.log: len(earlier), str(launch / "workerlog.0"): len(earlier),
-                                              str(launch / "workerlog.1"): 0})
+    rec = w.add(
+        CPU_CHAIN,
+        "train",
+        Status.FAILED,
+        earlier + "NEW train output\n",
+        returncode=1,
+        argv=("python3", "-m", "paddle.distributed.launch", f"--log_dir={launch}", "tools/train.py"),
+    )
+    w.records[-1] = replace(
+        rec,
+        log_offsets={rec.log: len(earlier), str(launch / "workerlog.0"): len(earlier), str(launch / "workerlog.1"): 0},
+    )
     doc = doc_of(write_report([w.write()], tmp_path / "reports"))
     details = doc.find("details", id=f"stage-{CPU_CHAIN.replace(',', '-')}-train")
     own_log, worker = (pre.text for pre in details.find_all("pre", cls="log"))

@@ -5,16 +5,20 @@ from pathlib import Path
 import pytest
 
 from tipc.report.logtail import failing_worker, file_link, log_tail, offset_of, read_tail, worker_logs
-from tipc.results.records import Status, StageRecord
+from tipc.results.records import StageRecord, Status
 
 
-@pytest.mark.parametrize("content, lines, size, tail, cut", [
-    ("a\nb\nc\n", 80, 1024, "a\nb\nc", False),
-    ("".join(f"line {i}\n" for i in range(100)), 3, 1024, "line 97\nline 98\nline 99", True),
-    ("x" * 50 + "\nlast line\n", 80, 20, "last line", True),
-    ("\x1b[33mRun failed\x1b[0m\n", 80, 1024, "Run failed", False),
-    ("caf\xe9\n".encode("latin-1"), 80, 1024, "caf\ufffd", False),
-], ids=["whole-file", "line-cap", "byte-cap-drops-fragment", "ansi-stripped", "bad-utf8"])
+@pytest.mark.parametrize(
+    "content, lines, size, tail, cut",
+    [
+        ("a\nb\nc\n", 80, 1024, "a\nb\nc", False),
+        ("".join(f"line {i}\n" for i in range(100)), 3, 1024, "line 97\nline 98\nline 99", True),
+        ("x" * 50 + "\nlast line\n", 80, 20, "last line", True),
+        ("\x1b[33mRun failed\x1b[0m\n", 80, 1024, "Run failed", False),
+        ("caf\xe9\n".encode("latin-1"), 80, 1024, "caf\ufffd", False),
+    ],
+    ids=["whole-file", "line-cap", "byte-cap-drops-fragment", "ansi-stripped", "bad-utf8"],
+)
 def test_read_tail(tmp_path, content, lines, size, tail, cut):
     p = tmp_path / "x.log"
     (p.write_bytes if isinstance(content, bytes) else p.write_text)(content)
@@ -29,11 +33,15 @@ def test_read_tail_reads_only_the_end_of_a_big_file(tmp_path):
     assert len(text.splitlines()) == 80 and len(text.encode()) <= 16 * 1024
 
 
-@pytest.mark.parametrize("target, report_dir, href", [
-    ("/data/out/m/train.log", "/data/reports/m/ts", "../../../out/m/train.log"),
-    ("/data/out/a b.log", "/data/r", "../out/a%20b.log"),
-    ("/var/log/x.log", "/home/u/reports", "file:///var/log/x.log"),
-], ids=["relative", "quoted", "no-common-tree"])
+@pytest.mark.parametrize(
+    "target, report_dir, href",
+    [
+        ("/data/out/m/train.log", "/data/reports/m/ts", "../../../out/m/train.log"),
+        ("/data/out/a b.log", "/data/r", "../out/a%20b.log"),
+        ("/var/log/x.log", "/home/u/reports", "file:///var/log/x.log"),
+    ],
+    ids=["relative", "quoted", "no-common-tree"],
+)
 def test_file_link(target, report_dir, href):
     assert file_link(Path(target), Path(report_dir)) == href
 
@@ -45,8 +53,16 @@ def test_log_tail_missing_file_says_why(tmp_path):
 
 
 def _train(tmp_path: Path, argv=(), metrics=None) -> StageRecord:
-    return StageRecord(id="c::train", kind="train", chain="c", status=Status.FAILED, argv=argv, cwd=str(tmp_path),
-                       log=str(tmp_path / "S" / "train.log"), metrics=metrics or {})
+    return StageRecord(
+        id="c::train",
+        kind="train",
+        chain="c",
+        status=Status.FAILED,
+        argv=argv,
+        cwd=str(tmp_path),
+        log=str(tmp_path / "S" / "train.log"),
+        metrics=metrics or {},
+    )
 
 
 @pytest.mark.parametrize("where", ["argv-eq", "argv-sep", "metrics", "beside-log"])
@@ -56,8 +72,10 @@ def test_worker_logs_are_found_by_any_clue(tmp_path, where):
     for n in (10, 2, 0):
         (d / f"workerlog.{n}").write_text(f"rank {n}\n")
     (d / "endpoints.log").write_text("")
-    argv = {"argv-eq": ("py", "-m", "paddle.distributed.launch", "--log_dir=logs"),
-            "argv-sep": ("py", "-m", "paddle.distributed.launch", "--log_dir", "logs")}.get(where, ())
+    argv = {
+        "argv-eq": ("py", "-m", "paddle.distributed.launch", "--log_dir=logs"),
+        "argv-sep": ("py", "-m", "paddle.distributed.launch", "--log_dir", "logs"),
+    }.get(where, ())
     metrics = {"launch_log_dir": str(d)} if where == "metrics" else None
     logs = worker_logs(_train(tmp_path, argv, metrics))
     assert [p.name for p in logs] == ["workerlog.0", "workerlog.2", "workerlog.10"]
@@ -74,13 +92,17 @@ def test_failing_worker_prefers_a_traceback(tmp_path):
 EARLIER_PART = "run 1 line\nTraceback (most recent call last):\nold boom\n"
 
 
-@pytest.mark.parametrize("since, size, tail, cut", [
-    (0, 1024, "run 1 line\nTraceback (most recent call last):\nold boom\nrun 2 line a\nrun 2 line b", False),
-    (len(EARLIER_PART), 1024, "run 2 line a\nrun 2 line b", False),
-    (len(EARLIER_PART), 14, "run 2 line b", True),
-    (len(EARLIER_PART) + 6, 1024, "line a\nrun 2 line b", False),
-    (10_000, 1024, "run 1 line\nTraceback (most recent call last):\nold boom\nrun 2 line a\nrun 2 line b", False),
-], ids=["whole-file", "own-part-only", "own-part-byte-cap", "offset-mid-line-kept", "file-replaced-read-all"])
+@pytest.mark.parametrize(
+    "since, size, tail, cut",
+    [
+        (0, 1024, "run 1 line\nTraceback (most recent call last):\nold boom\nrun 2 line a\nrun 2 line b", False),
+        (len(EARLIER_PART), 1024, "run 2 line a\nrun 2 line b", False),
+        (len(EARLIER_PART), 14, "run 2 line b", True),
+        (len(EARLIER_PART) + 6, 1024, "line a\nrun 2 line b", False),
+        (10_000, 1024, "run 1 line\nTraceback (most recent call last):\nold boom\nrun 2 line a\nrun 2 line b", False),
+    ],
+    ids=["whole-file", "own-part-only", "own-part-byte-cap", "offset-mid-line-kept", "file-replaced-read-all"],
+)
 def test_read_tail_reads_only_after_the_offset(tmp_path, since, size, tail, cut):
     p = tmp_path / "workerlog.0"
     p.write_text(EARLIER_PART + "run 2 line a\nrun 2 line b\n")
@@ -97,13 +119,18 @@ def test_log_tail_and_failing_worker_skip_what_earlier_runs_appended(tmp_path):
     assert log_tail(str(old), tmp_path, since=len(EARLIER_PART)).text == "waiting for peers"
 
 
-@pytest.mark.parametrize("logged, asked, offset", [
-    ("{d}/S/train.log", "{d}/S/train.log", 7),
-    ("{d}/S/./train.log", "{d}/S/train.log", 7),
-    ("{d}/S_launch_log/workerlog.0", "{d}/S/../S_launch_log/workerlog.0", 7),
-    ("{d}/S/train.log", "{d}/S/other.log", 0),
-], ids=["same", "dot-segment", "dotdot-segment", "not-recorded"])
+@pytest.mark.parametrize(
+    "logged, asked, offset",
+    [
+        ("{d}/S/train.log", "{d}/S/train.log", 7),
+        ("{d}/S/./train.log", "{d}/S/train.log", 7),
+        ("{d}/S_launch_log/workerlog.0", "{d}/S/../S_launch_log/workerlog.0", 7),
+        ("{d}/S/train.log", "{d}/S/other.log", 0),
+    ],
+    ids=["same", "dot-segment", "dotdot-segment", "not-recorded"],
+)
 def test_offset_of_matches_paths_however_spelt(tmp_path, logged, asked, offset):
-    rec = StageRecord(id="c::train", kind="train", chain="c", status=Status.FAILED,
-                      log_offsets={logged.format(d=tmp_path): 7})
+    rec = StageRecord(
+        id="c::train", kind="train", chain="c", status=Status.FAILED, log_offsets={logged.format(d=tmp_path): 7}
+    )
     assert offset_of(rec, asked.format(d=tmp_path)) == offset

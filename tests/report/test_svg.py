@@ -5,27 +5,34 @@ import pytest
 from tipc.report.svg import fmt_number, line_plot, nice_ticks
 
 
-@pytest.mark.parametrize("lo, hi, expected", [
-    (0, 6, (0, 2, 4, 6)),
-    (0, 374.8, (0, 100, 200, 300, 400)),
-    (0, 16.6, (0, 5, 10, 15, 20)),
-    (0, 0, (0, 0.2, 0.4, 0.6, 0.8, 1.0)),
-    (0, 0.013, (0, 0.005, 0.01, 0.015)),
-], ids=["batch-sizes", "hundreds", "teens", "flat-zero", "tiny"])
+@pytest.mark.parametrize(
+    "lo, hi, expected",
+    [
+        (0, 6, (0, 2, 4, 6)),
+        (0, 374.8, (0, 100, 200, 300, 400)),
+        (0, 16.6, (0, 5, 10, 15, 20)),
+        (0, 0, (0, 0.2, 0.4, 0.6, 0.8, 1.0)),
+        (0, 0.013, (0, 0.005, 0.01, 0.015)),
+    ],
+    ids=["batch-sizes", "hundreds", "teens", "flat-zero", "tiny"],
+)
 def test_nice_ticks_cover_the_range_on_round_steps(lo, hi, expected):
     assert nice_ticks(lo, hi) == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("value, text", [(0, "0"), (6, "6"), (374.8274, "374.8"), (0.00123, "0.00123"),
-                                         (12345.6, "1.23e+04")],
-                         ids=["zero", "int", "ms", "small", "large"])
+@pytest.mark.parametrize(
+    "value, text",
+    [(0, "0"), (6, "6"), (374.8274, "374.8"), (0.00123, "0.00123"), (12345.6, "1.23e+04")],
+    ids=["zero", "int", "ms", "small", "large"],
+)
 def test_fmt_number(value, text):
     assert fmt_number(value) == text
 
 
 def test_line_plot_places_points_inside_the_axes_in_x_order():
-    plot = line_plot("p", "Inference", "batch size", "ms", "ms",
-                     [("cpu fp32", [(6, 374.8), (1, 60.2)]), ("cpu int8", [(1, 30.0)])])
+    plot = line_plot(
+        "p", "Inference", "batch size", "ms", "ms", [("cpu fp32", [(6, 374.8), (1, 60.2)]), ("cpu int8", [(1, 30.0)])]
+    )
     a, b = plot.series
     assert [p.x for p in a.points] == [1, 6]
     assert a.points[0].title == "cpu fp32: batch size 1 → 60.2 ms"
@@ -34,7 +41,7 @@ def test_line_plot_places_points_inside_the_axes_in_x_order():
     assert a.points[1].cy < a.points[0].cy  # larger values are drawn higher
     assert a.polyline == " ".join(f"{p.cx},{p.cy}" for p in a.points)
     assert a.color != b.color and a.legend_y < b.legend_y
-    assert [t.label for t in plot.x_ticks][0] == "0" and plot.y_ticks[-1].label == "400"
+    assert next(t.label for t in plot.x_ticks) == "0" and plot.y_ticks[-1].label == "400"
 
 
 def test_long_legend_labels_widen_the_plot():

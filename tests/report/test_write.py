@@ -7,8 +7,22 @@ from pathlib import Path
 import pytest
 
 from tests.support.htmlq import Element, matrix_cells, parse
-from tests.support.recorded_runs import (CASES, CPU_CHAIN, DIST_CHAIN, FLEET_CHAIN, FPGM_CHAIN, HOSTILE, ONE_CHAIN, PACT_CHAIN, T0,
-                           ResultsWriter, bench, case, label, single_node_run)
+from tests.support.recorded_runs import (
+    CASES,
+    CPU_CHAIN,
+    DIST_CHAIN,
+    FLEET_CHAIN,
+    FPGM_CHAIN,
+    HOSTILE,
+    ONE_CHAIN,
+    PACT_CHAIN,
+    T0,
+    ResultsWriter,
+    bench,
+    case,
+    label,
+    single_node_run,
+)
 from tipc.cluster.merge import merge_dirs
 from tipc.errors import ResultsError
 from tipc.report import write_report
@@ -35,17 +49,21 @@ def test_layout_and_latest_pointers(single_run, tmp_path):
     assert redirect.find("meta", http_equiv="refresh").attrs["content"] == "0; url=20260921T141320Z/index.html"
 
 
-@pytest.mark.parametrize("row, column, status, shows", [
-    (CPU_CHAIN, "train", "passed", "passed"),
-    (CPU_CHAIN, f"infer[{label(CASES[1])}]", "passed", "passed"),
-    (CPU_CHAIN, f"infer[{label(CASES[2])}]", "failed", "FAILED"),
-    (CPU_CHAIN, f"infer[{label(CASES[3])}]", "timeout", "TIMEOUT"),
-    (PACT_CHAIN, "train", "failed", "FAILED"),
-    (PACT_CHAIN, "eval", "blocked", f"blocked{PACT_CHAIN}::train failed"),
-    (PACT_CHAIN, f"infer[{label(CASES[1])}]", "none", "—"),
-    (DIST_CHAIN, "train", "hung", "HUNG"),
-    (FPGM_CHAIN, "train", "skipped", "skipped"),
-], ids=["passed", "infer-passed", "failed", "timeout", "train-failed", "blocked-why", "absent", "hung", "skipped"])
+@pytest.mark.parametrize(
+    "row, column, status, shows",
+    [
+        (CPU_CHAIN, "train", "passed", "passed"),
+        (CPU_CHAIN, f"infer[{label(CASES[1])}]", "passed", "passed"),
+        (CPU_CHAIN, f"infer[{label(CASES[2])}]", "failed", "FAILED"),
+        (CPU_CHAIN, f"infer[{label(CASES[3])}]", "timeout", "TIMEOUT"),
+        (PACT_CHAIN, "train", "failed", "FAILED"),
+        (PACT_CHAIN, "eval", "blocked", f"blocked{PACT_CHAIN}::train failed"),
+        (PACT_CHAIN, f"infer[{label(CASES[1])}]", "none", "—"),
+        (DIST_CHAIN, "train", "hung", "HUNG"),
+        (FPGM_CHAIN, "train", "skipped", "skipped"),
+    ],
+    ids=["passed", "infer-passed", "failed", "timeout", "train-failed", "blocked-why", "absent", "hung", "skipped"],
+)
 def test_matrix_cells(single_run, tmp_path, row, column, status, shows):
     _, doc, _ = render([single_run], tmp_path / "reports")
     td = matrix_cells(doc)[(row, column)]
@@ -81,13 +99,25 @@ def test_hostile_text_outside_logs_is_escaped_too(tmp_path):
     notes, overrides, host) is data from a run, so none of it may become markup."""
     w = ResultsWriter(tmp_path / "r")
     hostile_case = case(1, precision=HOSTILE)
-    w.add(CPU_CHAIN, "train", Status.PASSED, metrics={"ips": 1.0, HOSTILE: 2.0}, argv=("python3", HOSTILE),
-          env={HOSTILE: HOSTILE}, returncode=0)
-    w.add(CPU_CHAIN, f"infer[{label(hostile_case)}]", Status.PASSED, infer=hostile_case, returncode=0,
-          metrics=bench(hostile_case, 10.0))
+    w.add(
+        CPU_CHAIN,
+        "train",
+        Status.PASSED,
+        metrics={"ips": 1.0, HOSTILE: 2.0},
+        argv=("python3", HOSTILE),
+        env={HOSTILE: HOSTILE},
+        returncode=0,
+    )
+    w.add(
+        CPU_CHAIN,
+        f"infer[{label(hostile_case)}]",
+        Status.PASSED,
+        infer=hostile_case,
+        returncode=0,
+        metrics=bench(hostile_case, 10.0),
+    )
     w.add(CPU_CHAIN, "eval", Status.BLOCKED, None, reason=HOSTILE)
-    _, doc, html = render([w.write(notes=(HOSTILE,), overrides={HOSTILE: HOSTILE}, host=HOSTILE)],
-                          tmp_path / "reports")
+    _, doc, html = render([w.write(notes=(HOSTILE,), overrides={HOSTILE: HOSTILE}, host=HOSTILE)], tmp_path / "reports")
     assert len(doc.find_all("script")) == 1 and "<script>alert" not in html
     legend = doc.find("svg", id="plot-1-inference-ms").find("circle", cls="point").find("title").text
     assert HOSTILE in legend and HOSTILE in doc.find("table", id="perf").text
@@ -106,9 +136,12 @@ def test_stage_details(single_run, tmp_path):
     assert "open" not in passed.attrs
     figures = passed.find("dl", cls="figures")
     assert {d.find("dt").text: d.find("dd").text for d in figures.find_all("div")} == {
-        "ips": "120.5", "loss": "12.3", "steps": "4"}
+        "ips": "120.5",
+        "loss": "12.3",
+        "steps": "4",
+    }
     assert hung.find_all("dl", cls="figures") == []  # nothing parsed, nothing shown
-    log_link = [a for a in passed.find_all("a") if a.text.startswith("full log")][0]
+    log_link = next(a for a in passed.find_all("a") if a.text.startswith("full log"))
     assert log_link.attrs["href"] == "../../../../results/norm_train-gpus_-1-fp32/train.log"
 
 
@@ -118,11 +151,18 @@ def test_verdict_and_header(single_run, tmp_path):
     counts = {c.attrs["data-status"]: int(c.attrs["data-count"]) for c in doc.find(id="counts").find_all("span")}
     assert counts == {"passed": 5, "failed": 2, "timeout": 1, "hung": 1, "blocked": 3, "skipped": 1}
     facts = {div.find("dt").text: div.find("dd").text.strip() for div in doc.find(id="facts").find_all("div")}
-    assert {k: facts[k] for k in ("config", "config sha256", "overrides", "tipc", "paddle", "device", "node",
-                                  "duration")} == {
-        "config": "test_tipc/configs/rec/train_infer_python.txt", "config sha256": "ab" * 8,
-        "overrides": "--device=cpu", "tipc": "0.1.0", "paddle": "3.3.1", "device": "cpu", "node": "127.0.0.1",
-        "duration": "2m 00s"}
+    assert {
+        k: facts[k] for k in ("config", "config sha256", "overrides", "tipc", "paddle", "device", "node", "duration")
+    } == {
+        "config": "test_tipc/configs/rec/train_infer_python.txt",
+        "config sha256": "ab" * 8,
+        "overrides": "--device=cpu",
+        "tipc": "0.1.0",
+        "paddle": "3.3.1",
+        "device": "cpu",
+        "node": "127.0.0.1",
+        "duration": "2m 00s",
+    }
     assert facts["python"].split() == ["3.11.2", "/usr/bin/python3"]
     assert facts["started"].startswith(time.strftime("%Y-%m-%d", time.localtime(T0)))
     h1 = doc.find("h1").text
@@ -133,11 +173,15 @@ def test_svg_plots_carry_the_benchmark_points(single_run, tmp_path):
     _, doc, _ = render([single_run], tmp_path / "reports")
     time_plot, tput_plot = doc.find("svg", id="plot-1-inference-ms"), doc.find("svg", id="plot-1-throughput")
     titles = [c.find("title").text for c in time_plot.find_all("circle", cls="point")]
-    assert titles == ["cpu fp32 mkldnn=False threads=1: batch size 1 → 60.2 ms",
-                      "cpu fp32 mkldnn=False threads=1: batch size 6 → 374.8 ms"]
+    assert titles == [
+        "cpu fp32 mkldnn=False threads=1: batch size 1 → 60.2 ms",
+        "cpu fp32 mkldnn=False threads=1: batch size 6 → 374.8 ms",
+    ]
     tput = [c.find("title").text for c in tput_plot.find_all("circle", cls="point")]
-    assert tput == ["cpu fp32 mkldnn=False threads=1: batch size 1 → 16.61 samples/s",
-                    "cpu fp32 mkldnn=False threads=1: batch size 6 → 16.01 samples/s"]
+    assert tput == [
+        "cpu fp32 mkldnn=False threads=1: batch size 1 → 16.61 samples/s",
+        "cpu fp32 mkldnn=False threads=1: batch size 6 → 16.01 samples/s",
+    ]
     rows = doc.find("table", id="perf").find("tbody").find_all("tr")
     assert len(rows) == 2
     # each row names the chain it measured and links to that infer stage's details
@@ -152,12 +196,19 @@ def test_comparison_with_the_previous_run_from_history(tmp_path):
     write_report([earlier], out)
     now = single_node_run(tmp_path / "r2", T0, mkldnn_bs1=Status.PASSED)
     _, doc, _ = render([now], out)
-    items = {k: [li.attrs["data-stage"] for li in doc.find(id=f"cmp-{k}").find_all("li")]
-             for k in ("new", "fixed", "still")}
-    assert items == {"new": [f"{PACT_CHAIN}::train"], "fixed": [f"{CPU_CHAIN}::infer[{label(CASES[2])}]"],
-                     "still": [f"{CPU_CHAIN}::infer[{label(CASES[3])}]", f"{DIST_CHAIN}::train"]}
-    moves = {tr.attrs["data-figure"]: tr.find_all("td")[-1] for tr in doc.find(id="cmp-moves").find_all("tr")
-             if "data-figure" in tr.attrs}
+    items = {
+        k: [li.attrs["data-stage"] for li in doc.find(id=f"cmp-{k}").find_all("li")] for k in ("new", "fixed", "still")
+    }
+    assert items == {
+        "new": [f"{PACT_CHAIN}::train"],
+        "fixed": [f"{CPU_CHAIN}::infer[{label(CASES[2])}]"],
+        "still": [f"{CPU_CHAIN}::infer[{label(CASES[3])}]", f"{DIST_CHAIN}::train"],
+    }
+    moves = {
+        tr.attrs["data-figure"]: tr.find_all("td")[-1]
+        for tr in doc.find(id="cmp-moves").find_all("tr")
+        if "data-figure" in tr.attrs
+    }
     assert moves["inference time"].text == "+49.9%" and "worse" in moves["inference time"].classes
     assert moves["throughput"].text == "-33.3%"
     assert doc.find(id="history").find("a").attrs["href"] == "../20260920T141320Z/index.html"
@@ -200,10 +251,14 @@ def test_a_merged_results_dir_shows_every_node(multi_run, tmp_path):
     assert matrix_cells(doc)[(FLEET_CHAIN + " @node 1 · 127.0.0.3", "export")].attrs["data-status"] == "skipped"
 
 
-@pytest.mark.parametrize("breakage, message", [
-    ("no-run-json", "run.json: missing; expected a tipc results directory"),
-    ("bad-line", "results.jsonl:2: not a stage record"),
-], ids=["missing-file", "bad-line"])
+@pytest.mark.parametrize(
+    "breakage, message",
+    [
+        ("no-run-json", "run.json: missing; expected a tipc results directory"),
+        ("bad-line", "results.jsonl:2: not a stage record"),
+    ],
+    ids=["missing-file", "bad-line"],
+)
 def test_bad_results_dir_names_file_and_line(single_run, tmp_path, breakage, message):
     if breakage == "no-run-json":
         (single_run / "run.json").unlink()

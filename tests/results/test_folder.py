@@ -69,8 +69,11 @@ def test_a_second_run_on_a_busy_folder_is_refused_by_name(tmp_path):
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "locked"
-        with pytest.raises(FolderBusy, match=r"is in use by run holder-run \(pid \d+ on .*started .*\); "
-                                             r"wait for it to end, or give this run its own folder"):
+        with pytest.raises(
+            FolderBusy,
+            match=r"is in use by run holder-run \(pid \d+ on .*started .*\); "
+            r"wait for it to end, or give this run its own folder",
+        ):
             ResultsDir(tmp_path).begin(info("r2"))
         assert read_run_info(tmp_path / "run.json").run_id == "holder-run"  # untouched
     finally:
@@ -106,25 +109,37 @@ def test_a_run_whose_harness_was_killed_is_found_with_its_running_stage(tmp_path
     assert read_run_info(tmp_path / "runs" / "r1" / "run.json").ended is False
 
 
-@pytest.mark.parametrize(("line", "problem"), [
-    ('[1, 2]', "expected a JSON object, found list"),
-    ('{"id": "x", "kind": "train", "chain": "c", "status": "passed", "duration": "slow"}',
-     "field 'duration' is 'slow', expected int or float"),
-    ('{"id": "x", "kind": "train", "chain": "c", "status": "passed", "duration": Infinity}',
-     "field 'duration' is inf"),
-    ('{"id": null, "kind": "train", "chain": "c", "status": "passed"}', "field 'id' is None, expected str"),
-    ('{"id": "x", "kind": "train", "chain": "c", "status": "passed", "metrics": [1]}',
-     "field 'metrics' is [1], expected dict"),
-    ('{"id": "x", "kind": "train", "chain": "c", "status": "passed", "node_rank": "a"}',
-     "field 'node_rank' is 'a', expected int"),
-    ('{"id": "x", "kind": "train", "chain": "c", "status": "great"}', "field 'status' is 'great', expected one of"),
-    (b'\xff\xfe', "not a stage record"),
-], ids=["not-object", "duration-text", "infinity", "null-id", "metrics-list", "rank-text", "bad-status", "not-utf8"])
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ("[1, 2]", "expected a JSON object, found list"),
+        (
+            '{"id": "x", "kind": "train", "chain": "c", "status": "passed", "duration": "slow"}',
+            "field 'duration' is 'slow', expected int or float",
+        ),
+        (
+            '{"id": "x", "kind": "train", "chain": "c", "status": "passed", "duration": Infinity}',
+            "field 'duration' is inf",
+        ),
+        ('{"id": null, "kind": "train", "chain": "c", "status": "passed"}', "field 'id' is None, expected str"),
+        (
+            '{"id": "x", "kind": "train", "chain": "c", "status": "passed", "metrics": [1]}',
+            "field 'metrics' is [1], expected dict",
+        ),
+        (
+            '{"id": "x", "kind": "train", "chain": "c", "status": "passed", "node_rank": "a"}',
+            "field 'node_rank' is 'a', expected int",
+        ),
+        ('{"id": "x", "kind": "train", "chain": "c", "status": "great"}', "field 'status' is 'great', expected one of"),
+        (b"\xff\xfe", "not a stage record"),
+    ],
+    ids=["not-object", "duration-text", "infinity", "null-id", "metrics-list", "rank-text", "bad-status", "not-utf8"],
+)
 def test_a_bad_record_line_is_named_with_file_and_line(tmp_path, line, problem):
     path = tmp_path / "results.jsonl"
     good = record("c::train", "r1").to_json().encode() + b"\n"
     path.write_bytes(good + (line if isinstance(line, bytes) else line.encode()) + b"\n")
-    with pytest.raises(ResultsError, match=rf"results.jsonl:2: not a stage record \(.*"):
+    with pytest.raises(ResultsError, match=r"results.jsonl:2: not a stage record \(.*"):
         read_records(path)
     try:
         read_records(path)

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.fake_target import CPU_CONFIG
 from tipc.config import load_config
 from tipc.plan import PlanOptions, build_plan
-
-from tests.support.fake_target import CPU_CONFIG
 
 
 @pytest.fixture

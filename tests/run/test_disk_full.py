@@ -42,8 +42,19 @@ def fill(where: Path, leave: int) -> None:
 @pytest.mark.parametrize("leave", [0, 12 * 1024], ids=["full-before-the-run", "fills-during-the-run"])
 def test_a_full_disk_stops_the_run_cleanly(fake_repo, small_disk, capsys, leave):
     fill(small_disk, leave)
-    code = main(["run", "--config", str(fake_repo / CPU_CONFIG), "--mode", "lite_train_lite_infer",
-                 "--python", sys.executable, "--report-dir", str(fake_repo / "reports")])
+    code = main(
+        [
+            "run",
+            "--config",
+            str(fake_repo / CPU_CONFIG),
+            "--mode",
+            "lite_train_lite_infer",
+            "--python",
+            sys.executable,
+            "--report-dir",
+            str(fake_repo / "reports"),
+        ]
+    )
     err = capsys.readouterr().err
     assert code in (1, 2)
     assert "No space left on device" in err and "Traceback" not in err
@@ -52,4 +63,4 @@ def test_a_full_disk_stops_the_run_cleanly(fake_repo, small_disk, capsys, leave)
     if records.exists():
         for line in records.read_text().splitlines():
             json.loads(line)  # every line that made it is a whole record
-    assert not [p for p in small_disk.rglob("*.tmp")]
+    assert not list(small_disk.rglob("*.tmp"))

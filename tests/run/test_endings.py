@@ -13,21 +13,37 @@ from tipc.run.executor import Ending, ExecRequest, ProcessExecutor
 GB = 1024 * 1024  # KiB
 
 
-@pytest.mark.parametrize(("args", "text"), [
-    ((1,), "exit code 1"),
-    ((-signal.SIGTERM,), "killed by SIGTERM (signal 15)"),
-    ((-signal.SIGSEGV, 20 * GB, True), "killed by SIGSEGV (signal 11)"),
-    ((-signal.SIGKILL,), "killed by SIGKILL (signal 9)"),
-    ((-signal.SIGKILL, int(17.4 * GB), True, 24 * GB),
-     "killed by SIGKILL (signal 9): the kernel's out-of-memory killer (its kill count rose during the "
-     "stage); its peak memory was 17.4 GB"),
-    ((-signal.SIGKILL, 23 * GB, False, 24 * GB),
-     "killed by SIGKILL (signal 9): likely the kernel's out-of-memory killer; its peak memory was 23.0 GB "
-     "of a 24.0 GB limit"),
-    ((-signal.SIGKILL, 2 * GB, False, 24 * GB), "killed by SIGKILL (signal 9)"),
-    ((-77,), "killed by signal 77 (signal 77)"),
-], ids=["exit", "sigterm", "segv-not-oom", "sigkill-no-evidence", "oom-count-rose", "peak-near-limit",
-        "peak-far-from-limit", "unknown-signal"])
+@pytest.mark.parametrize(
+    ("args", "text"),
+    [
+        ((1,), "exit code 1"),
+        ((-signal.SIGTERM,), "killed by SIGTERM (signal 15)"),
+        ((-signal.SIGSEGV, 20 * GB, True), "killed by SIGSEGV (signal 11)"),
+        ((-signal.SIGKILL,), "killed by SIGKILL (signal 9)"),
+        (
+            (-signal.SIGKILL, int(17.4 * GB), True, 24 * GB),
+            "killed by SIGKILL (signal 9): the kernel's out-of-memory killer (its kill count rose during the "
+            "stage); its peak memory was 17.4 GB",
+        ),
+        (
+            (-signal.SIGKILL, 23 * GB, False, 24 * GB),
+            "killed by SIGKILL (signal 9): likely the kernel's out-of-memory killer; its peak memory was 23.0 GB "
+            "of a 24.0 GB limit",
+        ),
+        ((-signal.SIGKILL, 2 * GB, False, 24 * GB), "killed by SIGKILL (signal 9)"),
+        ((-77,), "killed by signal 77 (signal 77)"),
+    ],
+    ids=[
+        "exit",
+        "sigterm",
+        "segv-not-oom",
+        "sigkill-no-evidence",
+        "oom-count-rose",
+        "peak-near-limit",
+        "peak-far-from-limit",
+        "unknown-signal",
+    ],
+)
 def test_describe_exit(args, text):
     assert describe_exit(*args) == text
 
@@ -37,8 +53,10 @@ def test_the_machine_publishes_what_the_evidence_needs():
 
 
 def test_a_stage_killed_by_a_signal_is_named_and_its_peak_memory_measured(tmp_path):
-    code = ("import os, signal\nblock = bytearray(64 * 1024 * 1024)\nblock[::4096] = b'x' * len(block[::4096])\n"
-            "os.kill(os.getpid(), signal.SIGKILL)\n")
+    code = (
+        "import os, signal\nblock = bytearray(64 * 1024 * 1024)\nblock[::4096] = b'x' * len(block[::4096])\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
     request = ExecRequest(argv=(sys.executable, "-c", code), cwd=str(tmp_path), env={}, log=tmp_path / "s.log")
     result = ProcessExecutor(grace=0.2).run(request)
     assert (result.ending, result.returncode) == (Ending.EXITED, -signal.SIGKILL)

@@ -11,14 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from tipc.run.executor import ExecRequest, Ending, ProcessExecutor, child_env
-
 from tests.support.processes import gone, wait_for
+from tipc.run.executor import Ending, ExecRequest, ProcessExecutor, child_env
 
 
 def request(tmp_path: Path, code: str, **kw) -> ExecRequest:
-    return ExecRequest(argv=(sys.executable, "-c", code), cwd=str(tmp_path), env=kw.pop("env", {}),
-                       log=tmp_path / "logs" / "stage.log", **kw)
+    return ExecRequest(
+        argv=(sys.executable, "-c", code),
+        cwd=str(tmp_path),
+        env=kw.pop("env", {}),
+        log=tmp_path / "logs" / "stage.log",
+        **kw,
+    )
 
 
 # A child that ignores SIGTERM and spawns two grandchildren that ignore it too: one in its
@@ -44,8 +48,9 @@ def tree_pids(path: Path) -> list[int]:
 
 def test_timeout_kills_group_and_setsid_escapee(tmp_path):
     pidfile = tmp_path / "pids"
-    req = ExecRequest(argv=(sys.executable, "-c", TREE, str(pidfile)), cwd=str(tmp_path), env={},
-                      log=tmp_path / "s.log", timeout=1.5)
+    req = ExecRequest(
+        argv=(sys.executable, "-c", TREE, str(pidfile)), cwd=str(tmp_path), env={}, log=tmp_path / "s.log", timeout=1.5
+    )
     result = ProcessExecutor(grace=0.3).run(req)
     assert result.ending is Ending.TIMEOUT
     assert result.returncode == -signal.SIGKILL  # it ignored SIGTERM
@@ -58,11 +63,14 @@ def test_timeout_kills_group_and_setsid_escapee(tmp_path):
 
 def test_clean_exit_sweeps_leftover_escapee(tmp_path):
     pidfile = tmp_path / "pid"
-    code = ("import subprocess, sys, time\n"
-            "b = subprocess.Popen([sys.executable, '-c', 'import os, time; os.setsid(); time.sleep(600)'])\n"
-            "open(sys.argv[1], 'w').write(str(b.pid)); time.sleep(0.5)\n")
-    req = ExecRequest(argv=(sys.executable, "-c", code, str(pidfile)), cwd=str(tmp_path), env={},
-                      log=tmp_path / "s.log")
+    code = (
+        "import subprocess, sys, time\n"
+        "b = subprocess.Popen([sys.executable, '-c', 'import os, time; os.setsid(); time.sleep(600)'])\n"
+        "open(sys.argv[1], 'w').write(str(b.pid)); time.sleep(0.5)\n"
+    )
+    req = ExecRequest(
+        argv=(sys.executable, "-c", code, str(pidfile)), cwd=str(tmp_path), env={}, log=tmp_path / "s.log"
+    )
     result = ProcessExecutor(grace=0.3).run(req)
     assert (result.ending, result.returncode) == (Ending.EXITED, 0)
     (pid,) = tree_pids(pidfile)
@@ -84,10 +92,14 @@ def test_steady_output_is_not_a_hang(tmp_path):
     assert (result.ending, result.returncode) == (Ending.EXITED, 0)
 
 
-@pytest.mark.parametrize(("code", "returncode"), [
-    ("print('hi')", 0),
-    ("import sys; sys.exit(3)", 3),
-], ids=["ok", "exit3"])
+@pytest.mark.parametrize(
+    ("code", "returncode"),
+    [
+        ("print('hi')", 0),
+        ("import sys; sys.exit(3)", 3),
+    ],
+    ids=["ok", "exit3"],
+)
 def test_exit_code_and_log_header_footer(tmp_path, code, returncode):
     req = request(tmp_path, code, title="chain::train")
     result = ProcessExecutor(grace=0.2).run(req)
@@ -109,11 +121,15 @@ def test_env_overrides_and_removal(tmp_path):
     assert "# env: A=set -u B" in req.log.read_text()
 
 
-@pytest.mark.parametrize(("overrides", "expected"), [
-    ({}, {"X": "1", "PYTHONUNBUFFERED": "1"}),
-    ({"X": None}, {"PYTHONUNBUFFERED": "1"}),
-    ({"PYTHONUNBUFFERED": None, "Y": "2"}, {"X": "1", "Y": "2"}),
-], ids=["inherit", "unset", "unbuffered-removable"])
+@pytest.mark.parametrize(
+    ("overrides", "expected"),
+    [
+        ({}, {"X": "1", "PYTHONUNBUFFERED": "1"}),
+        ({"X": None}, {"PYTHONUNBUFFERED": "1"}),
+        ({"PYTHONUNBUFFERED": None, "Y": "2"}, {"X": "1", "Y": "2"}),
+    ],
+    ids=["inherit", "unset", "unbuffered-removable"],
+)
 def test_child_env(overrides, expected):
     assert child_env(overrides, {"X": "1"}) == expected
 
@@ -126,8 +142,9 @@ def test_live_tee_receives_output(tmp_path):
 
 
 def test_missing_interpreter_is_not_started(tmp_path):
-    req = ExecRequest(argv=(str(tmp_path / "no-such-python"), "x.py"), cwd=str(tmp_path), env={},
-                      log=tmp_path / "s.log")
+    req = ExecRequest(
+        argv=(str(tmp_path / "no-such-python"), "x.py"), cwd=str(tmp_path), env={}, log=tmp_path / "s.log"
+    )
     result = ProcessExecutor(grace=0.2).run(req)
     assert result.ending is Ending.NOT_STARTED
     assert "cannot start" in result.reason and "no-such-python" in result.reason
@@ -135,8 +152,9 @@ def test_missing_interpreter_is_not_started(tmp_path):
 
 def test_sigint_stops_the_group(tmp_path):
     pidfile = tmp_path / "pids"
-    req = ExecRequest(argv=(sys.executable, "-c", TREE, str(pidfile)), cwd=str(tmp_path), env={},
-                      log=tmp_path / "s.log", timeout=60)
+    req = ExecRequest(
+        argv=(sys.executable, "-c", TREE, str(pidfile)), cwd=str(tmp_path), env={}, log=tmp_path / "s.log", timeout=60
+    )
     timer = threading.Thread(target=lambda: (wait_for(pidfile.exists), os.kill(os.getpid(), signal.SIGINT)))
     timer.start()
     result = ProcessExecutor(grace=0.3).run(req)
@@ -146,17 +164,21 @@ def test_sigint_stops_the_group(tmp_path):
 
 
 def test_markers_reach_grandchildren_but_not_the_header(tmp_path):
-    code = ("import subprocess, sys\n"
-            "show = \"import os; print('marks', os.environ.get('TIPC_RUN_ID'), os.environ['TIPC_STAGE_ID'])\"\n"
-            "subprocess.run([sys.executable, '-c', show])\n")
+    code = (
+        "import subprocess, sys\n"
+        "show = \"import os; print('marks', os.environ.get('TIPC_RUN_ID'), os.environ['TIPC_STAGE_ID'])\"\n"
+        "subprocess.run([sys.executable, '-c', show])\n"
+    )
     base = {"PATH": os.environ["PATH"]}
 
     def marks(**kw) -> list[str]:
         req = request(tmp_path, code, env={"A": "1"}, **kw)
         ProcessExecutor(grace=0.2, base_env=base).run(req)
         text = req.log.read_text()
-        assert "# env: A=1\n" in text and "TIPC_" not in "".join(l for l in text.splitlines() if l.startswith("#"))
-        (line,) = [l for l in text.splitlines() if l.startswith("marks ")]
+        assert "# env: A=1\n" in text and "TIPC_" not in "".join(
+            row for row in text.splitlines() if row.startswith("#")
+        )
+        (line,) = [row for row in text.splitlines() if row.startswith("marks ")]
         return line.split()[1:]
 
     (run, first), (_, second) = marks(marker="run-42"), marks(marker="run-42")
@@ -190,8 +212,12 @@ def test_daemon_started_just_before_a_clean_exit_is_swept(tmp_path, how):
     executor = ProcessExecutor(grace=0.2)
     for i in range(5):
         pidfile = tmp_path / f"daemon{i}"
-        req = ExecRequest(argv=(sys.executable, "-c", DAEMON, str(pidfile), how), cwd=str(tmp_path), env={},
-                          log=tmp_path / f"s{i}.log")
+        req = ExecRequest(
+            argv=(sys.executable, "-c", DAEMON, str(pidfile), how),
+            cwd=str(tmp_path),
+            env={},
+            log=tmp_path / f"s{i}.log",
+        )
         result = executor.run(req)
         assert (result.ending, result.returncode) == (Ending.EXITED, 0)
         pid = int(pidfile.read_text())

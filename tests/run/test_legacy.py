@@ -17,10 +17,14 @@ from tipc.run import legacy
 BASH_LINE = re.compile(r"^ Run (successfully|failed) with command - (?P<model>.*?) - (?P<cmd>.*) - (?P<log>\S*) $")
 
 
-@pytest.mark.parametrize(("ok", "expected"), [
-    (True, b" Run successfully with command - m - python a.py  -o x=1  - ./o/S.log \n"),
-    (False, b" Run failed with command - m - python a.py  -o x=1  - ./o/S.log \n"),
-], ids=["success", "failure"])
+@pytest.mark.parametrize(
+    ("ok", "expected"),
+    [
+        (True, b" Run successfully with command - m - python a.py  -o x=1  - ./o/S.log \n"),
+        (False, b" Run failed with command - m - python a.py  -o x=1  - ./o/S.log \n"),
+    ],
+    ids=["success", "failure"],
+)
 def test_status_line_bytes(ok, expected):
     line = legacy.status_line(ok, "m", "python a.py  -o x=1 ", "./o/S.log")
     assert line.encode() == expected
@@ -30,11 +34,27 @@ def test_status_line_bytes(ok, expected):
 
 
 def test_stage_line_uses_legacy_spelling_then_falls_back_to_argv():
-    stage = Stage(id="c::export", chain="c", name="export", kind=StageKind.EXPORT, argv=("py", "e.py", "-o", "a b"),
-                  env={}, cwd=".", log="./o/c_export.log")
-    assert legacy.stage_line(True, "m", stage) == " Run successfully with command - m - py e.py -o 'a b' - ./o/c_export.log \n"
-    spelled = Stage(**{**{f: getattr(stage, f) for f in stage.__slots__}, "legacy_command": "py e.py > x 2>&1 ",
-                       "legacy_log": "./o/x.log"})
+    stage = Stage(
+        id="c::export",
+        chain="c",
+        name="export",
+        kind=StageKind.EXPORT,
+        argv=("py", "e.py", "-o", "a b"),
+        env={},
+        cwd=".",
+        log="./o/c_export.log",
+    )
+    assert (
+        legacy.stage_line(True, "m", stage)
+        == " Run successfully with command - m - py e.py -o 'a b' - ./o/c_export.log \n"
+    )
+    spelled = Stage(
+        **{
+            **{f: getattr(stage, f) for f in stage.__slots__},
+            "legacy_command": "py e.py > x 2>&1 ",
+            "legacy_log": "./o/x.log",
+        }
+    )
     assert legacy.stage_line(False, "m", spelled) == " Run failed with command - m - py e.py > x 2>&1  - ./o/x.log \n"
 
 
@@ -43,10 +63,14 @@ class Tty(io.StringIO):
         return True
 
 
-@pytest.mark.parametrize(("stream_type", "expected"), [
-    (io.StringIO, " Run successfully with command - m - c - l \n"),
-    (Tty, "\x1b[33m Run successfully with command - m - c - l \x1b[0m\n"),
-], ids=["pipe-plain", "tty-yellow"])
+@pytest.mark.parametrize(
+    ("stream_type", "expected"),
+    [
+        (io.StringIO, " Run successfully with command - m - c - l \n"),
+        (Tty, "\x1b[33m Run successfully with command - m - c - l \x1b[0m\n"),
+    ],
+    ids=["pipe-plain", "tty-yellow"],
+)
 def test_echo_colours_only_a_tty(stream_type, expected):
     stream = stream_type()
     legacy.echo(legacy.status_line(True, "m", "c", "l"), stream)
@@ -62,8 +86,11 @@ def test_tty_echo_matches_the_bash_fixture_shape():
 
 
 REPO = Path(__file__).resolve().parents[2]
-CPU_ONLY = (("gpu_list:0|0,1", "gpu_list:-1"), ("Global.use_gpu:True|True", "Global.use_gpu:False"),
-            ("--use_gpu:True|False", "--use_gpu:False"))
+CPU_ONLY = (
+    ("gpu_list:0|0,1", "gpu_list:-1"),
+    ("Global.use_gpu:True|True", "Global.use_gpu:False"),
+    ("--use_gpu:True|False", "--use_gpu:False"),
+)
 
 
 def test_shipped_config_gives_the_bash_lines_byte_for_byte():

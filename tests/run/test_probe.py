@@ -22,25 +22,33 @@ def fake_python(tmp_path: Path, body: str) -> str:
     (tmp_path / "paddle").mkdir()
     (tmp_path / "paddle" / "__init__.py").write_text(body)
     script = tmp_path / "python"
-    script.write_text(f"#!/bin/sh\nPYTHONPATH={tmp_path} exec {sys.executable} \"$@\"\n")
+    script.write_text(f'#!/bin/sh\nPYTHONPATH={tmp_path} exec {sys.executable} "$@"\n')
     script.chmod(0o755)
     return str(script)
 
 
-@pytest.mark.parametrize(("body", "paddle_version"), [
-    (PADDLES["paddle-present"], "9.8.7"),
-    (PADDLES["paddle-broken"], ""),
-], ids=list(PADDLES))
+@pytest.mark.parametrize(
+    ("body", "paddle_version"),
+    [
+        (PADDLES["paddle-present"], "9.8.7"),
+        (PADDLES["paddle-broken"], ""),
+    ],
+    ids=list(PADDLES),
+)
 def test_versions_come_from_the_interpreter(tmp_path, body, paddle_version):
     facts = ask_interpreter(fake_python(tmp_path, body))
     assert facts == InterpreterFacts(platform.python_version(), paddle_version)
 
 
-@pytest.mark.parametrize(("script", "problem"), [
-    (None, "cannot start"),
-    ("#!/bin/sh\nsleep 30\n", "did not answer within 0.5 s"),
-    ("#!/bin/sh\necho boom >&2; exit 3\n", "exited with 3: boom"),
-], ids=["missing", "silent", "crashes"])
+@pytest.mark.parametrize(
+    ("script", "problem"),
+    [
+        (None, "cannot start"),
+        ("#!/bin/sh\nsleep 30\n", "did not answer within 0.5 s"),
+        ("#!/bin/sh\necho boom >&2; exit 3\n", "exited with 3: boom"),
+    ],
+    ids=["missing", "silent", "crashes"],
+)
 def test_an_interpreter_that_does_not_answer_is_a_problem_not_an_error(tmp_path, script, problem):
     python = tmp_path / "python"
     if script:

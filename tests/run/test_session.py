@@ -7,14 +7,22 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from tipc.results.records import Status
 from tipc.run.executor import ProcessExecutor
 from tipc.run.limits import resolve_limits
-from tipc.results.records import Status
 from tipc.run.plan_run import PlanRun, RunSettings
 
 CHAIN = "norm_train-gpus_-1-fp32"
-IDS = [f"{CHAIN}::{n}" for n in ("train", "eval", "export", "infer[cpu-mkldnn_False-threads_1-fp32-bs1]",
-                                 "infer[cpu-mkldnn_False-threads_1-fp32-bs2]")]
+IDS = [
+    f"{CHAIN}::{n}"
+    for n in (
+        "train",
+        "eval",
+        "export",
+        "infer[cpu-mkldnn_False-threads_1-fp32-bs1]",
+        "infer[cpu-mkldnn_False-threads_1-fp32-bs2]",
+    )
+]
 
 
 def run_all(plan, **settings) -> tuple[PlanRun, list]:
@@ -31,7 +39,7 @@ def test_all_pass_and_everything_is_written(fake_plan):
     out = session.results
     assert [r.id for r in out.records()] == IDS
     legacy = out.legacy_log.read_text().splitlines()
-    assert len(legacy) == 5 and all(l.startswith(" Run successfully with command - fake_rec - ") for l in legacy)
+    assert len(legacy) == 5 and all(row.startswith(" Run successfully with command - fake_rec - ") for row in legacy)
     assert legacy[0].endswith("/norm_train_gpus_-1_autocast_fp32.log ")
     info = json.loads(out.run_info_file.read_text())
     assert info["model"] == "fake_rec" and info["duration"] > 0
@@ -72,11 +80,22 @@ def test_failed_export_blocks_infer_not_eval_and_results_jsonl_tells_it_all(fake
     train, export, infer = lines[0], lines[2], lines[3]
     stage = fake_plan.stage(IDS[0])
     cwd = Path(fake_plan.cwd).resolve()
-    assert {k: train[k] for k in ("id", "kind", "chain", "argv", "env", "cwd", "log", "returncode", "status", "reason",
-                                  "node_rank")} == {
-        "id": IDS[0], "kind": "train", "chain": CHAIN, "argv": list(stage.argv), "env": {"CUDA_VISIBLE_DEVICES": None},
-        "cwd": str(cwd), "log": str(cwd / stage.log), "returncode": 0, "status": "passed", "reason": "",
-        "node_rank": 0}
+    assert {
+        k: train[k]
+        for k in ("id", "kind", "chain", "argv", "env", "cwd", "log", "returncode", "status", "reason", "node_rank")
+    } == {
+        "id": IDS[0],
+        "kind": "train",
+        "chain": CHAIN,
+        "argv": list(stage.argv),
+        "env": {"CUDA_VISIBLE_DEVICES": None},
+        "cwd": str(cwd),
+        "log": str(cwd / stage.log),
+        "returncode": 0,
+        "status": "passed",
+        "reason": "",
+        "node_rank": 0,
+    }
     assert train["start"] > 1e9 and 0 < train["duration"] < 60
     assert (export["status"], export["returncode"], export["reason"]) == ("failed", 1, "exit code 1")
     assert (infer["status"], infer["returncode"], infer["duration"]) == ("blocked", None, 0.0)
@@ -163,8 +182,7 @@ def launch_plan(fake_plan, tmp_path, ips=("127.0.0.2", "127.0.0.3")):
     (package / "launch.py").write_text(FAKE_LAUNCH)
     chain = fake_plan.chains[0]
     train = chain.stages[0]
-    argv = (train.argv[0], "-m", "paddle.distributed.launch", f"--log_dir={chain.save_dir}_launch_log",
-            *train.argv[1:])
+    argv = (train.argv[0], "-m", "paddle.distributed.launch", f"--log_dir={chain.save_dir}_launch_log", *train.argv[1:])
     train = replace(train, argv=argv, env={**train.env, "PYTHONPATH": str(tmp_path / "fakepaddle")})
     chain = replace(chain, stages=(train, *chain.stages[1:]), topology=replace(chain.topology, ips=ips))
     return replace(fake_plan, chains=(chain,))
@@ -173,7 +191,7 @@ def launch_plan(fake_plan, tmp_path, ips=("127.0.0.2", "127.0.0.3")):
 def test_failed_launch_names_the_failing_rank_and_shows_its_log(fake_plan, tmp_path):
     from tipc.run.summary import failure_text
 
-    session, records = run_all(launch_plan(fake_plan, tmp_path))
+    _session, records = run_all(launch_plan(fake_plan, tmp_path))
     train = records[0]
     assert train.status is Status.FAILED
     worker = Path(train.cwd) / f"{fake_plan.chains[0].save_dir}_launch_log" / "workerlog.1"
@@ -185,8 +203,11 @@ def test_failed_launch_names_the_failing_rank_and_shows_its_log(fake_plan, tmp_p
 
 def test_timed_out_launch_names_the_peers_it_waited_for(fake_plan, tmp_path, monkeypatch):
     monkeypatch.setenv("FAKE_LAUNCH", "hang")
-    _, records = run_all(launch_plan(fake_plan, tmp_path, ips=("127.0.0.2", "127.0.0.3", "127.0.0.4")),
-                         node_rank=1, limits=resolve_limits("lite_train_lite_infer", ("train=1",)))
+    _, records = run_all(
+        launch_plan(fake_plan, tmp_path, ips=("127.0.0.2", "127.0.0.3", "127.0.0.4")),
+        node_rank=1,
+        limits=resolve_limits("lite_train_lite_infer", ("train=1",)),
+    )
     assert records[0].status is Status.TIMEOUT
     assert "waited for its peers node 0 (127.0.0.2), node 2 (127.0.0.4)" in records[0].reason
 
@@ -198,7 +219,8 @@ def test_block_all_records_every_stage_and_keeps_the_legacy_log(fake_plan):
     session.end()
     records = session.results.records()
     assert [(r.id, r.status, r.reason) for r in records] == [
-        (i, Status.BLOCKED, "blocked: tipc preflight failed") for i in IDS]
+        (i, Status.BLOCKED, "blocked: tipc preflight failed") for i in IDS
+    ]
     assert session.results.legacy_log.read_text() == ""
     info = session.results.read_run_info()
     assert info.paddle_version and info.python_version  # asked from the stage interpreter
@@ -209,11 +231,10 @@ def test_autolog_shim_goes_first_on_the_stages_pythonpath(fake_plan, monkeypatch
 
     monkeypatch.setenv("PYTHONPATH", "/elsewhere")
     probe = "import auto_log, os; print('AUTOLOG', auto_log.__file__, os.environ['PYTHONPATH'])"
-    train = replace(fake_plan.chains[0].stages[0], argv=(sys.executable, "-c", probe), copy_train_log=None,
-                    outputs=())
+    train = replace(fake_plan.chains[0].stages[0], argv=(sys.executable, "-c", probe), copy_train_log=None, outputs=())
     plan = replace(fake_plan, chains=(replace(fake_plan.chains[0], stages=(train,)),))
-    session, (record,) = run_all(plan, pythonpath=(shim_path(),))
+    _session, (record,) = run_all(plan, pythonpath=(shim_path(),))
     assert record.status is Status.PASSED
-    line = next(l for l in Path(record.log).read_text().splitlines() if l.startswith("AUTOLOG"))
+    line = next(row for row in Path(record.log).read_text().splitlines() if row.startswith("AUTOLOG"))
     _, module, pythonpath = line.split(" ")
     assert module.startswith(shim_path()) and pythonpath == f"{shim_path()}:/elsewhere"

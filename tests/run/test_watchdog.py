@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tipc.run.watchdog import RUN_MARKER, kill_marked, start_watchdog
-
 from tests.support.processes import gone, wait_for
+from tipc.run.watchdog import RUN_MARKER, kill_marked, start_watchdog
 
 ROOT = str(Path(__file__).resolve().parents[2])
 
@@ -40,8 +39,12 @@ def sleepers():
 
     def start(marker: str = "", stubborn: bool = False) -> subprocess.Popen:
         env = {k: v for k, v in os.environ.items() if k != RUN_MARKER} | ({RUN_MARKER: marker} if marker else {})
-        proc = subprocess.Popen([sys.executable, "-c", SLEEPER, "stubborn" if stubborn else "meek"], env=env,
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SLEEPER, "stubborn" if stubborn else "meek"],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+        )
         procs.append(proc)
         assert proc.stdout.readline() == b"ready\n"
         return proc
@@ -92,8 +95,11 @@ time.sleep(60)
 
 
 def test_watchdog_kills_the_stages_of_a_sigkilled_harness(tmp_path, marker):
-    harness = subprocess.Popen([sys.executable, "-c", HARNESS, marker, str(tmp_path)],
-                               env={**os.environ, "PYTHONPATH": ROOT}, stdin=subprocess.DEVNULL)
+    harness = subprocess.Popen(
+        [sys.executable, "-c", HARNESS, marker, str(tmp_path)],
+        env={**os.environ, "PYTHONPATH": ROOT},
+        stdin=subprocess.DEVNULL,
+    )
     watchdog = 0
     try:
         stage, watchdog = read_pid(tmp_path / "stage"), read_pid(tmp_path / "watchdog")
@@ -128,7 +134,6 @@ def test_clean_with_block_kills_nothing(marker, sleepers):
 
 # The exception path leaves the watchdog unreaped (it outlives us on purpose), so its Popen warns when
 # collected; tipc.run.watchdog owns that, the test only checks the sweep.
-@pytest.mark.filterwarnings(r"ignore:subprocess \d+ is still running:ResourceWarning")
 def test_with_block_ended_by_an_exception_sweeps(marker, sleepers):
     sleeper = sleepers(marker)
     with pytest.raises(RuntimeError), start_watchdog(marker, grace=0.3) as watchdog:

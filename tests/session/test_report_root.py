@@ -18,10 +18,14 @@ def settings(report_dir: Path | None = None, repo: str = "/repo") -> Settings:
     return Settings(targets=(target,), run=RunSettings(), report_dir=report_dir)
 
 
-@pytest.mark.parametrize(("report_dir", "cwd", "root"), [
-    (None, "/home/ci/work", "/home/ci/work/reports"),
-    (Path("/tmp/out"), "/home/ci/work", "/tmp/out"),
-    (None, "/", "/repo/reports"),  # a service started in / never writes /reports
-], ids=["cwd", "report-dir", "root-cwd"])
+@pytest.mark.parametrize(
+    ("report_dir", "cwd", "root"),
+    [
+        (None, "/home/ci/work", "/home/ci/work/reports"),
+        (Path("/tmp/out"), "/home/ci/work", "/tmp/out"),
+        (None, "/", "/repo/reports"),  # a service started in / never writes /reports
+    ],
+    ids=["cwd", "report-dir", "root-cwd"],
+)
 def test_report_root(report_dir, cwd, root):
     assert report_root(settings(report_dir), Path(cwd)) == Path(root)

@@ -7,6 +7,7 @@ The pipe transport is NUL-terminated JSON on the child's fds 3 (commands in) and
 from __future__ import annotations
 
 import base64
+import contextlib
 import fcntl
 import json
 import os
@@ -16,9 +17,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--window-size=1400,1000", "--remote-debugging-pipe")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1400,1000",
+    "--remote-debugging-pipe",
+)
 
 
 class Browser:
@@ -34,9 +44,14 @@ class Browser:
         profile.mkdir(parents=True, exist_ok=True)
         self.stderr_path = profile / "chromium.stderr"  # a file, not a pipe: a full pipe would stall chromium
         with open(self.stderr_path, "wb") as err:
-            self.proc = subprocess.Popen([binary, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
-                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
-                                         close_fds=False, preexec_fn=wire_fds)
+            self.proc = subprocess.Popen(
+                [binary, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                close_fds=False,
+                preexec_fn=wire_fds,
+            )
         os.close(to_child_r)
         os.close(from_child_w)
         self.timeout, self._buf, self._next_id = timeout, b"", 0
@@ -88,8 +103,9 @@ class Browser:
         session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.send(f"{domain}.enable", session)
-        self.send("Emulation.setDeviceMetricsOverride", session, width=1400, height=1000, deviceScaleFactor=1,
-                  mobile=False)
+        self.send(
+            "Emulation.setDeviceMetricsOverride", session, width=1400, height=1000, deviceScaleFactor=1, mobile=False
+        )
         self.send("Page.navigate", session, url=url)
         self.wait_for("Page.loadEventFired")
         return session
@@ -123,10 +139,8 @@ class Browser:
         return out
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError, EOFError, TimeoutError, RuntimeError):
             self.send("Browser.close")
-        except (OSError, EOFError, TimeoutError, RuntimeError):
-            pass
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:

@@ -56,23 +56,27 @@ def make_checkout(
     (root / DICT_REL).write_text("\n".join(DICT_ENTRIES) + "\n", encoding="utf-8")
     yml = root / YML_REL
     yml.parent.mkdir(parents=True, exist_ok=True)
-    yml.write_text(REC_YML.format(dict_path=dict_path, max_text_length=max_text_length, model_type=model_type),
-                   encoding="utf-8")
+    yml.write_text(
+        REC_YML.format(dict_path=dict_path, max_text_length=max_text_length, model_type=model_type), encoding="utf-8"
+    )
     config = root / CONFIG_REL
-    config.write_text(config_text(  # a CPU-only rec config whose train and export read the yml above
-        model_name="model_name:fake_rec",
-        gpu_list="gpu_list:-1",
-        train_use_gpu="Global.use_gpu:False",
-        epoch="Global.epoch_num:lite_train_lite_infer=1|whole_train_whole_infer=4",
-        train_batch="Train.loader.batch_size_per_card:lite_train_lite_infer=8|whole_train_whole_infer=32",
-        norm_train=f"norm_train:tools/train.py -c {YML_REL} -o Global.print_batch_step=1",
-        to_static_slot="null:null",
-        norm_export=f"norm_export:tools/export_model.py -c {YML_REL} -o",
-        inference_dir="inference_dir:null",
-        infer_model=f"infer_model:{infer_model}",
-        inference="inference:tools/infer/predict_rec.py",
-        infer_use_gpu="--use_gpu:False",
-        cpu_threads="--cpu_threads:2",
-        benchmark="--benchmark:False",
-    ), encoding="utf-8")
+    config.write_text(
+        config_text(  # a CPU-only rec config whose train and export read the yml above
+            model_name="model_name:fake_rec",
+            gpu_list="gpu_list:-1",
+            train_use_gpu="Global.use_gpu:False",
+            epoch="Global.epoch_num:lite_train_lite_infer=1|whole_train_whole_infer=4",
+            train_batch="Train.loader.batch_size_per_card:lite_train_lite_infer=8|whole_train_whole_infer=32",
+            norm_train=f"norm_train:tools/train.py -c {YML_REL} -o Global.print_batch_step=1",
+            to_static_slot="null:null",
+            norm_export=f"norm_export:tools/export_model.py -c {YML_REL} -o",
+            inference_dir="inference_dir:null",
+            infer_model=f"infer_model:{infer_model}",
+            inference="inference:tools/infer/predict_rec.py",
+            infer_use_gpu="--use_gpu:False",
+            cpu_threads="--cpu_threads:2",
+            benchmark="--benchmark:False",
+        ),
+        encoding="utf-8",
+    )
     return config

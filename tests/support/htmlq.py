@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Iterator
 
-VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
+VOID = frozenset(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"])
 
 
 @dataclass
 class Element:
     tag: str
     attrs: dict[str, str]
-    children: list["Element | str"] = field(default_factory=list)
-    parent: "Element | None" = None
+    children: list[Element | str] = field(default_factory=list)
+    parent: Element | None = None
 
     @property
     def classes(self) -> set[str]:
@@ -24,18 +24,22 @@ class Element:
     def text(self) -> str:
         return "".join(c if isinstance(c, str) else c.text for c in self.children)
 
-    def iter(self) -> Iterator["Element"]:
+    def iter(self) -> Iterator[Element]:
         for c in self.children:
             if isinstance(c, Element):
                 yield c
                 yield from c.iter()
 
-    def find_all(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> list["Element"]:
-        return [e for e in self.iter()
-                if (tag is None or e.tag == tag) and (cls is None or cls in e.classes)
-                and all(e.attrs.get(k.replace("_", "-")) == v for k, v in attrs.items())]
+    def find_all(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> list[Element]:
+        return [
+            e
+            for e in self.iter()
+            if (tag is None or e.tag == tag)
+            and (cls is None or cls in e.classes)
+            and all(e.attrs.get(k.replace("_", "-")) == v for k, v in attrs.items())
+        ]
 
-    def find(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> "Element":
+    def find(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> Element:
         found = self.find_all(tag, cls, **attrs)
         assert found, f"no <{tag} class={cls} {attrs}>"
         return found[0]

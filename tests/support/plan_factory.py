@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from tests.support.config_text import TO_STATIC, config_text
 from tipc.config import parse_config_text
 from tipc.config.model import TipcConfig
-
-from tests.support.config_text import TO_STATIC, config_text
 
 PATH = "cfgs/rec/train_infer_python.txt"
 
@@ -15,8 +14,7 @@ def make_config(to_static: bool = False, **lines: str) -> TipcConfig:
     return parse_config_text(config_text(tail=(TO_STATIC,) if to_static else (), **lines), PATH)
 
 
-def make_plan(mode: str = "lite_train_lite_infer", to_static: bool = False, options: dict | None = None,
-              **lines: str):
+def make_plan(mode: str = "lite_train_lite_infer", to_static: bool = False, options: dict | None = None, **lines: str):
     """Plan of the template config with a fixed interpreter ``py``."""
     from tipc.plan import PlanOptions, build_plan
 

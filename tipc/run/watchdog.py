@@ -81,9 +81,10 @@ class Watchdog:
         if exc_type is None:
             self.close()
         else:
-            # No goodbye: a run that ends by an exception may have left processes behind,
-            # and the watchdog sweeps them as if we had died, without keeping us waiting.
+            # No goodbye: a run that ends by an exception may have left processes behind, and
+            # the watchdog sweeps them as if we had died; its sweep ends within its grace.
             self._pipe.close()
+            self._proc.wait()
 
 
 def start_watchdog(marker: str, grace: float = 3.0) -> Watchdog:

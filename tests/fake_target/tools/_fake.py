@@ -81,7 +81,7 @@ def overrides(argv: list[str]) -> dict[str, str]:
     """``-c <yml> -o k=v k=v ...`` → {k: v}; checks that the yml exists, like the real tools."""
     if "-c" not in argv or not os.path.isfile(argv[argv.index("-c") + 1]):
         sys.exit(f"fake: -c <existing yml> is required, got {argv}")
-    pairs = argv[argv.index("-o") + 1:] if "-o" in argv else []
+    pairs = argv[argv.index("-o") + 1 :] if "-o" in argv else []
     return dict(p.split("=", 1) for p in pairs if "=" in p)
 
 

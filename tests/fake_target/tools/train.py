@@ -22,7 +22,8 @@ with open(os.path.join(save, "train.log"), "a") as train_log:
             line = _fake.log(
                 f"epoch: [{epoch}/{epochs}], global_step: {step}, lr: 0.001000, acc: 0.000000, "
                 f"loss: {10.0 / step:.6f}, avg_reader_cost: 0.00100 s, avg_batch_cost: 0.01000 s, "
-                f"avg_samples: {batch}, ips: {batch * 100 + step:.5f} samples/s, eta: 0:00:01")
+                f"avg_samples: {batch}, ips: {batch * 100 + step:.5f} samples/s, eta: 0:00:01"
+            )
             train_log.write(line + "\n")
 with open(os.path.join(save, "latest.pdparams"), "wb") as f:
     f.write(b"fake weights")

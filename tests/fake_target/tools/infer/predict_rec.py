@@ -6,7 +6,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import _fake  # noqa: E402
+import _fake
 
 
 def str2bool(v: str) -> bool:
@@ -40,17 +40,30 @@ total = time.time() - t0
 batches = -(-len(images) // args.rec_batch_num)
 if args.benchmark:
     block = [
-        "", "---------------------- Env info ----------------------",
-        " OS_version: Fake OS 1", " CUDA_version: None", " CUDNN_version: None.None.None", " drivier_version: None",
+        "",
+        "---------------------- Env info ----------------------",
+        " OS_version: Fake OS 1",
+        " CUDA_version: None",
+        " CUDNN_version: None.None.None",
+        " drivier_version: None",
         "---------------------- Paddle info ----------------------",
-        " paddle_version: 0.0.0-fake", " paddle_commit: 0000000", " log_api_version: 1.0",
+        " paddle_version: 0.0.0-fake",
+        " paddle_commit: 0000000",
+        " log_api_version: 1.0",
         "----------------------- Conf info -----------------------",
-        " runtime_device: cpu", " ir_optim: True", " enable_memory_optim: True",
-        f" enable_tensorrt: {args.use_tensorrt}", f" enable_mkldnn: {args.enable_mkldnn}",
+        " runtime_device: cpu",
+        " ir_optim: True",
+        " enable_memory_optim: True",
+        f" enable_tensorrt: {args.use_tensorrt}",
+        f" enable_mkldnn: {args.enable_mkldnn}",
         f" cpu_math_library_num_threads: {args.cpu_threads}",
-        "----------------------- Model info ----------------------", " model_name: rec", f" precision: {args.precision}",
+        "----------------------- Model info ----------------------",
+        " model_name: rec",
+        f" precision: {args.precision}",
         "----------------------- Data info -----------------------",
-        f" batch_size: {args.rec_batch_num}", " input_shape: dynamic", f" data_num: {batches}",
+        f" batch_size: {args.rec_batch_num}",
+        " input_shape: dynamic",
+        f" data_num: {batches}",
         "----------------------- Perf info -----------------------",
         " cpu_rss(MB): 12.5, gpu_rss(MB): None, gpu_util: None%",
         f" total time spent(s): {total:.4f}",

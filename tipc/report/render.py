@@ -56,6 +56,9 @@ def environment() -> jinja2.Environment:
         # Escaping makes text safe for the markup, not for the reader: control bytes from a log,
         # a reason or a command (NUL, BEL, escape sequences) are made visible or dropped too.
         finalize=_shown,
+        # Compiling the templates is most of a small report's time: keep the compiled code between
+        # runs, in jinja2's per-user folder under the system's temporary directory.
+        bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
     env.filters.update(num=num, duration=duration, percent=percent, short=fmt_number)
     env.globals.update(THROUGHPUT_DEFINITION=THROUGHPUT_DEFINITION, ABSENT_WHY=ABSENT_WHY)

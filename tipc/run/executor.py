@@ -275,7 +275,7 @@ class ProcessExecutor:
         try:
             # After a clean exit this only sweeps leftovers (a detached daemon, a worker
             # the launcher forgot); otherwise it is the kill itself.
-            table = snapshot()  # one read of /proc for both sweeps
+            table = snapshot(proc.pid)  # one read of /proc for both sweeps, of processes born since
             kill_tree(tracker, lambda: not _exited(proc.pid), grace, table)
             # The tree misses a process that left the session after the last scan and was
             # orphaned before the exit (a daemon started just before it): it carries the token.

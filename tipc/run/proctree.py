@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 PROC = "/proc"
+LAST_PID = "/proc/sys/kernel/ns_last_pid"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,11 +60,28 @@ def _read_stat(pid: int) -> ProcInfo | None:
     )
 
 
-def snapshot() -> dict[int, ProcInfo]:
-    """Every process visible in /proc now."""
+def _last_pid() -> int | None:
+    """The pid the kernel handed out last (None where it does not say)."""
+    try:
+        with open(LAST_PID, "rb") as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return None
+
+
+def snapshot(born_from: int = 0) -> dict[int, ProcInfo]:
+    """Every process visible in /proc now; with ``born_from`` (a pid), only those started after it.
+
+    Pids are handed out in increasing order until the counter wraps at ``pid_max``, so the
+    processes started after ``born_from`` have larger pids, and reading only theirs keeps the
+    sweep after every stage from reading hundreds of files. Once the counter has wrapped past
+    ``born_from`` (it is below it now), every process is read.
+    """
+    last = _last_pid() if born_from else None
+    floor = born_from if last is not None and last >= born_from else 0
     table = {}
     for name in os.listdir(PROC):
-        if name.isdigit():
+        if name.isdigit() and int(name) >= floor:
             info = _read_stat(int(name))
             if info is not None:
                 table[info.pid] = info
@@ -115,7 +133,7 @@ class Tracker:
 
     def scan(self, table: dict[int, ProcInfo] | None = None) -> dict[int, int]:
         """Record the current members and return those alive now (pid -> start)."""
-        table = snapshot() if table is None else table
+        table = snapshot(self.root) if table is None else table
         children: dict[int, list[int]] = {}
         for info in table.values():
             children.setdefault(info.ppid, []).append(info.pid)

@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-import tipc.run.proctree as proctree
+from tipc.run import proctree
 
 
 def test_snapshot_from_a_pid_reads_the_processes_born_since(monkeypatch):

@@ -155,6 +155,37 @@ def test_unknown_mode_text(tipc, config):
     )
 
 
+def test_a_shipped_ptq_config_prints_its_plan(tipc, tmp_path):
+    code, out, err = tipc(
+        "--config",
+        "ch_PP-OCRv3_det/train_ptq_infer_python.txt",
+        "--mode",
+        "whole_infer",
+        "--python",
+        "py",
+        "--device",
+        "gpu",
+    )
+    assert (code, err) == (0, "")
+    assert out.startswith("model ch_PP-OCRv3_det_KL, mode whole_infer: 3 stages, 0 skipped\n")
+    assert (
+        "infer_model_0::export\n  argv: py deploy/slim/quantization/quant_kl.py -c configs/det/PP-OCRv3/PP-OCRv3_det_cml.yml"
+        " -o Global.pretrained_model=./inference/PP-OCRv3_mobile_det_infer/"
+        " Global.save_inference_dir=./inference/PP-OCRv3_mobile_det_infer/_klquant\n"
+    ) in out
+    assert "infer_model_0::infer[gpu-trt_False-int8-bs1]\n" in out
+
+
+@pytest.mark.parametrize("mode", ["lite_train_lite_infer", "whole_train_whole_infer"])
+def test_a_ptq_config_in_another_mode_exits_2(tipc, mode):
+    code, out, err = tipc("--config", "ch_PP-OCRv3_det/train_ptq_infer_python.txt", "--mode", mode)
+    assert (code, out) == (2, "")
+    assert err.startswith("tipc: error: ") and err.endswith(
+        f"ch_PP-OCRv3_det/train_ptq_infer_python.txt:1: mode '{mode}': a KL quantization config runs only in "
+        "whole_infer (test_ptq_inference_python.sh runs nothing in other modes): expected --mode whole_infer\n"
+    )
+
+
 def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path):
     """``tipc plan … | head``: the pipe closes before the plan is written."""
     import subprocess

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.config_text import ptq_config_text
 from tests.support.fake_checkout import CONFIG_REL, make_checkout
 from tipc.prepare.manifest import MANIFEST_NAME
 
@@ -132,6 +133,18 @@ def test_detection_config_exits_2_with_a_clear_message(tmp_path, tipc):
     assert code == 2 and out == ""
     assert "fake_rec.yml:8: prepare: detection datasets are not supported offline yet" in err
     assert not (tmp_path / "train_data").exists()
+
+
+def test_ptq_config_exits_2_with_a_clear_message(tmp_path, tipc):
+    config = tmp_path / "train_ptq_infer_python.txt"
+    config.write_text(ptq_config_text())
+    code, out, err = tipc("--config", str(config), "--mode", "whole_infer", "--repo", str(tmp_path))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"tipc: error: {config}:1: prepare: KL quantization configs are not supported offline yet (only train "
+        "configs): the quantizer needs the real inference model and its training data\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [config.name]
 
 
 def test_unknown_config_exits_2(tmp_path, tipc, monkeypatch):

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from tests.support.config_text import YML, ptq_config_text
 from tests.support.fake_target import CPU_CONFIG
 from tests.support.processes import alive, wait_for
 from tipc.cli.main import main
@@ -206,3 +207,45 @@ def test_a_sigkilled_harness_leaves_no_stage_running_and_the_next_run_says_so(fa
     ]
     assert (interrupted["id"], interrupted["status"]) == ("norm_train-gpus_-1-fp32::train", "failed")
     assert interrupted["reason"] == "interrupted: the harness was killed while this stage ran"
+
+
+QUANTIZER_STUB = """#!{python}
+import os, sys
+print("ran", sys.argv[1:])
+for arg in sys.argv[1:]:
+    if arg.startswith("Global.save_inference_dir="):
+        if os.environ.get("STUB_FAIL"):
+            sys.exit(3)
+        out = arg.partition("=")[2]
+        os.makedirs(out, exist_ok=True)
+        open(os.path.join(out, "inference.pdiparams"), "w").close()
+"""
+
+
+@pytest.mark.parametrize(
+    ("fail", "code", "statuses"),
+    [("", 0, ["passed", "passed", "passed"]), ("1", 1, ["failed", "blocked", "blocked"])],
+    ids=["quantized", "quantizer-failed"],
+)
+def test_a_ptq_config_runs_with_the_bashs_lines_and_a_report(tmp_path, capsys, monkeypatch, fail, code, statuses):
+    """The quantization is an export stage; the sweep on the quantized model needs it to pass."""
+    stub = tmp_path / "stub"
+    stub.write_text(QUANTIZER_STUB.format(python=sys.executable))
+    stub.chmod(0o755)
+    config = tmp_path / "train_ptq_infer_python.txt"
+    config.write_text(ptq_config_text(infer_use_gpu="--use_gpu:False"))
+    monkeypatch.setenv("STUB_FAIL", fail)
+    argv = ["run", "--config", str(config), "--mode", "whole_infer", "--python", str(stub), "--device", "cpu"]
+    assert main([*argv, "--repo", str(tmp_path), "--report-dir", str(tmp_path / "reports")]) == code
+    folder = tmp_path / "test_tipc/output/rec_KL/whole_infer"
+    records = [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
+    assert [(r["kind"], r["status"]) for r in records] == list(zip(["export", "infer", "infer"], statuses, strict=True))
+    verdict = "successfully" if not fail else "failed"
+    log = "./test_tipc/output/rec_KL/whole_infer/whole_infer_export_0.log"
+    assert (folder / "results_python.log").read_text().splitlines()[0] == (
+        f" Run {verdict} with command - rec_KL - {stub} deploy/slim/quantization/quant_kl.py "
+        f"-c {YML} -o Global.pretrained_model=./inference/rec_infer/ "
+        f"Global.save_inference_dir=./inference/rec_infer/_klquant > {log} 2>&1  - {log} "
+    )
+    assert (tmp_path / "reports/rec_KL/whole_infer/latest.html").is_file()
+    capsys.readouterr()

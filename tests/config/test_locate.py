@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tipc.config.locate import declared_repo, find_configs, resolve_config
+from tipc.config.locate import declared_repo, find_configs, resolve_config, target_configs
 from tipc.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -122,3 +122,17 @@ def test_find_configs_finds_the_shipped_configs() -> None:
         "test_configs/ch_PP-OCRv3_det/train_infer_python.txt",
         "test_configs/rec_mv3_none_bilstm_ctc_v2_0/train_infer_python.txt",
     } <= names
+
+
+def test_target_configs_lists_a_checkouts_train_configs_only(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        "test_tipc/configs/b/train_infer_python.txt",
+        "test_tipc/configs/a/train_ptq_infer_python.txt",
+        "test_tipc/configs/a/model_linux_gpu_normal_normal_infer_cpp_linux_gpu_cpu.txt",
+        "test_tipc/configs/a/a.yml",
+        "test_tipc/train_elsewhere.txt",
+    )
+    expected = ("test_tipc/configs/a/train_ptq_infer_python.txt", "test_tipc/configs/b/train_infer_python.txt")
+    assert target_configs(tmp_path) == tuple(tmp_path / name for name in expected)
+    assert target_configs(tmp_path / "test_tipc") == ()

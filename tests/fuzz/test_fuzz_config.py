@@ -16,9 +16,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tipc.config import ConfigError, parse_config_text
+from tipc.config import ConfigError, parse_any_config_text
+from tipc.config.formats import config_modes
 from tipc.config.locate import find_configs
-from tipc.plan import MODES, PlanOptions, build_plan
+from tipc.plan import PlanOptions, build_plan
 
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = tuple(tuple(path.read_text().splitlines()) for path in find_configs(REPO / "test_configs"))
@@ -104,8 +105,8 @@ def structure_mutations(draw) -> str:
 
 def check(text: str, device: str) -> None:
     try:
-        config = parse_config_text(text, PATH)
-        for mode in MODES:
+        config = parse_any_config_text(text, PATH)
+        for mode in config_modes(config):
             plan = build_plan(config, PlanOptions(mode, python="py", device=device, output_root=ROOT))
             for stage in plan.stages():
                 assert os.path.normpath(stage.log).startswith(ROOT + os.sep), stage.log

@@ -8,7 +8,8 @@ import pytest
 
 from tests.support.config_text import config_text
 from tests.support.plan_factory import PATH, make_config, make_plan
-from tipc.config import load_config, parse_config_text
+from tipc.config import load_any_config, load_config, parse_config_text
+from tipc.config.formats import config_modes
 from tipc.config.locate import find_configs
 from tipc.config.modes import parse_mode
 from tipc.errors import ConfigError
@@ -232,6 +233,7 @@ def test_no_log_overwrites_another(mode, lines, chains):
 
 def test_no_log_overwrites_another_in_any_shipped_plan():
     for path in find_configs(Path(__file__).resolve().parents[2] / "test_configs"):
-        for mode in MODES:
-            files = written_files(build_plan(load_config(path), PlanOptions(mode, python="py")))
+        config = load_any_config(path)
+        for mode in config_modes(config):
+            files = written_files(build_plan(config, PlanOptions(mode, python="py")))
             assert len(files) == len(set(files)), (path, mode)

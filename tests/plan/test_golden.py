@@ -1,4 +1,5 @@
-"""Whole-plan snapshots of every config under test_configs/ in every mode.
+"""Whole-plan snapshots of every config under test_configs/ in every mode it runs in (a KL quantization
+config: whole_infer).
 
 Regenerate after an intended change: ``TIPC_UPDATE_GOLDEN=1 python -m pytest tests/plan/test_golden.py``
 and review the diff of tests/plan/golden/.
@@ -13,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from tipc.config import load_config
+from tipc.config import load_any_config
+from tipc.config.formats import config_modes
 from tipc.config.locate import find_configs
 from tipc.errors import ConfigError
-from tipc.plan import MODES, PlanOptions, build_plan, plan_to_json
+from tipc.plan import PlanOptions, build_plan, plan_to_json
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -33,13 +35,13 @@ def snapshot(config: Path, mode: str) -> dict:
     """The plan with a fixed interpreter and repo, and a repo-relative config path: machine independent."""
     relative = config.relative_to(REPO).as_posix()
     try:
-        parsed = dataclasses.replace(load_config(config), path=relative)
+        parsed = dataclasses.replace(load_any_config(config), path=relative)
         return plan_to_json(build_plan(parsed, PlanOptions(mode, repo=".", python="python")))
     except ConfigError as exc:
         return {"error": str(exc).replace(str(config), relative)}
 
 
-CASES = [(c, m) for c in CONFIGS for m in MODES]
+CASES = [(c, str(m)) for c in CONFIGS for m in config_modes(load_any_config(c))]
 
 
 @pytest.mark.parametrize("config, mode", CASES, ids=[golden_name(c, m)[:-5] for c, m in CASES])

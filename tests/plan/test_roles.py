@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 
 from tests.support.plan_factory import make_plan
-from tipc.config import load_config
+from tipc.config import load_any_config
+from tipc.config.formats import config_modes
 from tipc.config.locate import find_configs
 from tipc.config.roles import WARNING
-from tipc.plan import MODES, PlanOptions, build_plan
+from tipc.plan import PlanOptions, build_plan
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -86,6 +87,6 @@ CONFIGS = find_configs(REPO / "test_configs")
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[str(c.relative_to(REPO / "test_configs")) for c in CONFIGS])
 def test_shipped_configs_plan_without_warnings(config):
-    parsed = load_config(config)
-    for mode in MODES:
+    parsed = load_any_config(config)
+    for mode in config_modes(parsed):
         assert warnings(build_plan(parsed, PlanOptions(mode, python="py"))) == []

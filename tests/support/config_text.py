@@ -1,9 +1,10 @@
-"""The one TIPC train config text the tests write or parse.
+"""The one TIPC config text the tests write or parse, in both formats.
 
 The parser tests care about physical lines, the plan tests about roles and the
 prepare tests about a file on disk; building all of them from one template laid
 out by ``TipcConfig``'s roles keeps them describing the same format, and each
-caller spells out only the lines it cares about.
+caller spells out only the lines it cares about. ``ptq_config_text`` does the same
+for the KL quantization format, laid out by ``PtqConfig``'s roles.
 """
 
 from __future__ import annotations
@@ -85,6 +86,32 @@ BODY = (
 )
 ROLES = {role for _, lines in BODY for role, _ in lines if role}
 
+# The KL quantization format (docs/spec.md §1.7), shaped as PP-OCRv3_mobile_rec's: one section, 21 lines.
+PTQ_SECTION = "kl_quant_params"
+PTQ_BODY = (
+    ("model_name", "model_name:rec_KL"),
+    ("python", "python:python"),
+    ("weights", "Global.pretrained_model:"),
+    ("save_inference_dir", "Global.save_inference_dir:null"),
+    ("infer_model", "infer_model:./inference/rec_infer/"),
+    ("infer_export", f"infer_export:deploy/slim/quantization/quant_kl.py -c {YML} -o"),
+    ("infer_quant", "infer_quant:True"),
+    ("inference", 'inference:tools/infer/predict_rec.py --rec_image_shape="3,48,320"'),
+    ("infer_use_gpu", "--use_gpu:False|True"),
+    ("enable_mkldnn", "--enable_mkldnn:False"),
+    ("cpu_threads", "--cpu_threads:6"),
+    ("batch_size", "--rec_batch_num:1|6"),
+    ("use_tensorrt", "--use_tensorrt:False"),
+    ("precision", "--precision:int8"),
+    ("model_dir", "--rec_model_dir:"),
+    ("image_dir", "--image_dir:./inference/rec_inference"),
+    ("save_log", "null:null"),
+    ("benchmark", "--benchmark:True"),
+    ("infer_param1", "null:null"),
+    ("extra", "null:null"),
+)
+PTQ_ROLES = {role for role, _ in PTQ_BODY}
+
 # The optional trailing sections, as (section, lines), for ``tail=``.
 INFER_BENCHMARK = ("infer_benchmark_params", ("random_infer_input:[{float32,[3,32,100]}]",))
 TRAIN_BENCHMARK = (
@@ -116,10 +143,41 @@ def config_text(
     The line edits address the physical lines (1-based) of that text, as parser errors do: line N
     replaced / dropped / followed by inserted text, everything after line ``upto`` cut.
     """
-    unknown = set(roles) - ROLES
+    return _render(BODY, roles, ROLES, rule, tail, replace, drop, insert, upto, eol)
+
+
+def ptq_config_text(
+    *,
+    header: str = PTQ_SECTION,
+    rule: str = LONG_RULE,
+    tail: tuple[tuple[str, tuple[str, ...]], ...] = (),
+    replace: dict[int, str] | None = None,
+    drop: tuple[int, ...] = (),
+    insert: dict[int, str] | None = None,
+    upto: int | None = None,
+    eol: str = "\n",
+    **roles: str,
+) -> str:
+    """``config_text`` for the KL quantization format; ``header`` names its one section."""
+    return _render(((header, PTQ_BODY),), roles, PTQ_ROLES, rule, tail, replace, drop, insert, upto, eol)
+
+
+def _render(
+    body: tuple[tuple[str, tuple[tuple[str | None, str], ...]], ...],
+    roles: dict[str, str],
+    known: set[str],
+    rule: str,
+    tail: tuple[tuple[str, tuple[str, ...]], ...],
+    replace: dict[int, str] | None,
+    drop: tuple[int, ...],
+    insert: dict[int, str] | None,
+    upto: int | None,
+    eol: str,
+) -> str:
+    unknown = set(roles) - known
     assert not unknown, f"unknown roles {unknown}"
-    sections = [(name, [roles.get(role, text) if role else text for role, text in body]) for name, body in BODY]
-    lines = [line for name, body in (*sections, *tail) for line in (f"{rule}{name}{rule}", *body) if line]
+    sections = [(name, [roles.get(role, text) if role else text for role, text in lines]) for name, lines in body]
+    lines = [line for name, texts in (*sections, *tail) for line in (f"{rule}{name}{rule}", *texts) if line]
     return _edit(lines, replace or {}, drop, insert or {}, upto, eol)
 
 

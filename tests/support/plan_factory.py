@@ -1,12 +1,13 @@
-"""Configs and plans for the plan tests: the shared template with lines overridden by role."""
+"""Configs and plans for the plan tests: the shared templates with lines overridden by role."""
 
 from __future__ import annotations
 
-from tests.support.config_text import TO_STATIC, config_text
-from tipc.config import parse_config_text
+from tests.support.config_text import TO_STATIC, config_text, ptq_config_text
+from tipc.config import PtqConfig, parse_any_config_text, parse_config_text
 from tipc.config.model import TipcConfig
 
 PATH = "cfgs/rec/train_infer_python.txt"
+PTQ_PATH = "cfgs/rec/train_ptq_infer_python.txt"
 
 
 def make_config(to_static: bool = False, **lines: str) -> TipcConfig:
@@ -19,3 +20,17 @@ def make_plan(mode: str = "lite_train_lite_infer", to_static: bool = False, opti
     from tipc.plan import PlanOptions, build_plan
 
     return build_plan(make_config(to_static, **lines), PlanOptions(mode, python="py", **(options or {})))
+
+
+def make_ptq_config(**lines: str) -> PtqConfig:
+    """The KL quantization template with ``role="key:value"`` overrides."""
+    config = parse_any_config_text(ptq_config_text(**lines), PTQ_PATH)
+    assert isinstance(config, PtqConfig)
+    return config
+
+
+def make_ptq_plan(mode: str = "whole_infer", options: dict | None = None, **lines: str):
+    """Plan of the KL quantization template; the interpreter is ``python3.7``, as the bash's commands spell it."""
+    from tipc.plan import PlanOptions, build_plan
+
+    return build_plan(make_ptq_config(**lines), PlanOptions(mode, python="python3.7", **(options or {})))

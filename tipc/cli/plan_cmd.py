@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tipc.config import load_config
+    from tipc.config import load_any_config
     from tipc.plan import build_plan, plan_to_json, plan_to_text
     from tipc.run.probe import cannot_run
     from tipc.session.settings import resolve_targets
@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         print("tipc: error: --config: tipc plan takes exactly one config", file=sys.stderr)
         return 2
     (target,) = resolve_targets(lambda dest: getattr(args, dest))
-    plan = build_plan(load_config(str(target.path)), target.options, cannot_run)
+    plan = build_plan(load_any_config(str(target.path)), target.options, cannot_run)
     if args.format == "json":
         print(json.dumps(plan_to_json(plan), indent=1))
     else:

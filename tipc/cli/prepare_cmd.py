@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tipc.config import load_config
+    from tipc.config import ConfigError, PtqConfig, load_any_config
     from tipc.config.locate import TARGET_FILE, TIPC_CHECKOUT, declared_repo, resolve_config
     from tipc.prepare.apply import apply_job
     from tipc.prepare.sizes import declared_sizes, resolve_sizes
@@ -51,7 +51,14 @@ def run(args: argparse.Namespace) -> int:
 
     config_path = resolve_config(args.config, Path.cwd(), TIPC_CHECKOUT)
     repo = (args.repo or declared_repo(config_path) or Path.cwd()).absolute()
-    config = load_config(config_path)
+    config = load_any_config(config_path)
+    if isinstance(config, PtqConfig):
+        raise ConfigError(
+            str(config_path),
+            config.header_line,
+            "prepare: KL quantization configs are not supported offline yet (only train configs): "
+            "the quantizer needs the real inference model and its training data",
+        )
     overrides = {"train": args.train_count, "eval": args.eval_count, "infer": args.infer_count}
     sizes = resolve_sizes(args.mode, declared_sizes(config_path.parent / TARGET_FILE), overrides)
     job = plan_prepare(config, repo, args.mode, sizes, args.seed)

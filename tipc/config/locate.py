@@ -76,6 +76,16 @@ def find_configs(root: Path) -> tuple[Path, ...]:
     return tuple(sorted(found))
 
 
+def target_configs(checkout: Path) -> tuple[Path, ...]:
+    """Every ``train_*.txt`` config of a PaddleOCR-style checkout (below its ``test_tipc/configs/``),
+    sorted: the configs its train and PTQ harness scripts run. ``model_*.txt`` files belong to the
+    inference-only scripts and are left out; a checkout without that folder has none."""
+    base = Path(checkout) / TARGET_CONFIG_DIR
+    if not base.is_dir():
+        return ()
+    return tuple(sorted(path for path in base.rglob("train_*.txt") if path.is_file()))
+
+
 def _node_line(node: yaml.Node | None) -> int:
     return node.start_mark.line + 1 if node is not None else 0
 

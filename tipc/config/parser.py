@@ -15,6 +15,8 @@ numbers stay physical. Rules for missing and extra lines:
   when the section ends there, or when the lines up to the next anchor are no
   more than the free-key lines that follow it. It reads as
   ``Field(key, "null", 0)`` and adds a note to ``TipcConfig.notes``.
+* A few fixed slots also take the other keys real configs write there
+  (``quant_train`` on the ``pact_train`` line ..., see ``variants``), with a note.
 * A ``##`` in place of ``inference_dir`` means an empty value, as in the bash.
 * The two free-key trainer slots at the end of ``train_params`` (to_static slot,
   custom trainer slot) are optional too: with one line left, it fills the
@@ -41,6 +43,7 @@ from tipc.config.bounds import MAX_LINE_CHARS, excerpt, read_bounded
 from tipc.config.model import NULL, Field, TipcConfig, TrainBenchmark
 from tipc.config.roles import KeyKind, KeyRole, role_warnings
 from tipc.config.values import mode_items
+from tipc.config.variants import unread_item_notes, variant_note, variants_of
 from tipc.errors import ConfigError
 
 _HEADER = re.compile(r"^=+\s*([^=\s]+)\s*=+$")
@@ -68,10 +71,11 @@ class _Slot:
     prefer_key: str | None = None  # optional free slot: takes a lone leftover line only with this key
     placeholder_empty: bool = False  # a '##' in its place means an empty value
     kind: KeyKind | None = None  # free key that should be a trainer override or a predictor flag
+    variants: tuple[str, ...] = ()  # other keys real configs write in this fixed slot (see ``variants``)
 
 
 def _fixed(key: str, required: bool = True, placeholder_empty: bool = False) -> _Slot:
-    return _Slot(key, key, required, placeholder_empty=placeholder_empty)
+    return _Slot(key, key, required, placeholder_empty=placeholder_empty, variants=variants_of(key))
 
 
 def _free(role: str, hint: str, required: bool = True, prefer_key: str | None = None) -> _Slot:
@@ -170,6 +174,7 @@ def parse_config_text(text: str, path: str) -> TipcConfig:
         notes.append(f"section '{_IGNORED_SECTION}' (line {sections[_IGNORED_SECTION].line}) is not read")
     infer_benchmark = sections.get("infer_benchmark_params")
     _check_values(fields, path)
+    notes.extend(note for role in _MODE_ROLES for note in unread_item_notes(fields[role], path))
     return TipcConfig(
         path=path,
         **fields,
@@ -326,6 +331,9 @@ class _SectionReader:
         slot, entry = self.slots[position], self._peek()
         if entry is not None and entry.key == slot.key:
             self._take(position, entry)
+        elif entry is not None and entry.key in slot.variants:
+            self._take(position, entry)
+            self.notes.append(variant_note(self.section.name, entry.line, entry.key, slot.role))
         elif slot.placeholder_empty and entry is not None and entry.placeholder_before:
             self.fields[slot.role] = Field(slot.key or "", "", entry.placeholder_before)
         elif not slot.required and self._absent(position):
@@ -374,7 +382,7 @@ class _SectionReader:
         return end
 
     def _fixed_keys(self, start: int) -> set[str]:
-        return {slot.key for slot in self.slots[start:] if slot.key is not None}
+        return {key for slot in self.slots[start:] if slot.key is not None for key in (slot.key, *slot.variants)}
 
     def _count_until_anchor(self, anchor_position: int) -> int:
         anchors = self._fixed_keys(anchor_position)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from tipc.config.bounds import excerpt
 from tipc.config.model import Field, ModeValue
 from tipc.config.modes import ITEM_MODES as MODE_NAMES
-from tipc.config.modes import Mode
+from tipc.config.modes import UNREAD_ITEM_MODES, Mode
 from tipc.errors import ConfigError
 
 # No real config defines lite_train_whole_infer items, so the bash trained that
@@ -24,7 +24,8 @@ def mode_items(field: Field, path: str) -> tuple[tuple[str, str], ...] | None:
 
     Returns None when the field is null/empty or a plain scalar (no ``=`` and no
     ``|``). Raises ConfigError for anything else that is not a list of
-    ``<known mode>=<non-empty value>`` items with distinct modes.
+    ``<known mode>=<non-empty value>`` items with distinct modes (a known mode includes the
+    ``UNREAD_ITEM_MODES`` real configs write; the error lists only the modes worth writing).
     """
     if field.is_null or ("=" not in field.value and "|" not in field.value):
         return None
@@ -33,7 +34,7 @@ def mode_items(field: Field, path: str) -> tuple[tuple[str, str], ...] | None:
         mode, sep, value = (part.strip() for part in item.partition("="))
         if not sep or not mode or not value:
             raise _item_error(field, path, f"malformed item '{excerpt(item)}'", "expected mode=value")
-        if mode not in MODE_NAMES:
+        if mode not in MODE_NAMES and mode not in UNREAD_ITEM_MODES:
             expected = f"expected one of {', '.join(MODE_NAMES)}"
             raise _item_error(field, path, f"unknown mode '{excerpt(mode)}'", expected)
         if any(mode == seen for seen, _ in items):

@@ -1,4 +1,8 @@
-"""``build_plan``: the loops of docs/spec.md §3.2/§3.3 turned into chains, with every silent skip listed."""
+"""``build_plan``: the loops of docs/spec.md §3.2/§3.3 turned into chains, with every silent skip listed.
+
+A KL quantization config (``PtqConfig``) gets the chains of ``test_ptq_inference_python.sh`` instead
+(``tipc.plan.ptq``): one per model, as whole_infer's.
+"""
 
 from __future__ import annotations
 
@@ -10,16 +14,18 @@ from dataclasses import dataclass
 from functools import partial
 
 from tipc.config.bounds import MAX_STAGES, excerpt, read_bounded
+from tipc.config.formats import AnyConfig, check_mode
 from tipc.config.model import Field, TipcConfig
-from tipc.config.modes import parse_mode
+from tipc.config.ptq import PtqConfig
 from tipc.config.values import mode_value, paired
 from tipc.errors import ConfigError
-from tipc.plan.chains import Built, Context, train_chain, whole_infer_chain
+from tipc.plan.chains import Built, ConfigT, Context, train_chain, whole_infer_chain
 from tipc.plan.fragments import literal
 from tipc.plan.interpreter import PythonCheck, on_path, resolve_python
 from tipc.plan.lists import distinct_values
 from tipc.plan.model import Plan, PlanOptions, Skipped, StageKind, Topology
 from tipc.plan.naming import output_dir, train_chain_id, train_infer_prefix, whole_infer_chain_id
+from tipc.plan.ptq import ptq_chain, ptq_notes
 from tipc.plan.sweep import sweep_size
 from tipc.plan.topology import CPU_ENTRY, classify, on_cpu, parse_topology, with_ips
 from tipc.plan.trainers import resolve_trainer
@@ -39,10 +45,10 @@ class _Draft:
     build: Callable[[str], Built]
 
 
-def build_plan(config: TipcConfig, options: PlanOptions, python_check: PythonCheck = on_path) -> Plan:
+def build_plan(config: AnyConfig, options: PlanOptions, python_check: PythonCheck = on_path) -> Plan:
     """Pure apart from checking the config's interpreter (``python_check``: on PATH by default; the
     fronts pass ``tipc.run.probe.runs`` to also run it) and hashing the config file."""
-    parse_mode(options.mode, config.path)
+    check_mode(config, options.mode)
     _check_size(config, options.mode)
     python, python_note = resolve_python(config.python, options.python, python_check)
     log_path = output_dir(options.output_root, config.model_name.value, options.mode, options.node_rank)
@@ -50,9 +56,13 @@ def build_plan(config: TipcConfig, options: PlanOptions, python_check: PythonChe
     if options.device == "cpu":
         notes.append(CPU_NOTE)
     skipped: list[Skipped] = []
-    if options.mode == "whole_infer":
+    if isinstance(config, PtqConfig):
+        notes.extend(ptq_notes(config))
+        ptq = Context(config, options, literal(python), log_path, None, None)
+        drafts = _whole_infer_drafts(ptq, skipped, ptq_chain)
+    elif options.mode == "whole_infer":
         ctx = Context(config, options, literal(python), log_path, None, None)
-        drafts = _whole_infer_drafts(ctx, skipped)
+        drafts = _whole_infer_drafts(ctx, skipped, whole_infer_chain)
     else:
         epoch = _mode_value(config, config.epoch, options.mode, notes)
         batch = _mode_value(config, config.train_batch, options.mode, notes)
@@ -60,7 +70,8 @@ def build_plan(config: TipcConfig, options: PlanOptions, python_check: PythonChe
         drafts = _train_drafts(ctx, skipped, notes)
     built = _settle_infer_logs(drafts, notes)
     chains = tuple(b.chain for b in built)
-    _check_unique(config, [c.id for c in chains])
+    if isinstance(config, TipcConfig):  # other chains are numbered
+        _check_unique(config, [c.id for c in chains])
     skipped.extend(s for b in built for s in b.skipped)
     return Plan(
         config_path=config.path,
@@ -86,7 +97,7 @@ def _mode_value(config: TipcConfig, field: Field, mode: str, notes: list[str]) -
     return resolved.value
 
 
-def _train_drafts(ctx: Context, skipped: list[Skipped], notes: list[str]) -> list[_Draft]:
+def _train_drafts(ctx: Context[TipcConfig], skipped: list[Skipped], notes: list[str]) -> list[_Draft]:
     config, options = ctx.config, ctx.options
     topologies = [
         parse_topology(entry, config.gpu_list, config.path) for entry in distinct_values(config.gpu_list, config.path)
@@ -116,7 +127,10 @@ def _train_drafts(ctx: Context, skipped: list[Skipped], notes: list[str]) -> lis
     return drafts
 
 
-def _whole_infer_drafts(ctx: Context, skipped: list[Skipped]) -> list[_Draft]:
+def _whole_infer_drafts(
+    ctx: Context[ConfigT], skipped: list[Skipped], chain: Callable[[Context[ConfigT], int, str, Topology, str], Built]
+) -> list[_Draft]:
+    """One ``chain`` per model of the infer_model line: whole_infer's, or the PTQ script's."""
     field = ctx.config.infer_model
     if field.is_null:
         skipped.append(Skipped("infer_model", f"{field.key} (line {field.line}) is null: no model to infer with"))
@@ -124,8 +138,7 @@ def _whole_infer_drafts(ctx: Context, skipped: list[Skipped]) -> list[_Draft]:
     topology = _whole_infer_topology(ctx.options)
     models = distinct_values(field, ctx.config.path)
     return [
-        _Draft(f"{whole_infer_chain_id(k)}_", partial(whole_infer_chain, ctx, k, model, topology))
-        for k, model in enumerate(models)
+        _Draft(f"{whole_infer_chain_id(k)}_", partial(chain, ctx, k, model, topology)) for k, model in enumerate(models)
     ]
 
 
@@ -156,10 +169,14 @@ def _settle_infer_logs(drafts: list[_Draft], notes: list[str]) -> list[Built]:
     return built
 
 
-def _check_size(config: TipcConfig, mode: str) -> None:
+def _check_size(config: AnyConfig, mode: str) -> None:
     """Refuse lists that multiply past ``MAX_STAGES`` before one stage is made (planning them would hang)."""
     per_chain = _TRAIN_STAGES + sweep_size(config)
-    chain_lists = (config.infer_model,) if mode == "whole_infer" else (config.gpu_list, config.autocast, config.trainer)
+    chain_lists = (
+        (config.infer_model,)
+        if isinstance(config, PtqConfig) or mode == "whole_infer"
+        else (config.gpu_list, config.autocast, config.trainer)
+    )
     chains = math.prod(len(field.values()) for field in chain_lists)
     if chains * per_chain <= MAX_STAGES:
         return

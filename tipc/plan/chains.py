@@ -1,11 +1,14 @@
-"""One chain's stages: train → eval / export → infer sweep, or whole_infer's export → sweep."""
+"""One chain's stages: train → eval / export → infer sweep, or whole_infer's export → sweep (the PTQ chain of
+``tipc.plan.ptq`` is built from the same pieces: ``model_export``, ``sweep_stages``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
 
 from tipc.config.model import NULL, Field, TipcConfig
+from tipc.config.ptq import PtqConfig
 from tipc.config.values import paired
 from tipc.plan.commands import (
     TrainArgs,
@@ -29,18 +32,23 @@ from tipc.plan.naming import (
     whole_infer_chain_id,
     whole_infer_export_log,
 )
-from tipc.plan.sweep import infer_sweep
+from tipc.plan.sweep import GpuRule, infer_sweep
 from tipc.plan.trainers import Trainer
 
 # Values of inference_dir that mean "the save dir itself" (`##` reads as an empty value).
 NO_SUBDIR = ("", NULL, "##")
+# Values of an infer_export item that export nothing: null, or no partner for this model (the
+# bash's test of an empty partner fails, so it takes the no-export branch).
+NO_EXPORT = (None, "", NULL)
+
+ConfigT = TypeVar("ConfigT", TipcConfig, PtqConfig)
 
 
 @dataclass(frozen=True, slots=True)
-class Context:
+class Context(Generic[ConfigT]):
     """What every chain of one plan shares."""
 
-    config: TipcConfig
+    config: ConfigT
     options: PlanOptions
     python: Fragment
     log_path: str
@@ -107,7 +115,12 @@ class Built:
 
 
 def train_chain(
-    ctx: Context, topology: Topology, use_gpu: str | None, autocast: str, trainer: Trainer, infer_prefix: str = ""
+    ctx: Context[TipcConfig],
+    topology: Topology,
+    use_gpu: str | None,
+    autocast: str,
+    trainer: Trainer,
+    infer_prefix: str = "",
 ) -> Built:
     run = _TrainRun(ctx, topology, trainer, autocast)
     flag = ctx.param(ctx.config.train_use_gpu, "False" if ctx.cpu_only else use_gpu)
@@ -126,10 +139,10 @@ def train_chain(
         return Built(run.assemble(stages), tuple(skipped))
     export = run.export(train)
     cfg = ctx.config
-    infer, dropped = _sweep_stages(
+    infer, dropped = sweep_stages(
         ctx,
         run.chain,
-        topology,
+        topology.gpu_label,
         trainer.quant,
         set_path(cfg.model_dir.key, run.model_dir),
         ctx.param(cfg.image_dir, cfg.train_infer_img_dir.value),
@@ -145,7 +158,7 @@ def train_chain(
 class _TrainRun:
     """One gpu entry × autocast × trainer: the names and stages the training modes build for it."""
 
-    ctx: Context
+    ctx: Context[TipcConfig]
     topology: Topology
     trainer: Trainer
     autocast: str
@@ -257,49 +270,58 @@ class _TrainRun:
         return Chain(self.chain, self.trainer.name, self.autocast, self.topology, self.save, tuple(stages))
 
 
-def whole_infer_chain(ctx: Context, index: int, model: str, topology: Topology, infer_prefix: str = "") -> Built:
+def whole_infer_chain(
+    ctx: Context[TipcConfig], index: int, model: str, topology: Topology, infer_prefix: str = ""
+) -> Built:
     """Optional export of ``model`` into itself, then the sweep on it (inference_dir is not applied)."""
     cfg, path = ctx.config, ctx.config.path
     chain = whole_infer_chain_id(index)
     env = whole_infer_env(ctx.options.whole_infer_gpu, ctx.cpu_only)
     stages: list[Stage] = []
-    requires: tuple[str, ...] = ()
     script = paired(cfg.infer_export.values(), index)
-    if script not in (None, "", NULL):
-        log = whole_infer_export_log(ctx.log_path, index)
+    if script not in NO_EXPORT:
         # Both keys take the model path, which is config text of the infer_model line.
-        command = export_command(
-            ctx.python,
-            ctx.script(script, cfg.infer_export),
-            set_param(cfg.checkpoints.key, model, path, cfg.infer_model),
-            set_param(cfg.save_inference_dir.key, model, path, cfg.infer_model),
-            log,
-        )
-        export = ctx.stage(
-            chain, "export", StageKind.EXPORT, command, env, log, outputs=(f"{model}/inference.pdiparams",)
-        )
-        stages.append(export)
-        requires = (export.id,)
+        weights = set_param(cfg.checkpoints.key, model, path, cfg.infer_model)
+        save = set_param(cfg.save_inference_dir.key, model, path, cfg.infer_model)
+        stages.append(model_export(ctx, chain, index, script, weights, save, model, env))
     quant = paired(cfg.infer_quant.values(), index) == "True"
-    infer, dropped = _sweep_stages(
+    infer, dropped = sweep_stages(
         ctx,
         chain,
-        topology,
+        topology.gpu_label,
         quant,
         set_param(cfg.model_dir.key, model, path, cfg.infer_model),
         ctx.own(cfg.image_dir),
         env,
-        requires,
+        tuple(s.id for s in stages),
         False,
         infer_prefix,
     )
     return Built(Chain(chain, "", "", topology, "", tuple(stages + infer)), dropped)
 
 
-def _sweep_stages(
-    ctx: Context,
+def model_export(
+    ctx: Context[ConfigT],
     chain: str,
-    topology: Topology,
+    index: int,
+    script: str,
+    weights: Fragment,
+    save: Fragment,
+    model_dir: str,
+    env: Mapping[str, str | None],
+) -> Stage:
+    """whole_infer's export of model ``index`` (an item of the infer_export line) into ``model_dir``."""
+    log = whole_infer_export_log(ctx.log_path, index)
+    command = export_command(ctx.python, ctx.script(script, ctx.config.infer_export), weights, save, log)
+    return ctx.stage(
+        chain, "export", StageKind.EXPORT, command, env, log, outputs=(f"{model_dir}/inference.pdiparams",)
+    )
+
+
+def sweep_stages(
+    ctx: Context[ConfigT],
+    chain: str,
+    gpu_label: str | None,
     quant: bool,
     model_dir: Fragment,
     image_dir: Fragment,
@@ -307,17 +329,19 @@ def _sweep_stages(
     requires: tuple[str, ...],
     rank0: bool,
     prefix: str,
+    gpu_rule: GpuRule | None = None,
 ) -> tuple[list[Stage], tuple[Skipped, ...]]:
-    """The chain's infer stages, and the sweep's cells dropped by rule."""
+    """The chain's infer stages, and the sweep's cells dropped by rule (``gpu_rule``: see ``infer_sweep``;
+    ``gpu_label``: see ``infer_log``)."""
     cfg = ctx.config
     if cfg.inference.is_null:
         reason = f"inference script ({cfg.inference.key}, line {cfg.inference.line}) is null"
         return [], (Skipped(stage_id(chain, "infer"), reason),)
     script = ctx.script(cfg.inference.value, cfg.inference)
-    sweep = infer_sweep(cfg, quant, gpu_available=not ctx.cpu_only)
+    sweep = infer_sweep(cfg, quant, gpu_available=not ctx.cpu_only, gpu_rule=gpu_rule)
     stages = []
     for case in sweep.cases:
-        log = infer_log(ctx.log_path, topology.gpu_label, case, prefix)
+        log = infer_log(ctx.log_path, gpu_label, case, prefix)
         command = infer_command(ctx.python, script, cfg, case, model_dir, image_dir, log)
         stages.append(
             ctx.stage(

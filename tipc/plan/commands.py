@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tipc.config.model import Field, TipcConfig
+from tipc.config.formats import AnyConfig
+from tipc.config.model import Field
 from tipc.plan.fragments import DROPPED, GAP, Command, Fragment, always_param, assemble, literal, set_param
 from tipc.plan.model import InferCase, Topology
 from tipc.plan.naming import launch_log_dir
@@ -74,7 +75,7 @@ def export_command(python: Fragment, script: Fragment, weights: Fragment, save_d
 def infer_command(
     python: Fragment,
     script: Fragment,
-    config: TipcConfig,
+    config: AnyConfig,
     case: InferCase,
     model_dir: Fragment,
     image_dir: Fragment,

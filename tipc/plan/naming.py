@@ -81,18 +81,19 @@ def launch_log_dir(save: str) -> str:
     return f"{save}_launch_log"
 
 
-def infer_log(log_path: str, gpu_label: str, case: InferCase, prefix: str = "") -> str:
+def infer_log(log_path: str, gpu_label: str | None, case: InferCase, prefix: str = "") -> str:
     """``prefix`` is a name already (``train_infer_prefix``); the text around the values holds no ``%`` or
-    ``/``, so escaping the whole name escapes each value."""
+    ``/``, so escaping the whole name escapes each value. ``gpu_label`` None: the PTQ script's names,
+    which have no ``gpus_<label>`` segment."""
+    gpus = "" if gpu_label is None else f"gpus_{gpu_label}_"
     if case.device == "cpu":
         name = (
-            f"python_infer_cpu_gpus_{gpu_label}_usemkldnn_{case.enable_mkldnn}_threads_{case.cpu_threads}"
+            f"python_infer_cpu_{gpus}usemkldnn_{case.enable_mkldnn}_threads_{case.cpu_threads}"
             f"_precision_{case.precision}_batchsize_{case.batch_size}"
         )
     else:
         name = (
-            f"python_infer_gpu_gpus_{gpu_label}_usetrt_{case.use_tensorrt}"
-            f"_precision_{case.precision}_batchsize_{case.batch_size}"
+            f"python_infer_gpu_{gpus}usetrt_{case.use_tensorrt}_precision_{case.precision}_batchsize_{case.batch_size}"
         )
     return f"{log_path}/{component(prefix + name_part(name), '.log')}"
 

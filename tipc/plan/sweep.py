@@ -5,11 +5,12 @@ Every dropped cell is listed with its rule."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from tipc.config.bounds import excerpt
-from tipc.config.model import Field, TipcConfig
+from tipc.config.formats import AnyConfig
+from tipc.config.model import Field
 from tipc.plan.lists import distinct_values
 from tipc.plan.model import InferCase
 from tipc.plan.naming import infer_stage_name
@@ -17,6 +18,8 @@ from tipc.plan.naming import infer_stage_name
 CPU_VALUES = ("False", "cpu")
 GPU_VALUES = ("True", "gpu")
 NO_GPU = "no GPU on this node (device cpu)"
+# (use_tensorrt, precision, quant) -> why the GPU cell is dropped, or None: the scripts differ here.
+GpuRule = Callable[[str, str, bool], str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,9 +34,9 @@ class Sweep:
     dropped: tuple[Dropped, ...]
 
 
-def infer_sweep(config: TipcConfig, quant: bool, gpu_available: bool = True) -> Sweep:
+def infer_sweep(config: AnyConfig, quant: bool, gpu_available: bool = True, gpu_rule: GpuRule | None = None) -> Sweep:
     """All cells in the bash's loop order: use_gpu, then mkldnn→threads→batch→precision (CPU)
-    or trt→precision→batch (GPU)."""
+    or trt→precision→batch (GPU). GPU cells are dropped by ``gpu_rule``, by default the train script's."""
     path = config.path
     cases: list[InferCase] = []
     dropped: list[Dropped] = []
@@ -42,7 +45,7 @@ def infer_sweep(config: TipcConfig, quant: bool, gpu_available: bool = True) -> 
         if device == "cpu":
             cells = _cpu_cells(config, use_gpu, quant)
         elif device == "gpu":
-            cells = _gpu_cells(config, use_gpu, quant, gpu_available)
+            cells = _gpu_cells(config, use_gpu, quant, gpu_available, gpu_rule or gpu_skip_rule)
         else:
             field = config.infer_use_gpu
             dropped.append(
@@ -61,7 +64,7 @@ def infer_sweep(config: TipcConfig, quant: bool, gpu_available: bool = True) -> 
     return Sweep(tuple(cases), tuple(dropped))
 
 
-def sweep_size(config: TipcConfig) -> int:
+def sweep_size(config: AnyConfig) -> int:
     """How many cells ``infer_sweep`` yields at most (lists are counted, not checked), without making them."""
 
     def count(*fields: Field) -> int:
@@ -82,7 +85,7 @@ def _device_or_self(use_gpu: str) -> str:
     return use_gpu
 
 
-def _cpu_cells(config: TipcConfig, use_gpu: str, quant: bool) -> Iterator[tuple[InferCase, str | None]]:
+def _cpu_cells(config: AnyConfig, use_gpu: str, quant: bool) -> Iterator[tuple[InferCase, str | None]]:
     path = config.path
     batches, precisions = distinct_values(config.batch_size, path), distinct_values(config.precision, path)
     for mkldnn in distinct_values(config.enable_mkldnn, path):
@@ -94,7 +97,7 @@ def _cpu_cells(config: TipcConfig, use_gpu: str, quant: bool) -> Iterator[tuple[
 
 
 def _gpu_cells(
-    config: TipcConfig, use_gpu: str, quant: bool, gpu_available: bool
+    config: AnyConfig, use_gpu: str, quant: bool, gpu_available: bool, gpu_rule: GpuRule
 ) -> Iterator[tuple[InferCase, str | None]]:
     path = config.path
     precisions, batches = distinct_values(config.precision, path), distinct_values(config.batch_size, path)
@@ -102,7 +105,7 @@ def _gpu_cells(
         for precision in precisions:
             for batch in batches:
                 case = InferCase("gpu", use_gpu, batch, precision, use_tensorrt=trt)
-                reason = gpu_skip_rule(trt, precision, quant)
+                reason = gpu_rule(trt, precision, quant)
                 if reason is None and not gpu_available:
                     reason = NO_GPU
                 yield case, reason

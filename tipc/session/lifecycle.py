@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from tipc.cluster.preflight import PreflightReport
-from tipc.config import load_config
+from tipc.config import load_any_config
 from tipc.errors import ConfigError, OutputError
 from tipc.plan import Plan, Skipped, Stage, build_plan
 from tipc.results.folder import ResultsDir, new_run_id
@@ -67,7 +67,7 @@ class TipcSession:
 
     def plan(self, target: ConfigTarget) -> Plan:
         if target.path not in self._plans:
-            self._plans[target.path] = build_plan(load_config(str(target.path)), target.options, cannot_run)
+            self._plans[target.path] = build_plan(load_any_config(str(target.path)), target.options, cannot_run)
         return self._plans[target.path]
 
     def plan_run(self, target: ConfigTarget) -> PlanRun:

@@ -21,7 +21,8 @@ from tipc.cluster.node import NodeContext, resolve_node, to_plan_kwargs
 from tipc.cluster.options import cluster_args
 from tipc.cluster.topology import ips_from_gpu_list
 from tipc.compat import shim_path
-from tipc.config import TipcConfig, load_config
+from tipc.config import AnyConfig, PtqConfig, load_any_config
+from tipc.config.formats import check_mode
 from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, declared_repo, resolve_config
 from tipc.config.locate import TIPC_CHECKOUT as CHECKOUT
 from tipc.config.modes import MODES, parse_mode
@@ -77,18 +78,24 @@ def _repo(given: str | None, config: Path, cwd: Path) -> Path:
     return declared_repo(config) or cwd.resolve()
 
 
-def _process_count(config: TipcConfig) -> int:
-    """Processes per node the config's largest gpu_list entry starts (ports launch needs)."""
+def _process_count(config: AnyConfig) -> int:
+    """Processes per node the config's largest gpu_list entry starts (ports launch needs); a KL
+    quantization config launches nothing."""
+    if isinstance(config, PtqConfig):
+        return 1
     return max(parse_topology(e, config.gpu_list, config.path).nproc for e in config.gpu_list.values())
+
+
+def _config_ips(config: AnyConfig) -> tuple[str, ...]:
+    return () if isinstance(config, PtqConfig) else ips_from_gpu_list(config.gpu_list.values())
 
 
 def _target(arg: str, get: Callable[[str], Any], mode: str, cwd: Path) -> ConfigTarget:
     path = _locate(arg, cwd)
     run_mode = parse_mode(mode, str(path))
-    config = load_config(str(path))
-    node = resolve_node(
-        cluster_args(get, _process_count(config)), config_ips=ips_from_gpu_list(config.gpu_list.values())
-    )
+    config = load_any_config(str(path))
+    check_mode(config, run_mode)
+    node = resolve_node(cluster_args(get, _process_count(config)), config_ips=_config_ips(config))
     options = PlanOptions(
         mode=run_mode,
         repo=str(_repo(get("tipc_repo"), path, cwd)),

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
 
 from tests.support.config_text import ptq_config_text
-from tests.support.fake_checkout import CONFIG_REL, make_checkout
+from tests.support.fake_checkout import CONFIG_REL, DET_DIR, DET_YML, REC_YML, make_checkout
 from tipc.prepare.manifest import MANIFEST_NAME
 
 
@@ -127,11 +128,44 @@ def test_foreign_label_file_exits_2_and_is_kept(checkout, tipc):
     assert _count(label) == 64
 
 
-def test_detection_config_exits_2_with_a_clear_message(tmp_path, tipc):
-    config = make_checkout(tmp_path, model_type="det")
+def test_the_trainers_overrides_decide_the_paths(tmp_path, tipc):
+    """Issue 12: the yml reads train_list.txt, the command the plan runs reads ic15_data."""
+    yml = REC_YML.replace("./train_data/ic15_data/rec_gt_train.txt", "./train_data/train_list.txt")
+    config = make_checkout(
+        tmp_path,
+        yml=yml,
+        train_overrides="Train.dataset.label_file_list=[./train_data/ic15_data/rec_gt_train.txt]",
+    )
+    code, out, _ = tipc("--config", str(config), "--mode", "lite_train_lite_infer", "--repo", str(tmp_path))
+    assert code == 0 and "train_data/ic15_data/rec_gt_train.txt" in out
+    assert _count(tmp_path / "train_data/ic15_data/rec_gt_train.txt") == 64
+    assert not (tmp_path / "train_data/train_list.txt").exists()
+
+
+def test_detection_config_gets_icdar2015_style_data(tmp_path, tipc):
+    images = f"{DET_DIR}/ch4_test_images/"
+    config = make_checkout(tmp_path, yml=DET_YML, infer_images=images)
+    argv = ("--config", str(config), "--mode", "lite_train_lite_infer", "--repo", str(tmp_path), "--train-count", "3")
+    code, out, _ = tipc(*argv)
+    assert code == 0 and out.count("created") == 3
+    data_dir = tmp_path / DET_DIR
+    for label_file, count in (("train_icdar2015_label.txt", 3), ("test_icdar2015_label.txt", 32)):
+        rows = [line.split("\t") for line in (data_dir / label_file).read_text(encoding="utf-8").splitlines()]
+        assert len(rows) == count
+        for image, regions in rows:
+            assert (data_dir / image).is_file() and image.endswith(".png")
+            assert all(set(region) == {"transcription", "points"} for region in json.loads(regions))
+    assert len(list((tmp_path / images).glob("img_*.png"))) == 8
+    assert tipc(*argv)[1].count("unchanged") == 3
+
+
+def test_other_families_exit_2_with_the_paths_and_the_online_route(tmp_path, tipc):
+    config = make_checkout(tmp_path, model_type="kie")
     code, out, err = tipc("--config", str(config), "--mode", "lite_train_lite_infer", "--repo", str(tmp_path))
     assert code == 2 and out == ""
-    assert "fake_rec.yml:8: prepare: detection datasets are not supported offline yet" in err
+    assert "fake_rec.yml:8: prepare: model_type 'kie' (dataset SimpleDataSet)" in err
+    assert "./train_data/ic15_data/rec_gt_train.txt" in err
+    assert f"bash test_tipc/prepare.sh {CONFIG_REL} lite_train_lite_infer" in err
     assert not (tmp_path / "train_data").exists()
 
 

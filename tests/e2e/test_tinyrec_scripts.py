@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from tipc.metrics import extract
-from tipc.prepare.synth import write_image_dir, write_rec_dataset
+from tipc.prepare.styles import TextStyle
+from tipc.prepare.writer import write_images, write_labelled_set
 
 pytestmark = pytest.mark.slow
 
@@ -41,9 +42,10 @@ def workdir(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("tinyrec")
     charset = "".join(DICT.read_text(encoding="utf-8").split())
     data = root / "train_data" / "ic15_data"
-    write_rec_dataset(data, data / "rec_gt_train.txt", 48, charset, seed=1)
-    write_rec_dataset(data, data / "rec_gt_test.txt", 16, charset, seed=2)
-    write_image_dir(root / "inference" / "rec_inference", INFER_IMAGES, charset, seed=3)
+    style = TextStyle(charset, image_height=32, min_len=3, max_len=8)
+    write_labelled_set(style, data, data / "rec_gt_train.txt", 48, seed=1)
+    write_labelled_set(style, data, data / "rec_gt_test.txt", 16, seed=2)
+    write_images(style, root / "inference" / "rec_inference", INFER_IMAGES, seed=3)
     return root
 
 

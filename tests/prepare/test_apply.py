@@ -9,14 +9,15 @@ import pytest
 from tipc.errors import ConfigError
 from tipc.prepare.apply import INFER_KEY, PrepareAction, apply_target
 from tipc.prepare.manifest import MANIFEST_NAME
-from tipc.prepare.targets import ImageDir, RecDataset, TextStyle
+from tipc.prepare.styles import DetStyle, TextStyle
+from tipc.prepare.targets import ImageDir, LabelledSet
 
 STYLE = TextStyle(charset="abc123", image_height=32, min_len=2, max_len=5)
 
 
-def _rec(root: Path, count: int = 6, seed: int = 1) -> RecDataset:
+def _rec(root: Path, count: int = 6, seed: int = 1) -> LabelledSet:
     data_dir = root / "train_data/ic15_data"
-    return RecDataset("train", data_dir, data_dir / "rec_gt_train.txt", count, seed, STYLE)
+    return LabelledSet("train", data_dir, data_dir / "rec_gt_train.txt", count, seed, STYLE)
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
@@ -28,8 +29,31 @@ def test_first_run_creates_and_records(tmp_path):
     assert apply_target(target).action is PrepareAction.CREATED
     manifest = json.loads((target.data_dir / MANIFEST_NAME).read_text(encoding="utf-8"))
     entry = manifest["entries"]["rec_gt_train.txt"]
-    assert entry["params"]["count"] == 6 and entry["params"]["charset"] == "abc123"
+    assert entry["params"] == {
+        "generator": "tipc.prepare.synth/1",
+        "count": 6,
+        "seed": 1,
+        "charset": "abc123",
+        "image_height": 32,
+        "min_len": 2,
+        "max_len": 5,
+    }
     assert entry["files"][-1] == "rec_gt_train.txt" and len(entry["files"]) == 7
+
+
+def test_another_kind_of_data_remakes_the_set_and_drops_the_old_images(tmp_path):
+    target = _rec(tmp_path, count=3)
+    apply_target(target)
+    detection = replace(target, style=DetStyle("abc123", 2, 5))
+    assert apply_target(detection).action is PrepareAction.REGENERATED
+    assert sorted(p.name for p in (target.data_dir / "rec_gt_train").iterdir()) == [
+        "img_00001.png",
+        "img_00002.png",
+        "img_00003.png",
+    ]
+    manifest = json.loads((target.data_dir / MANIFEST_NAME).read_text(encoding="utf-8"))
+    assert manifest["entries"]["rec_gt_train.txt"]["params"]["generator"] == "tipc.prepare.detsynth/1"
+    assert apply_target(detection).action is PrepareAction.UNCHANGED
 
 
 def test_second_run_with_same_parameters_does_nothing(tmp_path):

@@ -112,3 +112,42 @@ def test_bad_yml_names_file_and_line(tmp_path, text, line, message):
         read_train_yml(path)
     assert (info.value.path, info.value.line) == (str(path), line)
     assert message in info.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "train", "label_list", "transforms"),
+    [
+        (
+            "Train: {dataset: {name: SimpleDataSet, data_dir: d, label_file_list: [l],\n"
+            "  transforms: [DecodeImage: {}, DetLabelEncode: null]}}\n",
+            DatasetSpec("d", ("l",), "SimpleDataSet"),
+            (),
+            ("DecodeImage", "DetLabelEncode"),
+        ),
+        ("Train: {dataset: {name: LMDBDataSetSR, data_dir: d}}\n", DatasetSpec("d", (), "LMDBDataSetSR"), (), ()),
+        (
+            "Global: {label_list: ['0', 180]}\nTrain: {dataset: {data_dir: d, label_file_list: [l]}}\n",
+            DatasetSpec("d", ("l",)),
+            ("0", "180"),
+            (),
+        ),
+    ],
+    ids=["named-with-transforms", "lmdb-without-label-files", "label-list"],
+)
+def test_what_tells_the_family(tmp_path, text, train, label_list, transforms):
+    yml = read_train_yml(_yml(tmp_path, text))
+    assert (yml.train, yml.label_list, yml.transforms) == (train, label_list, transforms)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Train: {dataset: {data_dir: d, label_file_list: }}\n", "label_file_list: expected a non-empty list"),
+        ("Global: {label_list: []}\n", "label_list: expected a non-empty list of labels"),
+        ("Global: {label_list: 0}\n", "label_list: expected a non-empty list of labels"),
+    ],
+    ids=["empty-label-file-list", "empty-label-list", "scalar-label-list"],
+)
+def test_bad_family_keys_are_named(tmp_path, text, message):
+    with pytest.raises(ConfigError, match=message):
+        read_train_yml(_yml(tmp_path, text))

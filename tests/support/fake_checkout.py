@@ -1,10 +1,18 @@
-"""A fake PaddleOCR checkout: only the files and yml keys ``tipc prepare`` reads."""
+"""A fake PaddleOCR checkout: only the files and yml keys ``tipc prepare`` reads.
+
+``make_checkout`` writes a recognition model by default; ``yml=DET_YML`` a detection one
+(ICDAR2015 paths, as det_mv3_db.yml), ``yml=CLS_YML`` a direction classifier.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from tests.support.config_text import config_text
+from tipc.config import load_config
+from tipc.config.model import TipcConfig
+from tipc.config.modes import parse_mode
+from tipc.plan import Plan, PlanOptions, build_plan
 
 CONFIG_REL = "test_tipc/configs/fake_rec/train_infer_python.txt"
 YML_REL = "test_tipc/configs/fake_rec/fake_rec.yml"
@@ -43,21 +51,87 @@ Eval:
 """
 
 
+DET_DIR = "./train_data/icdar2015/text_localization"
+DET_YML = f"""\
+Global:
+  use_gpu: false
+  pretrained_model: ./pretrain_models/MobileNetV3_large_x0_5_pretrained
+Architecture:
+  model_type: det
+  algorithm: DB
+Train:
+  dataset:
+    name: SimpleDataSet
+    data_dir: {DET_DIR}/
+    label_file_list:
+    - {DET_DIR}/train_icdar2015_label.txt
+    transforms:
+    - DecodeImage:
+        img_mode: BGR
+    - DetLabelEncode:
+    - EastRandomCropData:
+        size: [640, 640]
+Eval:
+  dataset:
+    name: SimpleDataSet
+    data_dir: {DET_DIR}/
+    label_file_list:
+    - {DET_DIR}/test_icdar2015_label.txt
+    transforms:
+    - DecodeImage:
+        img_mode: BGR
+    - DetLabelEncode:
+    - DetResizeForTest:
+        image_shape: [736, 1280]
+"""
+
+CLS_YML = """\
+Global:
+  label_list: ['0', '180']
+Architecture:
+  model_type: cls
+Train:
+  dataset:
+    name: SimpleDataSet
+    data_dir: ./train_data/cls
+    label_file_list: [./train_data/cls/train.txt]
+    transforms:
+    - DecodeImage:
+        img_mode: BGR
+    - ClsLabelEncode:
+    - ClsResizeImg:
+        image_shape: [3, 48, 192]
+Eval:
+  dataset:
+    name: SimpleDataSet
+    data_dir: ./train_data/cls
+    label_file_list: [./train_data/cls/test.txt]
+"""
+
+
 def make_checkout(
     root: Path,
     *,
+    yml: str = REC_YML,
     model_type: str = "rec",
     max_text_length: int = 25,
     dict_path: str = DICT_REL,
     infer_model: str = "./inference/fake_rec_infer",
+    train_overrides: str = "",
+    eval_script: str = "null",
+    infer_images: str = "./inference/rec_inference",
 ) -> Path:
-    """Write the fake checkout under ``root``; return the config path."""
+    """Write the fake checkout under ``root``; return the config path.
+
+    ``train_overrides`` are appended to the trainer's ``-o`` words; ``eval_script`` is the eval
+    line's script (null: no eval stage); ``infer_images`` the predictor's image dir in every mode.
+    """
     (root / DICT_REL).parent.mkdir(parents=True, exist_ok=True)
     (root / DICT_REL).write_text("\n".join(DICT_ENTRIES) + "\n", encoding="utf-8")
-    yml = root / YML_REL
-    yml.parent.mkdir(parents=True, exist_ok=True)
-    yml.write_text(
-        REC_YML.format(dict_path=dict_path, max_text_length=max_text_length, model_type=model_type), encoding="utf-8"
+    yml_path = root / YML_REL
+    yml_path.parent.mkdir(parents=True, exist_ok=True)
+    yml_path.write_text(
+        yml.format(dict_path=dict_path, max_text_length=max_text_length, model_type=model_type), encoding="utf-8"
     )
     config = root / CONFIG_REL
     config.write_text(
@@ -67,7 +141,10 @@ def make_checkout(
             train_use_gpu="Global.use_gpu:False",
             epoch="Global.epoch_num:lite_train_lite_infer=1|whole_train_whole_infer=4",
             train_batch="Train.loader.batch_size_per_card:lite_train_lite_infer=8|whole_train_whole_infer=32",
-            norm_train=f"norm_train:tools/train.py -c {YML_REL} -o Global.print_batch_step=1",
+            train_infer_img_dir=f"train_infer_img_dir:{infer_images}",
+            norm_train=f"norm_train:tools/train.py -c {YML_REL} -o Global.print_batch_step=1 {train_overrides}".rstrip(),
+            eval=f"eval:{eval_script}",
+            image_dir=f"--image_dir:{infer_images}",
             to_static_slot="null:null",
             norm_export=f"norm_export:tools/export_model.py -c {YML_REL} -o",
             inference_dir="inference_dir:null",
@@ -80,3 +157,9 @@ def make_checkout(
         encoding="utf-8",
     )
     return config
+
+
+def checkout_plan(config: Path, repo: Path, mode: str) -> tuple[TipcConfig, Plan]:
+    """The config and the plan ``tipc prepare`` reads it with (default options)."""
+    loaded = load_config(config)
+    return loaded, build_plan(loaded, PlanOptions(mode=parse_mode(mode, "--mode"), repo=str(repo)))

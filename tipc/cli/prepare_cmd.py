@@ -1,5 +1,8 @@
 """``tipc prepare``: make the data a config's stages read, offline and idempotently.
 
+The paths are those of the commands the plan runs (the yml's, under each stage's ``-o``
+overrides), planned as ``tipc plan`` would for the mode with default options.
+
 Exit codes: 0 all data is in place; 1 the data was made but whole_infer still
 lacks inference models that only a training run can produce; 2 bad input
 (config, yml, foreign files in the way).
@@ -45,6 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tipc.config import ConfigError, PtqConfig, load_any_config
     from tipc.config.locate import TARGET_FILE, TIPC_CHECKOUT, declared_repo, resolve_config
+    from tipc.config.modes import parse_mode
+    from tipc.plan import PlanOptions, build_plan
     from tipc.prepare.apply import apply_job
     from tipc.prepare.sizes import declared_sizes, resolve_sizes
     from tipc.prepare.targets import plan_prepare
@@ -61,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
         )
     overrides = {"train": args.train_count, "eval": args.eval_count, "infer": args.infer_count}
     sizes = resolve_sizes(args.mode, declared_sizes(config_path.parent / TARGET_FILE), overrides)
-    job = plan_prepare(config, repo, args.mode, sizes, args.seed)
+    # Data paths do not depend on the interpreter, the device or the node: the defaults do.
+    plan = build_plan(config, PlanOptions(mode=parse_mode(args.mode, "--mode"), repo=str(repo)))
+    job = plan_prepare(config, plan, sizes, args.seed)
     for done in apply_job(job, force=args.force):
         print(f"prepare: {done.action.value:<11} {done.target.count:>6} images  {_shown(done.where, repo)}")
     if not job.targets:

@@ -1,6 +1,9 @@
-"""Offline synthetic data at the paths a config reads (``tipc prepare``).
+"""Offline synthetic data at the paths a config's commands read (``tipc prepare``).
 
-``synth`` draws text-line images; ``trainyml``, ``charset`` and ``sizes`` read
-what to draw and how much; ``targets`` turns a config and a mode into data
-sets; ``apply`` writes them, bookkept by ``manifest``.
+``reads`` takes from a plan what each stage reads (``toolargs`` reads its argv as
+PaddleOCR's tools do, ``overrides`` lays its ``-o`` words over the yml);
+``trainyml``, ``families``, ``charset`` and ``sizes`` say what to draw and how
+much; ``targets`` turns them into data sets; ``synth`` (text lines) and
+``detsynth`` (detection scenes) draw, ``writer`` writes, ``apply`` makes it
+idempotent, bookkept by ``manifest``.
 """

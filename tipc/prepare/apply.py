@@ -10,20 +10,21 @@ wants to write that no manifest lists belongs to the user: tipc refuses unless
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from enum import Enum
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from tipc.errors import ConfigError
 from tipc.prepare.manifest import Entry, Manifest, read_manifest, write_manifest
-from tipc.prepare.synth import image_name, rec_image_dir, write_image_dir, write_rec_dataset
-from tipc.prepare.targets import PrepareJob, RecDataset, Target
+from tipc.prepare.targets import LabelledSet, PrepareJob, Target
+from tipc.prepare.writer import drawer, image_paths, labelled_image_dir, write_images, write_labelled_set
 
 INFER_KEY = "inference_images"
-_GENERATOR = "tipc.prepare.synth/1"  # bump when the rendering changes, so old sets are remade
 
 
 class PrepareAction(str, Enum):
@@ -58,16 +59,10 @@ class _Work:
 
 
 def _params(target: Target) -> dict[str, Any]:
-    style = target.style
-    return {
-        "generator": _GENERATOR,
-        "count": target.count,
-        "seed": target.seed,
-        "charset": style.charset,
-        "image_height": style.image_height,
-        "min_len": style.min_len,
-        "max_len": style.max_len,
-    }
+    # Through JSON, as the manifest stores them: tuples become lists, and compare equal after a reread.
+    params = {"generator": drawer(target.style).generator, "count": target.count, "seed": target.seed}
+    stored: dict[str, Any] = json.loads(json.dumps({**params, **asdict(target.style)}))
+    return stored
 
 
 def _rel(path: Path, base: Path) -> str:
@@ -75,43 +70,23 @@ def _rel(path: Path, base: Path) -> str:
 
 
 def _work(target: Target) -> _Work:
-    style = target.style
-    if isinstance(target, RecDataset):
-        image_dir = rec_image_dir(target.data_dir, target.label_file)
-        images = tuple(image_dir / image_name(i) for i in range(target.count))
+    if isinstance(target, LabelledSet):
+        images = image_paths(target.style, labelled_image_dir(target.data_dir, target.label_file), target.count)
         return _Work(
             target.data_dir,
             _rel(target.label_file, target.data_dir),
             _params(target),
             (*images, target.label_file),
-            lambda: write_rec_dataset(
-                target.data_dir,
-                target.label_file,
-                target.count,
-                style.charset,
-                target.seed,
-                image_height=style.image_height,
-                min_len=style.min_len,
-                max_len=style.max_len,
-            ),
+            partial(write_labelled_set, target.style, target.data_dir, target.label_file, target.count, target.seed),
             exclusive_dir=False,
             label_file=target.label_file,
         )
-    images = tuple(target.dir / image_name(i) for i in range(target.count))
     return _Work(
         target.dir,
         INFER_KEY,
         _params(target),
-        images,
-        lambda: write_image_dir(
-            target.dir,
-            target.count,
-            style.charset,
-            target.seed,
-            image_height=style.image_height,
-            min_len=style.min_len,
-            max_len=style.max_len,
-        ),
+        image_paths(target.style, target.dir, target.count),
+        partial(write_images, target.style, target.dir, target.count, target.seed),
         exclusive_dir=True,
     )
 
@@ -165,7 +140,7 @@ def _remove_stale(entry: Entry, manifest: Manifest, keep: set[Path]) -> None:
 
 def apply_target(target: Target, *, force: bool = False) -> Prepared:
     work = _work(target)
-    where = target.label_file if isinstance(target, RecDataset) else target.dir
+    where = target.label_file if isinstance(target, LabelledSet) else target.dir
     manifest = read_manifest(work.dir)
     entry = manifest.entries.get(work.key)
     if (

@@ -1,8 +1,7 @@
-"""Synthetic text-line images: the offline stand-in for a recognition dataset.
+"""Synthetic text-line images: the offline stand-in for recognition and direction-classification data.
 
-Every image comes from its own ``random.Random`` seeded with ``(seed, index)``,
-so the bytes of image *i* depend only on the seed and *i*: re-running gives
-identical files, and growing ``count`` keeps the images already written.
+A sample is drawn from the ``random.Random`` it is given (``tipc.prepare.writer``
+seeds one per image), so its bytes depend on that seed only.
 The font is Pillow's bundled scalable font, so the output depends on the
 Pillow version only, not on which fonts a machine happens to have (DejaVu Sans
 is used only when Pillow was built without FreeType).
@@ -11,12 +10,15 @@ is used only when Pillow was built without FreeType).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from tipc.prepare.styles import ClsStyle, Sample, TextStyle
+
+GENERATOR = "tipc.prepare.synth/1"  # bump when the rendering changes, so old sets are remade
+CLS_GENERATOR = "tipc.prepare.synth.cls/1"
 # Glyphs are drawn at this fraction of the line height before jitter: large
 # enough to be legible at height 32, small enough to leave room for the jitter.
 _FONT_SCALE = 0.72
@@ -27,12 +29,12 @@ _DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 
 
 @lru_cache(maxsize=64)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    font = ImageFont.load_default(size=size)
+def scalable_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    loaded = ImageFont.load_default(size=size)
     # Pillow without FreeType gives a fixed-size bitmap font: prefer a real TTF then.
-    if not isinstance(font, ImageFont.FreeTypeFont) and _DEJAVU.is_file():
+    if not isinstance(loaded, ImageFont.FreeTypeFont) and _DEJAVU.is_file():
         return ImageFont.truetype(str(_DEJAVU), size=size)
-    return font
+    return loaded
 
 
 def usable_charset(charset: str) -> str:
@@ -41,8 +43,14 @@ def usable_charset(charset: str) -> str:
 
 
 def random_text(rng: random.Random, charset: str, min_len: int, max_len: int) -> str:
+    """``min_len`` to ``max_len`` characters of ``charset`` (whitespace and repeats ignored)."""
+    chars = usable_charset(charset)
+    if not chars:
+        raise ValueError(f"synthetic text needs at least one printable character, got {charset!r}")
+    if not 1 <= min_len <= max_len:
+        raise ValueError(f"text length range must satisfy 1 <= min_len <= max_len, got {min_len}..{max_len}")
     length = rng.randint(min_len, max_len)
-    return "".join(rng.choice(charset) for _ in range(length))
+    return "".join(rng.choice(chars) for _ in range(length))
 
 
 def _line_width(text: str, image_height: int) -> int:
@@ -55,7 +63,7 @@ def _fitting_font(
 ) -> tuple[ImageFont.FreeTypeFont | ImageFont.ImageFont, tuple[int, int, int, int]]:
     """The font at ``size`` or the largest smaller one whose ink fits the box."""
     while True:
-        font = _font(size)
+        font = scalable_font(size)
         # Typed as floats (a fractional stroke width); without a stroke they are whole pixels.
         left, top, right, bottom = map(int, font.getbbox(text))
         if size <= _MIN_FONT_PX or (right - left <= max_w and bottom - top <= max_h):
@@ -84,83 +92,15 @@ def render_line(text: str, image_height: int, rng: random.Random) -> Image.Image
     return image
 
 
-def _item_rng(seed: int, index: int) -> random.Random:
-    return random.Random(f"tipc-synth:{seed}:{index}")
+def draw_line(style: TextStyle, rng: random.Random) -> Sample:
+    """A recognition sample: a line of random text, labelled with that text."""
+    text = random_text(rng, style.charset, style.min_len, style.max_len)
+    return Sample(render_line(text, style.image_height, rng), text)
 
 
-def _render_items(
-    count: int, charset: str, seed: int, image_height: int, min_len: int, max_len: int
-) -> Iterator[tuple[int, str, Image.Image]]:
-    chars = usable_charset(charset)
-    if not chars:
-        raise ValueError(f"synthetic text needs at least one printable character, got {charset!r}")
-    if not 1 <= min_len <= max_len:
-        raise ValueError(f"text length range must satisfy 1 <= min_len <= max_len, got {min_len}..{max_len}")
-    for index in range(count):
-        rng = _item_rng(seed, index)
-        text = random_text(rng, chars, min_len, max_len)
-        yield index, text, render_line(text, image_height, rng)
-
-
-def image_name(index: int) -> str:
-    """The file name of the ``index``-th (0-based) image of a set."""
-    return f"word_{index + 1:05d}.png"
-
-
-def rec_image_dir(data_dir: Path, label_file: Path) -> Path:
-    """Where ``write_rec_dataset`` puts the images of ``label_file``: a directory named after its stem,
-    so that a train and an eval set may share one ``data_dir``."""
-    return Path(data_dir) / Path(label_file).stem
-
-
-def _save_png(image: Image.Image, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    image.save(path, format="PNG")
-    return path
-
-
-def write_rec_dataset(
-    data_dir: Path,
-    label_file: Path,
-    count: int,
-    charset: str,
-    seed: int,
-    *,
-    image_height: int = 32,
-    min_len: int = 3,
-    max_len: int = 8,
-    rel_to: Path | None = None,
-) -> tuple[Path, ...]:
-    """Write ``count`` line images and a SimpleDataSet label file; return the image paths.
-
-    Images go to ``rec_image_dir(data_dir, label_file)``. Each label line is
-    ``<image path relative to rel_to (default data_dir)>\\t<text>``.
-    """
-    data_dir, label_file = Path(data_dir), Path(label_file)
-    base = Path(rel_to) if rel_to is not None else data_dir
-    image_dir = rec_image_dir(data_dir, label_file)
-    paths: list[Path] = []
-    lines: list[str] = []
-    for index, text, image in _render_items(count, charset, seed, image_height, min_len, max_len):
-        path = _save_png(image, image_dir / image_name(index))
-        paths.append(path)
-        lines.append(f"{path.relative_to(base).as_posix()}\t{text}\n")
-    label_file.parent.mkdir(parents=True, exist_ok=True)
-    label_file.write_text("".join(lines), encoding="utf-8", newline="\n")
-    return tuple(paths)
-
-
-def write_image_dir(
-    dir: Path,
-    count: int,
-    charset: str,
-    seed: int,
-    *,
-    image_height: int = 32,
-    min_len: int = 3,
-    max_len: int = 8,
-) -> tuple[Path, ...]:
-    """Write ``count`` unlabeled line images (``word_NNNNN.png``) for inference."""
-    out = Path(dir)
-    items = _render_items(count, charset, seed, image_height, min_len, max_len)
-    return tuple(_save_png(image, out / image_name(index)) for index, _, image in items)
+def draw_turned_line(style: ClsStyle, rng: random.Random) -> Sample:
+    """A direction-classification sample: a line turned counter-clockwise by a random label's degrees."""
+    text = random_text(rng, style.text.charset, style.text.min_len, style.text.max_len)
+    label = rng.choice(style.labels)
+    image = render_line(text, style.text.image_height, rng)
+    return Sample(image.rotate(int(label), expand=True), label)

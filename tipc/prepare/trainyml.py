@@ -1,9 +1,11 @@
 """What a PaddleOCR-style training yml says about the data it reads.
 
 Only the keys that decide where data lives and what it must look like:
-``Train``/``Eval`` ``dataset.data_dir`` and ``dataset.label_file_list``,
-``Global.character_dict_path``, ``Global.max_text_length`` and the image
-height of the resize transform.
+``Train``/``Eval`` ``dataset.name``, ``dataset.data_dir`` and
+``dataset.label_file_list``, the transforms' names, ``Global.character_dict_path``,
+``Global.max_text_length``, ``Global.label_list`` and the image height of the
+resize transform. Parse a ``YamlDoc`` with a stage's overrides laid over it
+(``tipc.prepare.overrides``) to see what that stage reads.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ class DatasetSpec:
     """One ``SimpleDataSet``: paths as the yml wrote them (relative to the repo)."""
 
     data_dir: str
-    label_files: tuple[str, ...]
+    label_files: tuple[str, ...]  # () when the yml lists none (an LMDB data set)
+    name: str = ""  # the dataset class, e.g. SimpleDataSet ("" when the yml does not say)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +38,9 @@ class TrainYml:
     dict_path: str | None
     max_text_length: int | None
     image_height: int
-    model_type_line: int = 0  # where Architecture.model_type was written (0: not written)
+    model_type_at: tuple[str, int] = ("", 0)  # (file, line) that set Architecture.model_type (line 0: none)
+    transforms: tuple[str, ...] = ()  # Train's then Eval's transform names
+    label_list: tuple[str, ...] = ()  # Global.label_list (direction classifiers)
 
 
 def _dataset(doc: YamlDoc, section: str) -> DatasetSpec | None:
@@ -49,17 +54,25 @@ def _dataset(doc: YamlDoc, section: str) -> DatasetSpec | None:
         raise doc.error(
             f"{section}.dataset.data_dir: expected a directory path, found {data_dir!r}", section, "dataset", "data_dir"
         )
-    labels = dataset.get("label_file_list")
+    # LMDB-style data sets have no label files; whether that suits the model is families' call.
+    labels = dataset.get("label_file_list", [])
     if isinstance(labels, str):
         labels = [labels]
-    if not isinstance(labels, list) or not labels or not all(isinstance(x, str) and x.strip() for x in labels):
+    present = "label_file_list" in dataset
+    if (
+        not isinstance(labels, list)
+        or (present and not labels)
+        or not all(isinstance(x, str) and x.strip() for x in labels)
+    ):
         raise doc.error(
             f"{section}.dataset.label_file_list: expected a non-empty list of paths, found {labels!r}",
             section,
             "dataset",
             "label_file_list",
         )
-    return DatasetSpec(data_dir.strip(), tuple(x.strip() for x in labels))
+    name = dataset.get("name")
+    name = name.strip() if isinstance(name, str) else ""
+    return DatasetSpec(data_dir.strip(), tuple(x.strip() for x in labels), name)
 
 
 def _transform_names(doc: YamlDoc) -> list[tuple[str, object]]:
@@ -114,6 +127,17 @@ def _max_text_length(doc: YamlDoc) -> int | None:
     return value
 
 
+def _label_list(doc: YamlDoc) -> tuple[str, ...]:
+    value = doc.get("Global", "label_list")
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not value or not all(isinstance(x, (str, int)) for x in value):
+        raise doc.error(
+            f"Global.label_list: expected a non-empty list of labels, found {value!r}", "Global", "label_list"
+        )
+    return tuple(str(x) for x in value)
+
+
 def parse_train_yml(doc: YamlDoc) -> TrainYml:
     if not isinstance(doc.data, dict):
         raise doc.error(f"expected a mapping at the top level, found {type(doc.data).__name__}")
@@ -127,7 +151,9 @@ def parse_train_yml(doc: YamlDoc) -> TrainYml:
         dict_path=dict_path.strip() if isinstance(dict_path, str) and dict_path.strip() else None,
         max_text_length=_max_text_length(doc),
         image_height=_image_height(doc, ops),
-        model_type_line=doc.line("Architecture", "model_type"),
+        model_type_at=doc.where("Architecture", "model_type"),
+        transforms=tuple(name for name, _ in ops),
+        label_list=_label_list(doc),
     )
 
 

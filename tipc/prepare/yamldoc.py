@@ -2,11 +2,14 @@
 
 PaddleOCR ymls use anchors (``&max_text_length``), so values come from
 PyYAML's safe constructor while lines come from the composed node tree.
+A key a stage's ``-o`` override set is blamed on the config line that wrote
+the override, not on the yml (``origins``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +20,20 @@ from tipc.errors import ConfigError
 
 
 @dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a value that is not the yml's own was written."""
+
+    path: str
+    line: int
+    what: str  # e.g. "the override 'Train.dataset.data_dir=./x' of stage norm_train-gpus_0-fp32::train"
+
+
+@dataclass(frozen=True, slots=True)
 class YamlDoc:
     path: Path
     data: Any
     root: yaml.Node | None
+    origins: Mapping[tuple[str, ...], Origin] = field(default_factory=dict)
 
     def get(self, *keys: str, default: Any = None) -> Any:
         """The value at the key path, or ``default`` when any step is absent."""
@@ -45,8 +58,24 @@ class YamlDoc:
                 break
         return found
 
+    def origin(self, *keys: str) -> Origin | None:
+        """The origin of the value at the key path when an override set it or a mapping above it."""
+        for end in range(len(keys), 0, -1):
+            found = self.origins.get(keys[:end])
+            if found is not None:
+                return found
+        return None
+
+    def where(self, *keys: str) -> tuple[str, int]:
+        """(file, line) to blame for the value at the key path: the override's, else the yml's."""
+        origin = self.origin(*keys)
+        return (origin.path, origin.line) if origin is not None else (str(self.path), self.line(*keys))
+
     def error(self, message: str, *keys: str) -> ConfigError:
-        return ConfigError(str(self.path), self.line(*keys), message)
+        origin = self.origin(*keys)
+        if origin is not None:
+            message = f"{message} (from {origin.what}, over {self.path})"
+        return ConfigError(*self.where(*keys), message)
 
 
 def read_yaml(path: Path) -> YamlDoc:

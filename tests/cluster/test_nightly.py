@@ -153,8 +153,8 @@ def test_ci_job_names_a_real_config_and_uploads_where_the_nodes_write():
     assert checkout["with"]["path"] == "${{ env.TIPC_REPO }}"
     runs = [[expand(w, env) for w in shlex.split(s["run"])] for s in node["steps"] if "run" in s]
     (prepare,) = tipc_commands(runs, "prepare")
-    assert (prepare.config, prepare.mode, prepare.repo) == (
-        env["TIPC_CONFIG"],
+    assert (prepare.tipc_config, prepare.mode, prepare.repo) == (
+        [env["TIPC_CONFIG"]],
         env["TIPC_MODE"],
         Path(env["TIPC_REPO"]),
     )

@@ -2,6 +2,8 @@
 
 It takes the options that decide a plan, the same as ``pytest tipc`` (``--device``, ``--ips``,
 ``--host``… included), so what it prints is what a run with those options would start.
+Several configs (``--config`` repeated, a directory, ``--tags``) print one line per config
+instead: its model, mode, chains, stages and notes, or why it cannot be planned (exit 1 then).
 """
 
 from __future__ import annotations
@@ -9,6 +11,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tipc.plan import Plan
+    from tipc.session.problems import ConfigProblem
+    from tipc.session.settings import ConfigTarget
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,18 +27,49 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tipc.config import load_any_config
-    from tipc.plan import build_plan, plan_to_json, plan_to_text
-    from tipc.run.probe import cannot_run
+    from tipc.cli.plan_summary import summary_line, summary_object
+    from tipc.errors import TipcError
+    from tipc.plan import plan_to_json, plan_to_text
+    from tipc.session.problems import ConfigProblem, selection_line
     from tipc.session.settings import resolve_targets
 
-    if len(args.tipc_config) != 1:
-        print("tipc: error: --config: tipc plan takes exactly one config", file=sys.stderr)
+    if not args.tipc_config:
+        print("tipc: error: --config: give a config, or a directory of configs", file=sys.stderr)
         return 2
-    (target,) = resolve_targets(lambda dest: getattr(args, dest))
-    plan = build_plan(load_any_config(str(target.path)), target.options, cannot_run)
+    resolved = resolve_targets(lambda dest: getattr(args, dest))
+    if len(resolved) == 1:
+        outcome = _plan(resolved[0])
+        if isinstance(outcome, ConfigProblem):
+            if outcome.is_error:
+                raise TipcError(outcome.reason)
+            print(outcome.line())
+        elif args.format == "json":
+            print(json.dumps(plan_to_json(outcome), indent=1))
+        else:
+            print(plan_to_text(outcome), end="")
+        return 0
+    entries = [(target.display, _plan(target)) for target in resolved]
+    bad = [e for _, e in entries if isinstance(e, ConfigProblem)]
     if args.format == "json":
-        print(json.dumps(plan_to_json(plan), indent=1))
+        print(json.dumps([summary_object(display, e) for display, e in entries], indent=1))
     else:
-        print(plan_to_text(plan), end="")
-    return 0
+        for display, e in entries:
+            print(summary_line(display, e))
+        print(selection_line(len(entries) - len(bad), bad))
+    return 1 if any(p.is_error for p in bad) else 0
+
+
+def _plan(target: ConfigTarget | ConfigProblem) -> Plan | ConfigProblem:
+    """Its plan, or its problem (a config that does not plan is one)."""
+    from tipc.config import load_any_config
+    from tipc.errors import TipcError
+    from tipc.plan import build_plan
+    from tipc.run.probe import cannot_run
+    from tipc.session.problems import ConfigProblem, error
+
+    if isinstance(target, ConfigProblem):
+        return target
+    try:
+        return build_plan(load_any_config(str(target.path)), target.options, cannot_run)
+    except TipcError as exc:
+        return error(target.path, target.display, target.options.mode, exc)

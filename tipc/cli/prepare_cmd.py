@@ -5,7 +5,8 @@ overrides), planned as ``tipc plan`` would for the mode with default options.
 
 Exit codes: 0 all data is in place; 1 the data was made but whole_infer still
 lacks inference models that only a training run can produce; 2 bad input
-(config, yml, foreign files in the way).
+(config, yml, foreign files in the way). Over several configs (``--config`` repeated,
+a directory, ``--tags``), each is prepared in turn and the worst code is the exit status.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from tipc.config.modes import MODES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--config", required=True, help="train_infer_python.txt path, or a path relative to test_configs/"
-    )
+    from tipc.session.options import add_selection_options
+
+    add_selection_options(parser.add_argument)
     parser.add_argument("--mode", required=True, choices=MODES, help="the mode whose data to make")
     parser.add_argument(
         "--repo",
@@ -46,15 +47,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Each selected config in turn; with several, one that fails is named and the next goes on."""
+    from tipc.errors import TipcError
+    from tipc.session.selection import select_configs
+    from tipc.session.settings import display_name
+
+    if not args.tipc_config:
+        print("tipc prepare: error: --config is required (a config, or a directory of configs)", file=sys.stderr)
+        return 2
+    selected = select_configs(args.tipc_config, args.tipc_tags, Path.cwd())
+    if len(selected) == 1:
+        return _prepare(selected[0].path, args)
+    codes = []
+    for config in selected:
+        print(f"prepare: {display_name(config.path, Path.cwd(), config.within)}")
+        try:
+            codes.append(_prepare(config.path, args))
+        except TipcError as exc:
+            print(f"tipc: error: {exc}", file=sys.stderr)
+            codes.append(2)
+    return max(codes)
+
+
+def _prepare(config_path: Path, args: argparse.Namespace) -> int:
     from tipc.config import ConfigError, PtqConfig, load_any_config
-    from tipc.config.locate import TARGET_FILE, TIPC_CHECKOUT, declared_repo, resolve_config
+    from tipc.config.locate import TARGET_FILE, declared_repo
     from tipc.config.modes import parse_mode
     from tipc.plan import PlanOptions, build_plan
     from tipc.prepare.apply import apply_job
     from tipc.prepare.sizes import declared_sizes, resolve_sizes
     from tipc.prepare.targets import plan_prepare
 
-    config_path = resolve_config(args.config, Path.cwd(), TIPC_CHECKOUT)
     repo = (args.repo or declared_repo(config_path) or Path.cwd()).absolute()
     config = load_any_config(config_path)
     if isinstance(config, PtqConfig):

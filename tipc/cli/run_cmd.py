@@ -2,10 +2,12 @@
 
 Prints each stage's status line as the bash did (yellow on a terminal), a
 failed stage's log tail, the summary paragraph and the HTML report's path
-(``--report-dir``, default ``./reports``). Exit status: 0 when no stage failed,
-timed out or hung, 1 when one did, 2 for bad options, 130 when interrupted
-(results so far are kept). A failed multi-node preflight stops before the first
-stage with exit 1. The lifecycle itself is ``tipc.session``'s, shared with pytest.
+(``--report-dir``, default ``./reports``), and the matrix report's over several configs.
+A config that cannot be planned is one line, before anything runs; the others run.
+Exit status: 0 when no stage failed, timed out or hung and every config planned, 1 otherwise,
+2 for bad options, 130 when interrupted (results so far are kept). A failed multi-node
+preflight stops before the first stage with exit 1. The lifecycle itself is
+``tipc.session``'s, shared with pytest.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tipc.session.lifecycle import TipcSession
+    from tipc.session.settings import ConfigTarget
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,9 +32,9 @@ def run(args: argparse.Namespace) -> int:
     from tipc.errors import OutputError
     from tipc.run import legacy
     from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
-    from tipc.run.summary import run_paragraph
     from tipc.session.lifecycle import TipcSession, failed
     from tipc.session.preflight import failure_message
+    from tipc.session.problems import selection_line, split
     from tipc.session.settings import resolve_settings
 
     settings = resolve_settings(lambda dest: getattr(args, dest))
@@ -45,8 +48,9 @@ def run(args: argparse.Namespace) -> int:
         echo=lambda line: legacy.echo(line, sys.stdout),
         include_hint=lambda stage: f"run its chain ({stage.chain}) too",
     )
-    for target in settings.targets:
-        session.plan(target)  # a bad config: exit 2 now, before anything runs
+    planned, problems = split(session)
+    for problem in problems:  # before anything runs; the other configs run all the same
+        print(problem.line(), file=sys.stderr)
     interrupted = stopped = False
     shown = 0
     with sigterm_as_interrupt():
@@ -58,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
                 print("\n".join(failure_message(r) for r in refused), file=sys.stderr)
                 stopped = True
             else:
-                _run_stages(session)
+                _run_stages(session, planned)
         except KeyboardInterrupt:
             interrupted = True
         except OutputError as exc:  # a full disk: nothing later could be recorded either
@@ -67,13 +71,28 @@ def run(args: argparse.Namespace) -> int:
         finally:
             session.end()
     if not settings.run.dry_run:
-        print(run_paragraph(session.folders(), session.run_id))
-        for html in session.write_reports(Path.cwd()):
-            print(f"tipc: report: {html}")
+        _results(session)
         _warn(session.warnings[shown:])
+    if problems or len(planned) > 1:
+        print(selection_line(len(planned), problems))
     if interrupted:
         return 130
-    return 1 if stopped or failed(session.records()) else 0
+    return 1 if stopped or any(p.is_error for p in problems) or failed(session.records()) else 0
+
+
+def _results(session: TipcSession) -> None:
+    """The summary paragraph, then the reports, each config's and the matrix's."""
+    from tipc.run.summary import run_paragraph
+    from tipc.session.matrix import write_matrix
+
+    if session.folders():  # none when not one config could be planned
+        print(run_paragraph(session.folders(), session.run_id))
+    reports = session.write_reports(Path.cwd())
+    for html in reports:
+        print(f"tipc: report: {html}")
+    matrix = write_matrix(session, Path.cwd(), reports)
+    if matrix is not None:
+        print(f"tipc: matrix report: {matrix}")
 
 
 def _live(data: bytes) -> None:
@@ -86,13 +105,13 @@ def _warn(lines: list[str]) -> None:
         print(line, file=sys.stderr)
 
 
-def _run_stages(session: TipcSession) -> None:
+def _run_stages(session: TipcSession, targets: list[ConfigTarget]) -> None:
     """Every config's stages in the plan's order, then its dropped cases; a failure's story as it ends."""
     from tipc.results.records import Status
     from tipc.run.plan_run import command_text
     from tipc.run.summary import failure_text
 
-    for target in session.settings.targets:
+    for target in targets:
         plan = session.plan(target)
         for stage in plan.stages():
             if session.settings.run.dry_run:

@@ -19,6 +19,7 @@ import pytest
 from tipc.errors import OutputError, TipcError
 from tipc.plan.model import Chain, Skipped, Stage
 from tipc.plan.naming import kind_of
+from tipc.plugin.problem_nodes import ProblemNode
 from tipc.results.records import StageRecord, Status
 from tipc.run.plan_run import command_text
 from tipc.run.summary import failure_text
@@ -55,9 +56,15 @@ class TipcDirectory(pytest.Directory):
             yield ConfigNode.from_parent(
                 self, name=target.display, path=target.path, nodeid=target.display, target=target, plugin=self.plugin
             )
+        for problem in self.plugin.settings.problems:
+            yield ProblemNode.from_parent(
+                self, name=problem.display, path=problem.path, nodeid=problem.display, problem=problem
+            )
 
 
 class ConfigNode(pytest.Collector):
+    """One config; one that cannot be planned fails here, alone: the others are collected all the same."""
+
     def __init__(self, *, target: ConfigTarget, plugin: TipcPlugin, **kw: Any) -> None:
         super().__init__(**kw)
         self.target = target

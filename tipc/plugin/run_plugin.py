@@ -26,7 +26,9 @@ from tipc.run import legacy
 from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
 from tipc.run.summary import run_paragraph
 from tipc.session.lifecycle import TipcSession
+from tipc.session.matrix import write_matrix
 from tipc.session.preflight import failure_message
+from tipc.session.problems import selection_line, split
 from tipc.session.settings import ConfigTarget, Settings, resolve_settings
 
 TIPC_DIR = Path(__file__).resolve().parents[1]
@@ -43,6 +45,8 @@ def activate(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     if settings is None:
         return
+    # A config that cannot be planned fails its own collector; the other configs must still run.
+    config.option.continue_on_collection_errors = True
     worker = getattr(config, "workerinput", None)
     if worker is None:
         check_distribution(config, multi_node=any(t.node and t.node.multi_node for t in settings.targets))
@@ -67,6 +71,7 @@ class TipcPlugin:
         self.cache = CacheGuard(config, dry_run=settings.run.dry_run)
         self._signals = contextlib.ExitStack()
         self.reports: list[Path] = []
+        self.matrix: Path | None = None
         self._warned = 0  # warnings shown at the start are not repeated in the summary
 
     def write(self, data: str | bytes, legacy_echo: bool = False) -> None:
@@ -83,6 +88,12 @@ class TipcPlugin:
 
     def target(self, path: Path) -> ConfigTarget:
         return next(t for t in self.settings.targets if t.path == path)
+
+    def _selection(self, terminalreporter: Any) -> None:
+        """How many configs planned and how many could not, when there was more than one."""
+        if self.settings.problems or len(self.settings.targets) > 1:
+            planned, problems = split(self.session)
+            terminalreporter.write_line(selection_line(len(planned), problems))
 
     # --- hooks ---
 
@@ -129,16 +140,22 @@ class TipcPlugin:
             return
         self.session.end()
         self.reports = self.session.write_reports(Path.cwd())
+        self.matrix = write_matrix(self.session, Path.cwd(), self.reports)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.session.owner and not self.settings.run.dry_run:
+            terminalreporter.write_sep("-", "tipc")
+        self._selection(terminalreporter)  # --collect-only too: how many configs, how many errors
         if not self.session.owner:
             return
         if self.settings.run.dry_run:
             terminalreporter.write_line("tipc: dry run: every command was printed; nothing ran, nothing written.")
             return
-        terminalreporter.write_sep("-", "tipc")
-        terminalreporter.write_line(run_paragraph(self.session.folders(), self.session.run_id))
+        if self.session.folders():  # none when not one config could be planned
+            terminalreporter.write_line(run_paragraph(self.session.folders(), self.session.run_id))
         for report in self.reports:
             terminalreporter.write_line(f"tipc: report: {report}")
+        if self.matrix is not None:
+            terminalreporter.write_line(f"tipc: matrix report: {self.matrix}")
         for warning in self.session.warnings[self._warned :]:
             terminalreporter.write_line(warning, yellow=True)

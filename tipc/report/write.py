@@ -67,6 +67,11 @@ def _dir_name(text: str) -> str:
     return _UNSAFE_DIR.sub("_", text).strip("._") or "unknown"
 
 
+def report_mode_dir(out_root: Path, model: str, mode: str) -> Path:
+    """Where the reports of one model and mode go: ``<out_root>/<model>/<mode>/``."""
+    return Path(out_root) / _dir_name(model) / _dir_name(mode)
+
+
 def _to_stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
@@ -170,7 +175,7 @@ def write_report(
     records = all_records(runs)
     # Results from before run ids are named by their start second, as reports always were.
     name = _dir_name(summary.run_id) if summary.run_id else summary.timestamp
-    mode_dir = Path(out_root) / _dir_name(summary.model) / _dir_name(summary.mode)
+    mode_dir = report_mode_dir(out_root, summary.model, summary.mode)
     report_dir = mode_dir / name
     report_dir.mkdir(parents=True, exist_ok=True)
 

@@ -16,8 +16,8 @@ from tipc.config.modes import MODES
 
 Option = tuple[tuple[str, ...], dict[str, Any]]
 
-# What decides the plan: shared by `tipc plan` and the fronts that run it.
-PLAN_OPTIONS: tuple[Option, ...] = (
+# Which configs: shared by every command that takes configs (`tipc prepare` too).
+SELECTION_OPTIONS: tuple[Option, ...] = (
     (
         ("--config",),
         dict(
@@ -25,9 +25,27 @@ PLAN_OPTIONS: tuple[Option, ...] = (
             action="append",
             default=[],
             metavar="CONFIG",
-            help="TIPC config: a path, or a name under test_configs/ or test_tipc/configs/ (repeatable)",
+            help="TIPC config: a path, or a name under test_configs/ or test_tipc/configs/; "
+            "a directory stands for every train_*.txt below it (repeatable)",
         ),
     ),
+    (
+        ("--tags",),
+        dict(
+            dest="tipc_tags",
+            action="append",
+            default=[],
+            metavar="TAG,TAG",
+            help="keep the configs whose file name has all these tags: the training hardware (linux_gpu, "
+            "linux_cpu ...), fleet, amp, normal (neither fleet nor amp), pact, ptq; "
+            "repeat for alternatives (--tags linux_cpu,normal --tags linux_gpu,amp)",
+        ),
+    ),
+)
+
+# What decides the plan: shared by `tipc plan` and the fronts that run it.
+PLAN_OPTIONS: tuple[Option, ...] = (
+    *SELECTION_OPTIONS,
     (("--mode",), dict(dest="tipc_mode", default=None, metavar="MODE", help=f"one of {', '.join(MODES)}")),
     (
         ("--repo",),
@@ -118,6 +136,11 @@ RUN_OPTIONS: tuple[Option, ...] = (
         ),
     ),
 )
+
+
+def add_selection_options(add: Callable[..., Any]) -> None:
+    for names, kwargs in SELECTION_OPTIONS:
+        add(*names, **kwargs)
 
 
 def add_plan_options(add: Callable[..., Any]) -> None:

@@ -23,6 +23,13 @@ def report_root(settings: Settings, cwd: Path) -> Path:
     return cwd / REPORTS
 
 
+def writes_reports(settings: Settings) -> bool:
+    """Reports are wanted, and this node writes them (on several nodes only node 0 does)."""
+    if not settings.report or settings.run.dry_run:
+        return False
+    return not any(t.node and t.node.multi_node and t.node.node_rank != 0 for t in settings.targets)
+
+
 def final_report(
     settings: Settings, folders: Sequence[ResultsDir], root: Path, warn: Callable[[str], None]
 ) -> list[Path]:
@@ -33,9 +40,7 @@ def final_report(
     cannot be written is a warning, not the run's failure: the results it would show
     are on disk already, and the run's status is its stages'.
     """
-    if not settings.report or settings.run.dry_run:
-        return []
-    if any(t.node and t.node.multi_node and t.node.node_rank != 0 for t in settings.targets):
+    if not writes_reports(settings):
         return []
     from tipc.report import write_report  # jinja2 and the report's modules: only when a report is written
 

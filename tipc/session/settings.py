@@ -5,6 +5,8 @@
 frozen ``Settings``: a ``PlanOptions`` per config and the ``RunSettings``.
 Every bad value raises ``SettingsError`` saying what to type instead; the
 pytest front turns it into ``pytest.UsageError``, ``tipc run`` into exit 2.
+A config that cannot be read, or a multi-node config on one node, is not a bad
+value: it becomes that config's ``ConfigProblem`` and the others still run.
 Extend the mapping here, nowhere else.
 """
 
@@ -13,19 +15,19 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from tipc.cluster.node import NodeContext, resolve_node, to_plan_kwargs
+from tipc.cluster.node import ClusterArgs, NodeContext, resolve_node, to_plan_kwargs
 from tipc.cluster.options import cluster_args
 from tipc.cluster.topology import ips_from_gpu_list
 from tipc.compat import shim_path
 from tipc.config import AnyConfig, PtqConfig, load_any_config
-from tipc.config.formats import check_mode
-from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, declared_repo, resolve_config
+from tipc.config.formats import check_mode, config_modes
+from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, declared_repo
 from tipc.config.locate import TIPC_CHECKOUT as CHECKOUT
-from tipc.config.modes import MODES, parse_mode
+from tipc.config.modes import MODES, Mode, parse_mode
 from tipc.errors import ClusterError, ConfigError, SettingsError
 from tipc.plan import PlanOptions
 from tipc.plan.topology import parse_topology
@@ -33,6 +35,8 @@ from tipc.run.limits import parse_seconds, resolve_limits
 from tipc.run.plan_run import RunSettings
 from tipc.run.probe import cannot_run
 from tipc.session.options import PLAN_OPTIONS, RUN_OPTIONS
+from tipc.session.problems import ConfigProblem, ProblemKind, cluster_problem, error
+from tipc.session.selection import Selected, select_configs
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,23 +54,17 @@ class Settings:
     live: bool = False
     report_dir: Path | None = None  # None: the front's default place
     report: bool = True
+    problems: tuple[ConfigProblem, ...] = ()  # the selection's configs that cannot run here, each with why
 
 
-def display_name(config: Path, cwd: Path) -> str:
+def display_name(config: Path, cwd: Path, within: Path | None = None) -> str:
+    """``within``: the directory ``--config`` named, the last base tried (a checkout elsewhere)."""
     config = config.resolve()
-    for base in (CHECKOUT / CONFIG_DIR, cwd.resolve() / CONFIG_DIR, cwd.resolve() / TARGET_CONFIG_DIR, cwd.resolve()):
+    bases = (CHECKOUT / CONFIG_DIR, cwd.resolve() / CONFIG_DIR, cwd.resolve() / TARGET_CONFIG_DIR, cwd.resolve())
+    for base in (*bases, *([within.resolve()] if within else [])):
         if config.is_relative_to(base):
             return config.relative_to(base).as_posix()
     return config.as_posix()
-
-
-def _locate(arg: str, cwd: Path) -> Path:
-    try:
-        return resolve_config(arg, cwd, CHECKOUT)
-    except ConfigError as exc:
-        raise SettingsError(
-            f"--config {arg}: {exc.message}; give a path, or a name under test_configs/ or test_tipc/configs/"
-        ) from None
 
 
 def _repo(given: str | None, config: Path, cwd: Path) -> Path:
@@ -90,20 +88,41 @@ def _config_ips(config: AnyConfig) -> tuple[str, ...]:
     return () if isinstance(config, PtqConfig) else ips_from_gpu_list(config.gpu_list.values())
 
 
-def _target(arg: str, get: Callable[[str], Any], mode: str, cwd: Path) -> ConfigTarget:
-    path = _locate(arg, cwd)
-    run_mode = parse_mode(mode, str(path))
-    config = load_any_config(str(path))
-    check_mode(config, run_mode)
-    node = resolve_node(cluster_args(get, _process_count(config)), config_ips=_config_ips(config))
+def _target(
+    selected: Selected, get: Callable[[str], Any], mode: Mode, cluster: ClusterArgs, cwd: Path
+) -> ConfigTarget | ConfigProblem:
+    """The config's target, or its problem; ``SettingsError`` when the run's own options are at fault."""
+    path = selected.path
+    display = display_name(path, cwd, selected.within)
+    try:
+        config = load_any_config(str(path))
+        if selected.within is not None and mode not in config_modes(config):
+            # A directory's KL quantization configs in a training mode: not this mode's matter.
+            modes = ", ".join(config_modes(config))
+            return ConfigProblem(
+                path.resolve(), display, mode, ProblemKind.NOT_APPLICABLE, f"in {mode}: it runs only in {modes}"
+            )
+        check_mode(config, mode)  # named on its own, the wrong mode is the user's to fix
+        repo = _repo(get("tipc_repo"), path, cwd)
+        config_ips = _config_ips(config)
+        cluster = replace(cluster, port_count=_process_count(config))
+    except (ConfigError, ClusterError) as exc:  # the config's text: its gpu_list's addresses included
+        return error(path.resolve(), display, mode, exc)
+    try:
+        node = resolve_node(cluster, config_ips=config_ips)
+    except ClusterError as exc:
+        fault = cluster_problem(exc, cluster, config_ips)
+        if fault is None:
+            raise SettingsError(str(exc)) from None
+        return ConfigProblem(path.resolve(), display, mode, *fault)
     options = PlanOptions(
-        mode=run_mode,
-        repo=str(_repo(get("tipc_repo"), path, cwd)),
+        mode=mode,
+        repo=str(repo),
         python=_python(get("tipc_python"), cwd),
         **({"output_root": get("tipc_output_root")} if get("tipc_output_root") else {}),
         **to_plan_kwargs(node),
     )
-    return ConfigTarget(path=path.resolve(), display=display_name(path, cwd), options=options, node=node)
+    return ConfigTarget(path=path.resolve(), display=display, options=options, node=node)
 
 
 def _python(given: str | None, cwd: Path) -> str | None:
@@ -136,8 +155,9 @@ def _given(get: Callable[[str], Any]) -> dict[str, str]:
     return out
 
 
-def resolve_targets(get: Callable[[str], Any], cwd: Path | None = None) -> tuple[ConfigTarget, ...]:
-    """Every ``--config`` with the ``PlanOptions`` this node runs it with; () without ``--config``."""
+def resolve_targets(get: Callable[[str], Any], cwd: Path | None = None) -> tuple[ConfigTarget | ConfigProblem, ...]:
+    """Every selected config, in the selection's order: its target (the ``PlanOptions`` this node
+    runs it with), or its problem (why it cannot run here); () without ``--config``."""
     configs = get("tipc_config")
     if not configs:
         return ()
@@ -145,17 +165,30 @@ def resolve_targets(get: Callable[[str], Any], cwd: Path | None = None) -> tuple
     mode = get("tipc_mode")
     if mode is None:
         raise SettingsError(f"--mode (missing): --config needs --mode, one of {', '.join(MODES)}")
+    selected = select_configs(configs, get("tipc_tags"), cwd)
     try:
-        return tuple(_target(arg, get, mode, cwd) for arg in configs)
+        run_mode = parse_mode(mode, str(selected[0].path))
+        cluster = cluster_args(get)
     except (ConfigError, ClusterError) as exc:
         raise SettingsError(str(exc)) from None
+    return tuple(_target(s, get, run_mode, cluster, cwd) for s in selected)
+
+
+def _node_fields(first: PlanOptions) -> dict[str, Any]:
+    """What every config's stages share about this node, from the first config's options."""
+    return {
+        "node_rank": first.node_rank or 0,
+        "device": str(first.device),
+        **({"host": first.host} if first.host else {}),
+    }
 
 
 def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Settings | None:
     """None when no ``--config`` was given (tipc stays inert)."""
-    targets = resolve_targets(get, cwd)
-    if not targets:
+    resolved = resolve_targets(get, cwd)
+    if not resolved:
         return None
+    targets = tuple(t for t in resolved if isinstance(t, ConfigTarget))
     cwd = Path.cwd() if cwd is None else cwd
     try:
         limits = resolve_limits(
@@ -165,16 +198,13 @@ def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Sett
         )
     except ValueError as exc:
         raise SettingsError(f"--timeout/--hang-timeout: {exc}") from None
-    first = targets[0].options
     overrides = _given(get)
     run = RunSettings(
         limits=limits,
         dry_run=bool(get("tipc_dry_run")),
-        node_rank=first.node_rank or 0,
-        device=str(first.device),
         overrides=overrides,
         pythonpath=(shim_path(),) if get("tipc_autolog_shim") else (),
-        **({"host": first.host} if first.host else {}),
+        **(_node_fields(targets[0].options) if targets else {}),  # none runs: its problems are still told
     )
     report_dir = get("tipc_report_dir")
     return Settings(
@@ -183,4 +213,5 @@ def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Sett
         live=bool(get("tipc_live")),
         report_dir=None if report_dir is None else (cwd / report_dir).resolve(),
         report=not get("tipc_no_report"),
+        problems=tuple(p for p in resolved if isinstance(p, ConfigProblem)),
     )

@@ -1,0 +1,81 @@
+"""What the matrix report remembers between runs, and what the next run reads back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tipc.report.overview import ConfigOutcome, Earlier, build_page
+from tipc.report.overview_history import LOOK_BACK, SUMMARY, earlier_runs, read_summary, summary_json
+from tipc.results.records import StageRecord, Status
+
+MODE = "lite_train_lite_infer"
+
+
+def night(day: int) -> str:
+    return f"202611{day:02d}T013000Z-0000000{day % 10}"
+
+
+def remember(root: Path, run_id: str, configs: dict[str, Status]) -> None:
+    outcomes = [
+        ConfigOutcome(name, MODE, records=(StageRecord(id="c::train", kind="train", chain="c", status=status),))
+        for name, status in configs.items()
+    ]
+    (root / run_id).mkdir(parents=True)
+    (root / run_id / SUMMARY).write_text(summary_json(run_id, build_page(run_id, outcomes, root, {}).rows))
+
+
+def test_a_summary_reads_back(tmp_path):
+    remember(tmp_path, night(1), {"a.txt": Status.FAILED, "b.txt": Status.PASSED})
+    assert read_summary(tmp_path / night(1) / SUMMARY) == (
+        night(1),
+        {
+            ("a.txt", MODE): Earlier(night(1), "failed", ("c::train",)),
+            ("b.txt", MODE): Earlier(night(1), "passed", ()),
+        },
+    )
+
+
+def test_each_config_gets_its_latest_earlier_run(tmp_path):
+    remember(tmp_path, night(1), {"a.txt": Status.FAILED, "b.txt": Status.FAILED})
+    remember(tmp_path, night(2), {"a.txt": Status.PASSED})
+    remember(tmp_path, night(4), {"a.txt": Status.FAILED, "b.txt": Status.PASSED})  # a later run: not history
+    found = earlier_runs(tmp_path, night(3), {("a.txt", MODE), ("b.txt", MODE), ("c.txt", MODE)}, print)
+    assert {k[0]: (e.run_id, e.verdict) for k, e in found.items()} == {
+        "a.txt": (night(2), "passed"),
+        "b.txt": (night(1), "failed"),  # not in night 2's matrix
+    }
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"{",
+        b"\xff\xfe",
+        json.dumps({"schema": 9, "rows": []}).encode(),
+        json.dumps({"schema": 1, "rows": [1]}).encode(),
+    ],
+    ids=["not-json", "not-utf8", "newer-schema", "bad-row"],
+)
+def test_a_bad_summary_is_skipped_with_a_warning_naming_it(tmp_path, content):
+    remember(tmp_path, night(1), {"a.txt": Status.PASSED})
+    (tmp_path / night(2)).mkdir()
+    (tmp_path / night(2) / SUMMARY).write_bytes(content)
+    warnings: list[str] = []
+    found = earlier_runs(tmp_path, night(3), {("a.txt", MODE)}, warnings.append)
+    assert found[("a.txt", MODE)].run_id == night(1)
+    (warning,) = warnings
+    assert warning.startswith(f"tipc: skipped matrix history entry {tmp_path / night(2) / SUMMARY}: ")
+
+
+def test_history_is_read_only_so_far_back(tmp_path):
+    remember(tmp_path, night(1), {"old.txt": Status.PASSED})
+    for day in range(2, LOOK_BACK + 2):
+        remember(tmp_path, night(day), {"a.txt": Status.PASSED})
+    assert earlier_runs(tmp_path, "99999999", {("old.txt", MODE)}, print) == {}
+
+
+def test_no_history_yet(tmp_path):
+    assert earlier_runs(tmp_path / "missing", night(1), {("a.txt", MODE)}, print) == {}

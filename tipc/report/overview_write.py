@@ -1,0 +1,39 @@
+"""``write_overview``: a run's configs → ``<out_root>/matrix/<run id>/index.html`` (+ ``latest``).
+
+Beside the page, its ``summary.json`` is what the next run compares each config with. The
+``latest`` symlink and ``latest.html`` point at the newest page, as for the per-folder reports.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from tipc.report.build import format_time
+from tipc.report.overview import ConfigOutcome, OverviewPage, build_page
+from tipc.report.overview_history import SUMMARY, earlier_runs, summary_json
+from tipc.report.render import environment
+from tipc.report.write import INDEX, update_latest
+from tipc.results.folder import Warn, write_atomic
+
+MATRIX = "matrix"
+
+
+def render_overview(page: OverviewPage) -> str:
+    return environment().get_template("overview.html").render(p=page)
+
+
+def write_overview(outcomes: Sequence[ConfigOutcome], out_root: Path, run_id: str, warn: Warn | None = None) -> Path:
+    """Render the matrix page of run ``run_id`` and return the path of its ``index.html``."""
+    matrix_dir = Path(out_root) / MATRIX
+    page_dir = matrix_dir / run_id
+    page_dir.mkdir(parents=True, exist_ok=True)
+    wanted = {(o.config, o.mode) for o in outcomes}
+    history = earlier_runs(matrix_dir, run_id, wanted, warn or (lambda m: print(m, file=sys.stderr)))
+    page = build_page(run_id, outcomes, page_dir, history, generated=format_time(time.time()))
+    write_atomic(page_dir / INDEX, render_overview(page))
+    write_atomic(page_dir / SUMMARY, summary_json(run_id, page.rows))
+    update_latest(matrix_dir, run_id, page.title)
+    return page_dir / INDEX

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 import sys
+import time
 
 import pytest
 
@@ -28,6 +32,13 @@ def tipc_run(repo, *extra: str) -> int:
             *extra,
         ]
     )
+
+
+def harness_process(repo, env, **streams) -> subprocess.Popen:
+    """``tipc run`` of the fake target's CPU config in a process of its own, to be signalled."""
+    argv = [sys.executable, "-m", "tipc", "run", "--config", str(repo / CPU_CONFIG), "--mode", "lite_train_lite_infer",
+            "--python", sys.executable, "--no-report"]  # fmt: skip
+    return subprocess.Popen(argv, env=env, **streams)
 
 
 def test_pass_exits_0_and_prints_status_lines(fake_repo, capsys):
@@ -110,31 +121,10 @@ def free_port_pair() -> int:
 
 def test_sigterm_stops_the_stage_keeps_the_results_and_exits_130(fake_repo):
     """A real ``tipc run`` process terminated while its first infer case runs."""
-    import os
-    import signal
-    import subprocess
-    import time
 
     results = fake_repo / "test_tipc/output/fake_rec/lite_train_lite_infer"
     env = {**os.environ, "TIPC_FAKE": "infer:sleep=60"}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tipc",
-            "run",
-            "--config",
-            str(fake_repo / CPU_CONFIG),
-            "--mode",
-            "lite_train_lite_infer",
-            "--python",
-            sys.executable,
-            "--no-report",
-        ],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
+    proc = harness_process(fake_repo, env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
 
         def three_done():
@@ -157,31 +147,10 @@ def test_sigterm_stops_the_stage_keeps_the_results_and_exits_130(fake_repo):
 
 
 def test_a_sigkilled_harness_leaves_no_stage_running_and_the_next_run_says_so(fake_repo, tmp_path, capsys):
-    import os
-    import signal
-    import subprocess
-    import time
 
     pids = tmp_path / "pids"
     env = {**os.environ, "TIPC_FAKE": "train:grandchild,train:ignore-term,train:hang", "TIPC_FAKE_PIDS": str(pids)}
-    harness = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tipc",
-            "run",
-            "--config",
-            str(fake_repo / CPU_CONFIG),
-            "--mode",
-            "lite_train_lite_infer",
-            "--python",
-            sys.executable,
-            "--no-report",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    harness = harness_process(fake_repo, env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while not (pids.is_file() and len(pids.read_text().split()) == 2) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -11,13 +11,12 @@ from __future__ import annotations
 import json
 import math
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-import tipc
+from tests.support.tinyrec import pytest_tipc_argv
 
 pytestmark = pytest.mark.slow
 
@@ -33,32 +32,9 @@ def run(tinyrec, tmp_path_factory):
     """One ``pytest tipc`` run of both configs; rootdir in tmp so reports and caches stay there."""
     here = tmp_path_factory.mktemp("run")
     (here / "pytest.ini").write_text("[pytest]\n")
-    argv = [
-        sys.executable,
-        "-m",
-        "pytest",
-        str(Path(tipc.__file__).parent),
-        "-c",
-        str(here / "pytest.ini"),
-        "-p",
-        "no:cacheprovider",
-        "--config",
-        CPU_CONFIG,
-        "--config",
-        NPROC2_CONFIG,
-        "--mode",
-        LITE,
-        "--repo",
-        str(tinyrec),
-        "--python",
-        sys.executable,
-        "--device",
-        "cpu",
-        "--report-dir",
-        str(here / "reports"),
-        "--junitxml",
-        str(here / "junit.xml"),
-    ]
+    argv = pytest_tipc_argv(here, "--config", CPU_CONFIG, "--config", NPROC2_CONFIG, "--mode", LITE,
+                            "--repo", str(tinyrec), "--device", "cpu", "--report-dir", str(here / "reports"),
+                            "--junitxml", str(here / "junit.xml"))  # fmt: skip
     done = subprocess.run(argv, cwd=here, capture_output=True, text=True, timeout=600)
     records = [json.loads(line) for line in (tinyrec / OUT / "results.jsonl").read_text().splitlines()]
     return done, {r["id"]: r for r in records}, here

@@ -7,44 +7,20 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-import tipc
+from tests.support.tinyrec import CPU_CONFIG, LITE, pytest_tipc_argv
 
 pytestmark = pytest.mark.slow
 
-LITE = "lite_train_lite_infer"
-CPU_CONFIG = "tinyrec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
 SAVE = "test_tipc/output/tinyrec/lite_train_lite_infer/norm_train_gpus_-1_autocast_fp32"
 
 
 def train_only(repo: Path, here: Path) -> tuple[subprocess.CompletedProcess, dict]:
-    argv = [
-        sys.executable,
-        "-m",
-        "pytest",
-        str(Path(tipc.__file__).parent),
-        "-c",
-        str(here / "pytest.ini"),
-        "-p",
-        "no:cacheprovider",
-        "--config",
-        CPU_CONFIG,
-        "--mode",
-        LITE,
-        "-m",
-        "train",
-        "--repo",
-        str(repo),
-        "--python",
-        sys.executable,
-        "--device",
-        "cpu",
-        "--no-report",
-    ]
+    argv = pytest_tipc_argv(here, "--config", CPU_CONFIG, "--mode", LITE, "-m", "train", "--repo", str(repo),
+                            "--device", "cpu", "--no-report")  # fmt: skip
     done = subprocess.run(argv, cwd=here, capture_output=True, text=True, timeout=300)
     records = [json.loads(line) for line in (repo / SAVE).parent.joinpath("results.jsonl").read_text().splitlines()]
     info = json.loads((repo / SAVE).parent.joinpath("run.json").read_text())

@@ -64,3 +64,16 @@ def test_a_full_disk_stops_the_run_cleanly(fake_repo, small_disk, capsys, leave)
         for line in records.read_text().splitlines():
             json.loads(line)  # every line that made it is a whole record
     assert not list(small_disk.rglob("*.tmp"))
+
+
+def test_a_full_report_folder_is_a_warning_and_leaves_no_temp_file(fake_repo, small_disk, capsys):
+    """The results are elsewhere and complete; only the report cannot be written."""
+    fill(small_disk, 0)
+    reports = small_disk / "reports"
+    code = main(["run", "--config", str(fake_repo / CPU_CONFIG), "--mode", "lite_train_lite_infer",
+                 "--python", sys.executable, "--output-root", "./elsewhere", "--report-dir", str(reports)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 0
+    assert "tipc: report not written (" in err and "No space left on device" in err and "Traceback" not in err
+    assert not list(small_disk.rglob("*.tmp")) and not list(small_disk.rglob(".*.tmp"))
+    assert len((fake_repo / "elsewhere/fake_rec/lite_train_lite_infer/results.jsonl").read_text().splitlines()) == 5

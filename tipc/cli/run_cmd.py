@@ -87,7 +87,9 @@ def _run_stages(session: TipcSession) -> None:
     from tipc.run.plan_run import command_text
     from tipc.run.summary import failure_text
 
-    for target in session.settings.targets:
+    targets = session.settings.targets
+    session.schedule((target, stage) for target in targets for stage in session.plan(target).stages())
+    for target in targets:
         plan = session.plan(target)
         for stage in plan.stages():
             if session.settings.run.dry_run:

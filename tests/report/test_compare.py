@@ -95,7 +95,7 @@ def test_summary_marks_carried_stages_and_counts_only_this_runs():
         StageRecord(id="c::train", kind="train", chain="c", status=Status.PASSED, run_id="R2"),
         StageRecord(id="c::eval", kind="eval", chain="c", status=Status.FAILED, run_id="R1"),
     ]
-    s = summarize("m", "mode", "ts", recs, run_id="R2", config="a.txt", run_ids={0: "R2"})
+    s = summarize("m", "mode", "ts", recs, run_id="R2", config="a.txt", run_ids={(0, ""): "R2"})
     assert [st.carried for st in s.stages] == [False, True]
     d = json.loads(s.to_json())
     assert (d["schema"], d["run_id"], d["config"], d["counts"]["passed"], d["counts"]["failed"]) == (

@@ -74,7 +74,9 @@ def test_carried_cells_say_which_run_made_them(run_id, carried):
     records = [rec("a::train", Status.FAILED, run_id=run_id, reason="exit code 1")]
     anchors = make_anchors((stage_key(r) for r in records), "stage", False)
     (c,) = (
-        build_matrix(records, anchors, make_anchors((row_key(r) for r in records), "chain", False), False, {0: "R2"})
+        build_matrix(
+            records, anchors, make_anchors((row_key(r) for r in records), "chain", False), False, {(0, ""): "R2"}
+        )
         .rows[0]
         .cells
     )

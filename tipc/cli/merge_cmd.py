@@ -1,4 +1,4 @@
-"""``tipc merge DIR... [--out DIR]``: several nodes' results → one results directory."""
+"""``tipc merge DIR... [--out DIR]``: several nodes' (or shards') results → one results directory."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "dirs",
         nargs="+",
         metavar="DIR",
-        help="node results directories (each with results.jsonl, run.json, "
-        "results_python.log), or a <mode> directory holding node<k>/ ones",
+        help="node or shard results directories (each with results.jsonl, run.json, "
+        "results_python.log), or a <mode> directory holding node<k>/ or shard<k>/ ones",
     )
     parser.add_argument(
         "--out",
@@ -24,9 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tipc.cluster.merge import merge_dirs
     from tipc.results import ResultsDir, node_dirs
+    from tipc.results.folder import SHARD_PREFIX
 
     dirs = node_dirs(args.dirs)
     out = merge_dirs(dirs, args.out)
     count = len(ResultsDir(out).records())
-    print(f"tipc merge: {len(dirs)} node(s), {count} record(s) -> {out}")
+    parts = "shard(s)" if any(d.name.startswith(SHARD_PREFIX) for d in dirs) else "node(s)"
+    print(f"tipc merge: {len(dirs)} {parts}, {count} record(s) -> {out}")
     return 0

@@ -111,6 +111,7 @@ def _run_stages(session: TipcSession, targets: list[ConfigTarget]) -> None:
     from tipc.run.plan_run import command_text
     from tipc.run.summary import failure_text
 
+    session.schedule((target, stage) for target in targets for stage in session.plan(target).stages())
     for target in targets:
         plan = session.plan(target)
         for stage in plan.stages():

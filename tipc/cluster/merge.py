@@ -1,9 +1,12 @@
-"""Several nodes' results directories → one directory a report can read.
+"""Several nodes' (or shards') results directories → one directory a report can read.
 
 Each node of a multi-node run writes its own ``results.jsonl``, ``run.json`` and
-``results_python.log`` (under ``<mode>/node<rank>/``). Merging keeps every
-record as it was (``node_rank``/``host`` included), orders them by node then
-start time, and refuses directories that belong to different runs.
+``results_python.log`` (under ``<mode>/node<rank>/``), and so does each part of a
+split matrix (``--shard K/N``, under ``<mode>/shard<K>/``). Merging keeps every
+record as it was (``node_rank``/``host``/``shard`` included), orders them by node,
+shard, then start time, and refuses directories that belong to different runs — for
+shards, to different splits (``RunInfo.partition``): shards that split the matrix
+differently could have run a chain twice or never. A missing shard is a note.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ def merge_dirs(paths: Sequence[str | Path], out: str | Path | None = None) -> Pa
         if not (d / LEGACY_LOG).is_file():
             raise ResultsError(str(d / LEGACY_LOG), 0, "missing; every node's results directory has one")
     _check_same_run(nodes)
-    nodes.sort(key=lambda n: n[1].node_rank)
+    nodes.sort(key=lambda n: (n[1].node_rank, _shard_index(n[1])))
     target = Path(out) if out is not None else default_out(dirs)
     if any(target.resolve() == d.resolve() for d in dirs):
         raise ResultsError(str(target), 0, "is one of the node directories; choose another --out")
@@ -51,9 +54,9 @@ def merge_dirs(paths: Sequence[str | Path], out: str | Path | None = None) -> Pa
 
 def _check_same_run(nodes: list[NodeResults]) -> None:
     first_dir, first, _ = nodes[0]
-    ranks: dict[int, Path] = {}
+    ranks: dict[tuple[int, str], Path] = {}
     for d, info, records in nodes:
-        for name in ("model", "mode", "config_sha256"):
+        for name in ("model", "mode", "config_sha256", "partition"):
             if getattr(info, name) != getattr(first, name):
                 raise ResultsError(
                     str(d / RUN_INFO),
@@ -62,13 +65,11 @@ def _check_same_run(nodes: list[NodeResults]) -> None:
                     f"{first_dir / RUN_INFO} has {getattr(first, name)!r}; "
                     "merge only the nodes of one run",
                 )
-        if info.node_rank in ranks:
-            raise ResultsError(
-                str(d / RUN_INFO),
-                0,
-                f"node_rank {info.node_rank} again (also in {ranks[info.node_rank] / RUN_INFO}); each node once",
-            )
-        ranks[info.node_rank] = d
+        seen = ranks.get((info.node_rank, info.shard))
+        if seen is not None:
+            what, each = (f"shard {info.shard}", "shard") if info.shard else (f"node_rank {info.node_rank}", "node")
+            raise ResultsError(str(d / RUN_INFO), 0, f"{what} again (also in {seen / RUN_INFO}); each {each} once")
+        ranks[info.node_rank, info.shard] = d
         for number, record in enumerate(records, 1):
             if (record.model, record.mode) != (info.model, info.mode) or record.node_rank != info.node_rank:
                 raise ResultsError(
@@ -80,25 +81,51 @@ def _check_same_run(nodes: list[NodeResults]) -> None:
                 )
 
 
+def _part(info: RunInfo) -> str:
+    """How merge notes name one input: ``node 1``, ``shard 2/8``."""
+    return f"shard {info.shard}" if info.shard else f"node {info.node_rank}"
+
+
+def _shard_index(info: RunInfo) -> int:
+    return int(info.shard.partition("/")[0]) if info.shard else 0
+
+
+def _missing_shards(infos: Sequence[RunInfo]) -> str:
+    shards = [i.shard for i in infos if i.shard]
+    if not shards:
+        return ""
+    count = int(shards[0].partition("/")[2])
+    missing = sorted(set(range(1, count + 1)) - {_shard_index(i) for i in infos})
+    if not missing:
+        return ""
+    names = ", ".join(f"{k}/{count}" for k in missing)
+    return f"shard(s) {names} missing: their chains are not in these results"
+
+
 def merged_run_info(nodes: Sequence[NodeResults]) -> RunInfo:
-    """Node 0's facts, with every node's host, the earliest start and the whole span."""
+    """Node 0's (shard 1's) facts, with every part's host, the earliest start and the whole span."""
     infos = [info for _, info, _ in nodes]
     head = infos[0]
     start = min(i.start for i in infos)
     end = max(i.start + i.duration for i in infos)
-    notes = [
-        f"merged from {len(nodes)} node(s): " + ", ".join(f"node {i.node_rank} {i.host} ({d})" for d, i, _ in nodes)
-    ]
+    kind = "shard" if head.shard else "node"
+    notes = [f"merged from {len(nodes)} {kind}(s): " + ", ".join(f"{_part(i)} {i.host} ({d})" for d, i, _ in nodes)]
+    notes += filter(None, [_missing_shards(infos)])
     for name in ("tipc_version", "paddle_version", "python_version", "device"):
         values = {getattr(i, name) for i in infos}
         if len(values) > 1:
-            notes.append(
-                f"nodes differ in {name}: " + ", ".join(f"node {i.node_rank} {getattr(i, name)!r}" for i in infos)
-            )
-    notes += [f"node {i.node_rank}: {note}" for i in infos for note in i.notes]
-    listed = head.nodes or tuple(i.host for i in infos)
+            notes.append(f"{kind}s differ in {name}: " + ", ".join(f"{_part(i)} {getattr(i, name)!r}" for i in infos))
+    notes += [f"{_part(i)}: {note}" for i in infos for note in i.notes]
+    listed = head.nodes or tuple(dict.fromkeys(i.host for i in infos))
     return replace(
-        head, host="", node_rank=0, nodes=tuple(listed), start=start, duration=end - start, notes=tuple(notes)
+        head,
+        host="",
+        node_rank=0,
+        shard="",
+        nodes=tuple(listed),
+        start=start,
+        duration=end - start,
+        notes=tuple(notes),
     )
 
 
@@ -109,5 +136,5 @@ def merged_legacy_log(nodes: Sequence[NodeResults]) -> bytes:
         text = (d / LEGACY_LOG).read_bytes()
         if text and not text.endswith(b"\n"):
             text += b"\n"
-        parts.append(f"# node {info.node_rank} ({info.host}): {d / LEGACY_LOG}\n".encode() + text)
+        parts.append(f"# {_part(info)} ({info.host}): {d / LEGACY_LOG}\n".encode() + text)
     return b"".join(parts)

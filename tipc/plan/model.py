@@ -144,6 +144,8 @@ class Plan:
     skipped: tuple[Skipped, ...] = ()
     notes: tuple[str, ...] = ()
     config_sha256: str = ""
+    shard: str = ""  # "K/N" when this plan is one part of a matrix split across runs (tipc.schedule.shard)
+    partition: str = ""  # the split's fingerprint: shards of one split carry the same
 
     def stages(self) -> Iterator[Stage]:
         """Every stage in the order the bash would run it."""

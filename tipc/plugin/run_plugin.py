@@ -18,13 +18,14 @@ import pytest
 
 from tipc.errors import TipcError
 from tipc.plan import StageKind
-from tipc.plugin.collect import TipcDirectory, keyword_for
+from tipc.plugin.collect import StageItem, TipcDirectory, keyword_for
 from tipc.plugin.distribution import check_distribution
 from tipc.plugin.pytest_cache import CacheGuard
 from tipc.results.records import Status
 from tipc.run import legacy
 from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
 from tipc.run.summary import run_paragraph
+from tipc.schedule.devices import worker_index
 from tipc.session.lifecycle import TipcSession
 from tipc.session.matrix import write_matrix
 from tipc.session.preflight import failure_message
@@ -49,7 +50,11 @@ def activate(config: pytest.Config) -> None:
     config.option.continue_on_collection_errors = True
     worker = getattr(config, "workerinput", None)
     if worker is None:
-        check_distribution(config, multi_node=any(t.node and t.node.multi_node for t in settings.targets))
+        check_distribution(
+            config,
+            multi_node=any(t.node and t.node.multi_node for t in settings.targets),
+            scheduled=settings.schedule.concurrent,
+        )
     config.pluginmanager.register(TipcPlugin(config, settings, worker), "tipc-run")
 
 
@@ -67,6 +72,9 @@ class TipcPlugin:
             run_id=(workerinput or {}).get(RUN_ID),
             echo=(lambda line: self.write(line, legacy_echo=True)) if live else None,
             include_hint=lambda stage: f'include its chain: -k "{keyword_for(stage.chain)}"',
+        )
+        self.worker = (
+            None if workerinput is None else (worker_index(workerinput["workerid"]), workerinput["workercount"])
         )
         self.cache = CacheGuard(config, dry_run=settings.run.dry_run)
         self._signals = contextlib.ExitStack()
@@ -127,6 +135,18 @@ class TipcPlugin:
             self.session.end()
             pytest.exit("\n".join(failure_message(r) for r in refused), returncode=pytest.ExitCode.TESTS_FAILED)
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> None:
+        """Before pytest's loop (or xdist's) runs the items: hand tipc the stages it will ask for,
+        so that ``--jobs`` runs them side by side (each item then waits for its stage), or give
+        this xdist worker its GPU slot. Nothing when pytest will not run them."""
+        if session.config.option.collectonly or (
+            session.testsfailed and not session.config.option.continue_on_collection_errors
+        ):
+            return
+        items = (item for item in session.items if isinstance(item, StageItem))
+        self.session.schedule(((item.target, item.stage) for item in items), self.worker)
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if dict(report.user_properties).get("status") == Status.BLOCKED.value:
             self.cache.blocked(report.nodeid)
@@ -136,9 +156,9 @@ class TipcPlugin:
         # tryfirst: before the cache provider writes what --lf will read next time.
         self._signals.close()
         self.cache.settle()
+        self.session.end()  # in a worker, only what ran in the background ends
         if not self.session.owner:
             return
-        self.session.end()
         self.reports = self.session.write_reports(Path.cwd())
         self.matrix = write_matrix(self.session, Path.cwd(), self.reports)
 

@@ -17,7 +17,9 @@ from tipc.errors import ResultsError
 from tipc.results.folder import RUN_INFO, Warn, load_results_dir, node_dirs
 from tipc.results.records import RunInfo, StageRecord
 
-RunIds = Mapping[int, str]  # node rank → the id of that node's run ("" before run ids)
+# (node rank, shard) → the id of that node's (shard's) run ("" before run ids): every node and
+# every shard of a split matrix is a run of its own.
+RunIds = Mapping[tuple[int, str], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,20 +53,21 @@ def load_runs(paths: Sequence[Path], warn: Warn | None = None) -> tuple[NodeRun,
     return tuple(runs)
 
 
-def run_ids(runs: Sequence[NodeRun]) -> dict[int, str]:
-    """Each node's own run id. A merged folder's ``run.json`` is node 0's: another node's run is
-    the newest id among that node's records (ids sort by start time, carried ones are older)."""
-    ids: dict[int, str] = {}
+def run_ids(runs: Sequence[NodeRun]) -> dict[tuple[int, str], str]:
+    """Each node's (shard's) own run id. A merged folder's ``run.json`` is node 0's (shard 1's):
+    another's run is the newest id among its records (ids sort by start time, carried ones are older)."""
+    ids: dict[tuple[int, str], str] = {}
     for run in runs:
-        ids[run.info.node_rank] = run.info.run_id
-        for rank in sorted({r.node_rank for r in run.records} - {run.info.node_rank}):
-            ids.setdefault(rank, max(r.run_id for r in run.records if r.node_rank == rank))
+        own = (run.info.node_rank, run.info.shard)
+        ids[own] = run.info.run_id
+        for part in sorted({(r.node_rank, r.shard) for r in run.records} - {own}):
+            ids.setdefault(part, max(r.run_id for r in run.records if (r.node_rank, r.shard) == part))
     return ids
 
 
 def is_carried(record: StageRecord, ids: RunIds) -> bool:
     """True for a record an earlier run made. Results from before run ids cannot tell: never."""
-    own = ids.get(record.node_rank, "")
+    own = ids.get((record.node_rank, record.shard), "")
     return bool(own) and record.run_id != own
 
 

@@ -27,6 +27,7 @@ import os
 import secrets
 import shutil
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -44,6 +45,7 @@ LOCK = ".tipc.lock"
 RUNNING = ".tipc_stage"
 PASSED_STAMPS = ".tipc_passed"
 NODE_PREFIX = "node"
+SHARD_PREFIX = "shard"  # a part of a split matrix (--shard K/N) writes <mode>/shard<K>/
 
 Warn = Callable[[str], None]
 
@@ -162,20 +164,25 @@ def load_results_dir(path: str | Path, warn: Warn | None = None) -> tuple[RunInf
 
 
 def node_dirs(paths: Sequence[str | Path]) -> list[Path]:
-    """The results folders named, a ``<mode>`` folder standing for its ``node<k>/`` children.
+    """The results folders named, a ``<mode>`` folder standing for its ``node<k>/`` and
+    ``shard<k>/`` children.
 
     Children win over the folder's own files, which are an earlier merge's output.
     """
     out: list[Path] = []
     for raw in paths:
         path = Path(raw)
-        children = sorted(p for p in path.glob(f"{NODE_PREFIX}*") if (p / RUN_INFO).is_file())
+        children = sorted(
+            p for prefix in (NODE_PREFIX, SHARD_PREFIX) for p in path.glob(f"{prefix}*") if (p / RUN_INFO).is_file()
+        )
         out.extend(children or [path])
     return out
 
 
 def has_results(path: Path) -> bool:
-    return (path / RECORDS).is_file() or any(path.glob(f"{NODE_PREFIX}*/{RECORDS}"))
+    return (path / RECORDS).is_file() or any(
+        any(path.glob(f"{prefix}*/{RECORDS}")) for prefix in (NODE_PREFIX, SHARD_PREFIX)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,7 +341,8 @@ class ResultsDir:
     @contextlib.contextmanager
     def running(self, entry: dict[str, object]) -> Iterator[None]:
         """Say which stage runs now, for as long as it runs (the next run reads it if we die)."""
-        path = self.path / RUNNING / f"{os.getpid()}"
+        # One entry per thread: a scheduler runs several stages of one process at once.
+        path = self.path / RUNNING / f"{os.getpid()}-{threading.get_ident()}"
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, json.dumps(entry))
         try:
@@ -344,7 +352,7 @@ class ResultsDir:
                 path.unlink()
 
     def running_stages(self) -> tuple[dict[str, object], ...]:
-        """The stage entries left by processes that did not finish their stage (one per process)."""
+        """The stage entries left by processes that did not finish their stage (one per thread)."""
         entries = []
         with contextlib.suppress(OSError):
             for path in sorted((self.path / RUNNING).iterdir()):

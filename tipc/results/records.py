@@ -122,6 +122,7 @@ class StageRecord:
     # Logs the stage appended to (train.log, workerlog.N) -> their size when it started: its own part follows.
     log_offsets: dict[str, int] = field(default_factory=dict)
     peak_rss_mb: float | None = None  # the largest resident size of the stage's process (or one it waited for)
+    shard: str = ""  # "K/N": the part of a split matrix that ran it (a shard is a run of its own)
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -149,7 +150,7 @@ class StageRecord:
 
 _STAGE_FIELDS = {
     **dict.fromkeys(
-        ("id", "kind", "chain", "status", "cwd", "log", "reason", "host", "model", "mode", "config", "run_id"),
+        ("id", "kind", "chain", "status", "cwd", "log", "reason", "host", "model", "mode", "config", "run_id", "shard"),
         _Spec(_TEXT),
     ),
     "argv": _Spec((list,), items=_TEXT),
@@ -185,6 +186,8 @@ class RunInfo:
     run_id: str = ""
     configs: tuple[str, ...] = ()  # every config of this run that wrote into this folder
     ended: bool = False  # False while the run goes on, and forever when it was killed
+    shard: str = ""  # "K/N" when this run was one part of a split matrix
+    partition: str = ""  # that split's fingerprint: the shards of one split share it (tipc merge checks)
     schema: int = SCHEMA
 
     def to_json(self) -> str:
@@ -218,6 +221,8 @@ _RUN_FIELDS = {
             "device",
             "host",
             "run_id",
+            "shard",
+            "partition",
         ),
         _Spec(_TEXT),
     ),

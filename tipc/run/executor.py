@@ -21,6 +21,7 @@ import select
 import shlex
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -71,6 +72,10 @@ class ExecResult:
 
 class Executor(Protocol):
     def run(self, request: ExecRequest) -> ExecResult: ...
+
+    def interrupt(self) -> None:
+        """End what ``run`` runs now or later as INTERRUPTED, from another thread (a scheduler's
+        worker threads get no KeyboardInterrupt: only the main thread does)."""
 
 
 def child_env(overrides: Mapping[str, str | None], base: Mapping[str, str]) -> dict[str, str]:
@@ -194,6 +199,10 @@ class ProcessExecutor:
         self.grace = grace
         self.live = live
         self.base_env = base_env
+        self._interrupted = threading.Event()
+
+    def interrupt(self) -> None:
+        self._interrupted.set()
 
     def run(self, request: ExecRequest) -> ExecResult:
         start = time.time()
@@ -303,6 +312,8 @@ class ProcessExecutor:
             if waiter.wait(min(tick, max(0.0, deadline - now), max(0.0, hang_at - now))):
                 return Ending.EXITED, ""
             tick = min(tick * 2, max_tick)
+            if self._interrupted.is_set():
+                return Ending.INTERRUPTED, "interrupted: the run was stopped"
             tracker.scan()  # remember descendants while their parent links still lead to us
             tee.pump()
             now = time.monotonic()

@@ -151,6 +151,8 @@ class PlanRun:
             notes=(*self.plan.notes, *self.notes),
             run_id=self.run_id,
             configs=(self.plan.config_path,),
+            shard=self.plan.shard,
+            partition=self.plan.partition,
         )
 
     def begin(self) -> None:
@@ -185,7 +187,11 @@ class PlanRun:
         """Record every stage of the plan as BLOCKED (the run stops before its first stage)."""
         for stage in self.plan.stages():
             if stage.id not in self.done:
-                self._finish(stage, self._record(stage, Status.BLOCKED, reason), ran=False)
+                self.block(stage, reason)
+
+    def block(self, stage: Stage, reason: str) -> StageRecord:
+        """Record ``stage`` as BLOCKED without running it (this node cannot give it what it needs)."""
+        return self._finish(stage, self._record(stage, Status.BLOCKED, reason), ran=False)
 
     def end(self) -> None:
         """Carry over the earlier records of stages this run left out, and close the folder."""
@@ -239,6 +245,7 @@ class PlanRun:
             config=self.plan.config_path,
             infer=None if case is None else asdict(case),
             run_id=self.run_id,
+            shard=self.plan.shard,
             **kw,
         )
 
@@ -258,7 +265,8 @@ class PlanRun:
             if self.echo:
                 self.echo(line)
             if record.status is Status.PASSED:
-                self.results.stamp_passed(stage)
+                # What was planned, not the devices a scheduler pinned it to: the outputs are the same.
+                self.results.stamp_passed(self.plan.stage(stage.id))
         self.results.append_record(record)
         return record
 
@@ -356,6 +364,7 @@ class PlanRun:
             mode=self.plan.mode,
             config=self.plan.config_path,
             run_id=self.run_id,
+            shard=self.plan.shard,
         )
         self.done[skipped.id] = record
         if not self.settings.dry_run:

@@ -9,7 +9,9 @@ how to print; everything else happens here, in the same order for both:
 1. ``begin()``: the interpreter is checked, every config's plan is built and its results
    folder taken (another run holding it is refused by name); every multi-node preflight
    runs before any stage.
-2. ``run_stage()`` / ``skip_dropped()``: one stage at a time, gated on its prerequisites.
+2. ``run_stage()`` / ``skip_dropped()``: one stage at a time, gated on its prerequisites; or, once
+   ``schedule()`` was given the stages the front will ask for, side by side in the background
+   (``--jobs``, ``tipc.schedule``), each ``run_stage`` then waiting for its stage's record.
 3. ``end()``: the folders are released and ``run.json`` marked ended.
 4. ``write_reports()``: the HTML report of each folder, at the place ``report_root`` decides.
 """
@@ -30,6 +32,9 @@ from tipc.run.executor import Executor
 from tipc.run.plan_run import PlanRun
 from tipc.run.probe import cannot_run
 from tipc.run.watchdog import Watchdog, start_watchdog
+from tipc.schedule import hostlock
+from tipc.schedule.runner import Runner, SlotRunner, start_scheduler
+from tipc.schedule.shard import Sharding, results_folder
 from tipc.session.preflight import preflight
 from tipc.session.report import final_report, report_root
 from tipc.session.settings import ConfigTarget, Settings, check_interpreters
@@ -61,19 +66,33 @@ class TipcSession:
         self._runs: dict[Path, PlanRun] = {}
         self._folders: dict[Path, ResultsDir] = {}
         self._watchdog: Watchdog | None = None
+        self._runner: Runner | None = None
+        self._sharding = (
+            Sharding(settings.schedule.shard, [t.path for t in settings.targets], self._whole_plan)
+            if settings.schedule.shard
+            else None
+        )
         self.warnings: list[str] = []
 
     # --- plans and plan runs, one per config ---
 
+    def _whole_plan(self, path: Path) -> Plan:
+        target = next(t for t in self.settings.targets if t.path == path)
+        return build_plan(load_any_config(str(target.path)), target.options, cannot_run)
+
     def plan(self, target: ConfigTarget) -> Plan:
+        """The config's plan; with ``--shard``, its part of the split matrix."""
         if target.path not in self._plans:
-            self._plans[target.path] = build_plan(load_any_config(str(target.path)), target.options, cannot_run)
+            plan = self._whole_plan(target.path)
+            self._plans[target.path] = plan if self._sharding is None else self._sharding.restrict(plan)
         return self._plans[target.path]
 
     def plan_run(self, target: ConfigTarget) -> PlanRun:
         if target.path not in self._runs:
             plan = self.plan(target)
-            folder_path = (Path(plan.cwd) / plan.output_dir).resolve()
+            folder_path = results_folder(plan)
+            if self._sharding is not None:
+                folder_path /= self._sharding.shard.folder
             folder = self._folders.setdefault(folder_path, ResultsDir(folder_path))
             self._runs[target.path] = PlanRun(
                 plan,
@@ -115,15 +134,32 @@ class TipcSession:
                 failed.append(report)
         return failed
 
+    def schedule(self, stages: Iterable[tuple[ConfigTarget, Stage]], worker: tuple[int, int] | None = None) -> None:
+        """The stages the front will ask for, to run side by side (``--jobs``); ``worker``: this
+        process is pytest-xdist worker ``index`` of ``count`` (it pins its chains to its GPU slot).
+        A serial run (no option) changes nothing: each ``run_stage`` runs its stage then."""
+        if self.settings.run.dry_run:
+            return
+        if worker is not None:
+            self._runner = SlotRunner.for_worker(self.settings.schedule, *worker, self.run_id)
+        elif self.settings.schedule.concurrent:
+            selected = [(self.plan_run(t), s) for t, s in stages]
+            self._runner = start_scheduler(selected, self.settings.schedule, self.warnings.append)
+
     def run_stage(self, target: ConfigTarget, stage: Stage) -> StageRecord:
-        return self.plan_run(target).run_stage(stage)
+        run = self.plan_run(target)
+        return run.run_stage(stage) if self._runner is None else self._runner.run(run, stage)
 
     def skip_dropped(self, target: ConfigTarget, skipped: Skipped) -> StageRecord:
         return self.plan_run(target).skip_dropped(skipped)
 
     def end(self) -> None:
+        if self._runner is not None:  # an early end (Ctrl-C, pytest -x) interrupts what still runs
+            self._runner.stop()
+            self._runner = None
         if not self.owner:
             return
+        hostlock.remove(hostlock.lock_path(self.run_id))  # made by xdist workers, if any
         for run in self._runs.values():
             try:
                 run.end()

@@ -137,6 +137,51 @@ RUN_OPTIONS: tuple[Option, ...] = (
     ),
 )
 
+# Which chains run side by side, on which devices, on which machine (tipc.schedule): none given,
+# one stage at a time, in order, as always.
+SCHEDULE_OPTIONS: tuple[Option, ...] = (
+    (
+        ("--jobs",),
+        dict(
+            dest="tipc_jobs",
+            default=None,
+            metavar="N|auto",
+            help="run up to N chains side by side (auto: as many as the GPUs, cores and memory allow); "
+            "default: one stage at a time",
+        ),
+    ),
+    (
+        ("--mem-per-chain",),
+        dict(
+            dest="tipc_mem_per_chain",
+            default=None,
+            metavar="SIZE",
+            help="memory to assume at least for each running stage, e.g. 6G (implies --jobs auto when "
+            "--jobs is not given); default: the peaks earlier runs recorded",
+        ),
+    ),
+    (
+        ("--gpus-available",),
+        dict(
+            dest="tipc_gpus_available",
+            default=None,
+            metavar="IDS",
+            help="GPU ids chains are pinned to, e.g. 0,1,2,3, also to simulate a GPU node "
+            "(default: TIPC_GPUS_AVAILABLE, else the NVIDIA driver's list)",
+        ),
+    ),
+    (
+        ("--shard",),
+        dict(
+            dest="tipc_shard",
+            default=None,
+            metavar="K/N",
+            help="run the K-th of N parts of every --config's chains, balanced by recorded durations; "
+            "results go to <mode>/shard<K>/ (tipc merge joins them)",
+        ),
+    ),
+)
+
 
 def add_selection_options(add: Callable[..., Any]) -> None:
     for names, kwargs in SELECTION_OPTIONS:
@@ -151,5 +196,5 @@ def add_plan_options(add: Callable[..., Any]) -> None:
 
 def add_options(add: Callable[..., Any]) -> None:
     add_plan_options(add)
-    for names, kwargs in RUN_OPTIONS:
+    for names, kwargs in (*RUN_OPTIONS, *SCHEDULE_OPTIONS):
         add(*names, **kwargs)

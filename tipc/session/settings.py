@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,9 @@ from tipc.plan.topology import parse_topology
 from tipc.run.limits import parse_seconds, resolve_limits
 from tipc.run.plan_run import RunSettings
 from tipc.run.probe import cannot_run
-from tipc.session.options import PLAN_OPTIONS, RUN_OPTIONS
+from tipc.schedule.devices import available_gpus
+from tipc.schedule.policy import AUTO, Schedule, parse_jobs, parse_shard, parse_size
+from tipc.session.options import PLAN_OPTIONS, RUN_OPTIONS, SCHEDULE_OPTIONS
 from tipc.session.problems import ConfigProblem, ProblemKind, cluster_problem, error
 from tipc.session.selection import Selected, select_configs
 
@@ -55,6 +57,7 @@ class Settings:
     report_dir: Path | None = None  # None: the front's default place
     report: bool = True
     problems: tuple[ConfigProblem, ...] = ()  # the selection's configs that cannot run here, each with why
+    schedule: Schedule = field(default_factory=Schedule)  # the default: one stage at a time, in order
 
 
 def display_name(config: Path, cwd: Path, within: Path | None = None) -> str:
@@ -148,7 +151,7 @@ def check_interpreters(settings: Settings) -> None:
 def _given(get: Callable[[str], Any]) -> dict[str, str]:
     """Options the user set, by flag, as typed: run.json's ``overrides``."""
     out = {}
-    for names, kwargs in (*PLAN_OPTIONS, *RUN_OPTIONS):
+    for names, kwargs in (*PLAN_OPTIONS, *RUN_OPTIONS, *SCHEDULE_OPTIONS):
         value = get(kwargs["dest"])
         if value not in (None, False, []):
             out[names[0]] = " ".join(value) if isinstance(value, list) else str(value)
@@ -214,4 +217,35 @@ def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Sett
         report_dir=None if report_dir is None else (cwd / report_dir).resolve(),
         report=not get("tipc_no_report"),
         problems=tuple(p for p in resolved if isinstance(p, ConfigProblem)),
+        schedule=resolve_schedule(get, targets),
     )
+
+
+def _parsed(get: Callable[[str], Any], dest: str, flag: str, parse: Callable[[str], Any]) -> Any:
+    value = get(dest)
+    if value is None:
+        return None
+    try:
+        return parse(value)
+    except ValueError as exc:
+        raise SettingsError(f"{flag} {exc}") from None
+
+
+def resolve_schedule(get: Callable[[str], Any], targets: tuple[ConfigTarget, ...]) -> Schedule:
+    """``--jobs``, ``--mem-per-chain`` (alone it means ``--jobs auto``), the GPU list, ``--shard``."""
+    jobs = _parsed(get, "tipc_jobs", "--jobs", parse_jobs)
+    mem = _parsed(get, "tipc_mem_per_chain", "--mem-per-chain", parse_size)
+    shard = _parsed(get, "tipc_shard", "--shard", parse_shard)
+    try:
+        gpus = available_gpus(get("tipc_gpus_available"), os.environ)
+    except ValueError as exc:
+        raise SettingsError(str(exc)) from None
+    if jobs is None and mem is not None:
+        jobs = AUTO
+    if (jobs is not None or shard is not None) and any(t.node and t.node.multi_node for t in targets):
+        # Every chain of a multi-node run launches on the one start port all nodes agreed on.
+        raise SettingsError(
+            "--jobs/--mem-per-chain/--shard: not on a multi-node run (every node runs every chain, one "
+            "at a time, on the start port all nodes share); drop them"
+        )
+    return Schedule(jobs=jobs, mem_per_chain_mb=mem, gpus=gpus, shard=shard)

@@ -13,6 +13,10 @@ train, eval, export, infer and action one of
                   the process group, one escaped with setsid(); their pids are
                   appended to the file named by ``TIPC_FAKE_PIDS``
 * ``ignore-term`` ignore SIGTERM
+* ``devices``     print the ``CUDA_VISIBLE_DEVICES`` the script was given (``unset`` when absent),
+                  with the wall-clock window it ran in: ``fake devices: <ids> <start> <end>``
+* ``gpu``         (infer) a simulated GPU: ``--use_gpu True`` runs when ``CUDA_VISIBLE_DEVICES``
+                  names a device, instead of failing as a CPU-only build
 
 e.g. ``TIPC_FAKE=train:fail`` or ``TIPC_FAKE=export:hang,infer:sleep=0.5``.
 """
@@ -25,6 +29,7 @@ import subprocess
 import sys
 import time
 
+_STARTED = time.time()  # the script's start: every fake script imports this module first
 _SLEEPER = "import os, signal, sys, time\n{setsid}signal.signal(signal.SIGTERM, signal.SIG_IGN)\ntime.sleep(3600)\n"
 
 
@@ -62,6 +67,10 @@ def misbehave_before(kind: str) -> dict[str, str]:
 
 
 def finish(todo: dict[str, str]) -> None:
+    if "devices" in todo:
+        # Printed at the end so that the window covers the whole stage, sleep included.
+        seen = os.environ.get("CUDA_VISIBLE_DEVICES", "unset") or "unset"
+        print(f"fake devices: {seen} {_STARTED} {time.time()}", flush=True)
     if "fail" in todo:
         print("Traceback (most recent call last):\nRuntimeError: fake failure (TIPC_FAKE)", flush=True)
         sys.exit(1)

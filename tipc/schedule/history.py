@@ -1,0 +1,88 @@
+"""What earlier runs measured: each stage's duration and peak memory, by stage.
+
+A results folder holds this run's ``results.jsonl`` and earlier runs' under ``runs/<run id>/``; the
+newest record of a stage wins. Stages are keyed by the config's last two path parts and the stage
+id (``PP-OCRv3_mobile_rec/train_infer_python.txt``, ``norm_train-gpus_0-fp32::train``): the same
+config in another checkout (another CI runner, a Slurm node's scratch) is the same config.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from tipc.plan.model import Stage
+from tipc.plan.naming import kind_of
+from tipc.results.folder import RECORDS, ResultsDir, Warn, read_records
+from tipc.results.records import StageRecord
+
+StageKey = tuple[str, str]  # (config key, stage id)
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    duration: float  # seconds
+    peak_mb: float | None  # the stage process's peak resident size, None when not measured
+    start: float  # when it ran: the newest wins
+
+
+def config_key(config: str) -> str:
+    return "/".join(Path(config).parts[-2:])
+
+
+def stage_key(config: str, stage_id: str) -> StageKey:
+    return config_key(config), stage_id
+
+
+def _measured(records: Iterable[StageRecord]) -> dict[StageKey, Measured]:
+    out: dict[StageKey, Measured] = {}
+    for r in records:
+        if not r.status.ran or r.duration <= 0:
+            continue  # a blocked or skipped stage measured nothing
+        key = stage_key(r.config, r.id)
+        if key not in out or out[key].start <= r.start:
+            out[key] = Measured(r.duration, r.peak_rss_mb, r.start)
+    return out
+
+
+def read_history(folders: Iterable[Path], warn: Warn | None = None) -> dict[StageKey, Measured]:
+    """The newest measurement of every stage found in ``folders``: their own ``results.jsonl`` and
+    the newest earlier run's. A bad line is skipped (with ``warn``): history only guides."""
+    records: list[StageRecord] = []
+    for path in folders:
+        folder = ResultsDir(path)
+        previous = folder.previous_run_dir()
+        for file in (folder.records_file, *(() if previous is None else (previous / RECORDS,))):
+            records.extend(read_records(file, warn or (lambda _: None)))
+    return _measured(records)
+
+
+@dataclass(frozen=True, slots=True)
+class Durations:
+    """Seconds per stage: the recorded ones, and for a stage never measured the mean recorded
+    duration of its kind, else of any stage, else 1 s (so that, with no history at all, stage
+    counts decide)."""
+
+    measured: Mapping[StageKey, Measured]
+    kind_mean: Mapping[str, float]
+    mean: float
+
+    @classmethod
+    def of(cls, history: Mapping[StageKey, Measured]) -> Durations:
+        by_kind: dict[str, list[float]] = {}
+        for (_, sid), m in history.items():
+            kind = kind_of(sid.rpartition("::")[2])
+            by_kind.setdefault(kind.value if kind else "", []).append(m.duration)
+        every = [d for ds in by_kind.values() for d in ds]
+        return cls(
+            history,
+            {k: sum(ds) / len(ds) for k, ds in by_kind.items()},
+            sum(every) / len(every) if every else 1.0,
+        )
+
+    def stage(self, config: str, stage: Stage) -> float:
+        known = self.measured.get(stage_key(config, stage.id))
+        if known is not None:
+            return known.duration
+        return self.kind_mean.get(stage.kind.value, self.mean)

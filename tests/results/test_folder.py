@@ -91,7 +91,7 @@ KILLED = textwrap.dedent("""
     folder = ResultsDir(Path(sys.argv[1]))
     folder.begin(RunInfo(model="m", mode="lite_train_lite_infer", config="a.txt", run_id="r1"))
     entry = StageRecord(id="c::train", kind="train", chain="c", status=Status.FAILED, run_id="r1")
-    with folder.running(json.loads(entry.to_json())):
+    with folder.running(entry.to_json()):
         print("running", flush=True)
         time.sleep(30)
 """)

@@ -339,12 +339,14 @@ class ResultsDir:
         _append(self.legacy_log, line)
 
     @contextlib.contextmanager
-    def running(self, entry: dict[str, object]) -> Iterator[None]:
-        """Say which stage runs now, for as long as it runs (the next run reads it if we die)."""
+    def running(self, entry: str) -> Iterator[None]:
+        """Say which stage runs now (``entry``: its record as JSON), for as long as it runs: the next
+        run reads it if we die. Written in one go, not atomically: a torn entry is skipped."""
         # One entry per thread: a scheduler runs several stages of one process at once.
         path = self.path / RUNNING / f"{os.getpid()}-{threading.get_ident()}"
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, json.dumps(entry))
+        with _writing(path):
+            path.write_text(entry, encoding="utf-8")
         try:
             yield
         finally:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
 from typing import Any
 
@@ -130,7 +130,9 @@ class StageRecord:
         return self.config, self.id, self.node_rank
 
     def to_json(self) -> str:
-        d = asdict(self)
+        # Field by field rather than ``asdict``: the values are JSON already, and ``asdict``'s deep
+        # copies cost more than the write (twice per stage: the running entry and the record).
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["status"] = self.status.value
         d["argv"] = list(self.argv)
         return json.dumps(d, sort_keys=True)

@@ -10,7 +10,6 @@ log written during it. It knows nothing of pytest.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import shlex
 import shutil
@@ -291,7 +290,7 @@ class PlanRun:
             start=time.time(),
             log_offsets=offsets,
         )
-        with self.results.running(json.loads(killed.to_json())):
+        with self.results.running(killed.to_json()):
             result = self.executor.run(self._request(stage))
         metrics_log = self._copy_train_log(stage, offsets)
         status, reason = _status(result)

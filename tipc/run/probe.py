@@ -48,20 +48,18 @@ def _niced(argv: list[str]) -> list[str]:
     return [nice, "-n", "19", *argv] if nice else argv
 
 
+def _ask(argv: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
+    """Run a question to the interpreter: no stdin, output kept, a session of its own, bounded."""
+    return subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout,
+                          start_new_session=True, check=False)  # fmt: skip
+
+
 def ask_interpreter(python: str, timeout: float = PROBE_TIMEOUT) -> InterpreterFacts:
     """Run ``python`` once to learn its versions; never raises, never outlives ``timeout``."""
     if shutil.which(python) is None:  # asked here: through `nice`, a missing one would read as exit 127
         return InterpreterFacts(problem=f"cannot start {python!r}: not found or not executable")
     try:
-        done = subprocess.run(
-            _niced([python, "-c", PROBE]),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            start_new_session=True,
-            check=False,
-        )
+        done = _ask(_niced([python, "-c", PROBE]), timeout)
     except subprocess.TimeoutExpired:
         return InterpreterFacts(problem=f"{python} did not answer within {timeout:g} s")
     except OSError as exc:
@@ -89,15 +87,7 @@ def cannot_run(python: str) -> str:
     if os.path.realpath(path) == os.path.realpath(sys.executable):
         return ""  # the interpreter running this check runs
     try:
-        done = subprocess.run(
-            [path, "-c", ""],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=RUN_TIMEOUT,
-            start_new_session=True,
-            check=False,
-        )
+        done = _ask([path, "-c", ""], RUN_TIMEOUT)
     except subprocess.TimeoutExpired:
         return f"does not start within {RUN_TIMEOUT:g} s"
     except OSError as exc:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.documented import metric_keys
 from tipc.metrics.benchmark import (
     BenchmarkFigures,
     BenchmarkRecorder,
@@ -281,21 +282,4 @@ def test_peak_rss_is_a_peak():
 
 
 def test_figures_metrics_keys():
-    assert set(FULL.metrics()) == {
-        "preprocess_ms",
-        "inference_ms",
-        "postprocess_ms",
-        "total_s",
-        "cpu_rss_mb",
-        "gpu_rss_mb",
-        "gpu_util",
-        "batch_size",
-        "data_num",
-        "precision",
-        "runtime_device",
-        "enable_mkldnn",
-        "cpu_threads",
-        "enable_tensorrt",
-        "paddle_version",
-        "model_name",
-    }
+    assert set(FULL.metrics()) == metric_keys("infer")

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.documented import metric_keys
 from tipc.metrics import extract
 from tipc.plan.model import StageKind
 
@@ -37,24 +38,7 @@ def test_extract(kind, name, expected):
 
 
 def test_infer_keys_are_the_documented_ones():
-    assert set(extract("infer", fixture("rec_cpu_bs6_stray_nvcc.log"))) == {
-        "preprocess_ms",
-        "inference_ms",
-        "postprocess_ms",
-        "total_s",
-        "cpu_rss_mb",
-        "gpu_rss_mb",
-        "gpu_util",
-        "batch_size",
-        "data_num",
-        "precision",
-        "runtime_device",
-        "enable_mkldnn",
-        "cpu_threads",
-        "enable_tensorrt",
-        "paddle_version",
-        "model_name",
-    }
+    assert set(extract("infer", fixture("rec_cpu_bs6_stray_nvcc.log"))) == metric_keys("infer")
 
 
 def test_unknown_kind_is_an_error():

@@ -126,6 +126,17 @@ RUN_OPTIONS: tuple[Option, ...] = (
         ),
     ),
     (
+        ("--fail-on",),
+        dict(
+            dest="tipc_fail_on",
+            action="append",
+            default=[],
+            metavar="FINDING,FINDING",
+            help="which findings make the run fail besides failed stages: golden (mismatches with a golden "
+            "file; the default), regression (a figure outside its noise band over earlier runs), none",
+        ),
+    ),
+    (
         ("--autolog-shim",),
         dict(
             dest="tipc_autolog_shim",

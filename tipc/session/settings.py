@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,25 @@ from tipc.session.options import PLAN_OPTIONS, RUN_OPTIONS, SCHEDULE_OPTIONS
 from tipc.session.problems import ConfigProblem, ProblemKind, cluster_problem, error
 from tipc.session.selection import Selected, select_configs
 
+FINDINGS = ("golden", "regression")
+DEFAULT_FAIL_ON: frozenset[str] = frozenset({"golden"})
+
+
+def parse_fail_on(values: Iterable[str]) -> frozenset[str]:
+    """``--fail-on`` values (repeatable, comma-separated) as a set; ``none`` alone empties it.
+    Not given at all: goldens fail the run, regressions are reported only."""
+    given = [v.strip() for value in values for v in value.split(",") if v.strip()]
+    if not given:
+        return DEFAULT_FAIL_ON
+    unknown = sorted(set(given) - {*FINDINGS, "none"})
+    if unknown:
+        raise SettingsError(f"--fail-on {','.join(unknown)}: expected {', '.join(FINDINGS)} or none")
+    if "none" in given:
+        if len(set(given)) > 1:
+            raise SettingsError("--fail-on none: cannot be combined with other findings")
+        return frozenset()
+    return frozenset(given)
+
 
 @dataclass(frozen=True, slots=True)
 class ConfigTarget:
@@ -58,6 +77,7 @@ class Settings:
     report: bool = True
     problems: tuple[ConfigProblem, ...] = ()  # the selection's configs that cannot run here, each with why
     schedule: Schedule = field(default_factory=Schedule)  # the default: one stage at a time, in order
+    fail_on: frozenset[str] = DEFAULT_FAIL_ON  # findings that fail the run (--fail-on)
 
 
 def display_name(config: Path, cwd: Path, within: Path | None = None) -> str:
@@ -218,6 +238,7 @@ def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Sett
         report=not get("tipc_no_report"),
         problems=tuple(p for p in resolved if isinstance(p, ConfigProblem)),
         schedule=resolve_schedule(get, targets),
+        fail_on=parse_fail_on(get("tipc_fail_on")),
     )
 
 

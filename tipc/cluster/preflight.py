@@ -86,12 +86,8 @@ def run_preflight(
         checks.append(check)
         emit(check.line())
 
-    record(_device_check(ctx, os.environ if environ is None else environ, which))
-    if ctx.multi_node:
-        record(_membership_check(ctx))
-    port_check = _port_check(ctx)
-    if port_check:
-        record(port_check)
+    for check in local_checks(ctx, os.environ if environ is None else environ, which):
+        record(check)
     if ctx.multi_node:
         local = tuple(c.detail for c in checks if c.state is CheckState.FAIL)
         hello = Hello(
@@ -107,6 +103,18 @@ def run_preflight(
         )
         record(_rendezvous_check(ctx, hello))
     return PreflightReport(tuple(checks))
+
+
+def local_checks(
+    ctx: NodeContext, environ: Mapping[str, str], which: Callable[[str], str | None] = shutil.which
+) -> tuple[Check, ...]:
+    """The checks this node answers alone (device, its place in the node list, free ports): all of
+    the preflight but the rendezvous, which waits for the other nodes (``tipc doctor`` runs these)."""
+    checks = [_device_check(ctx, environ, which)]
+    if ctx.multi_node:
+        checks.append(_membership_check(ctx))
+    port_check = _port_check(ctx)
+    return (*checks, port_check) if port_check else tuple(checks)
 
 
 def _device_check(ctx: NodeContext, environ: Mapping[str, str], which: Callable[[str], str | None]) -> Check:

@@ -41,36 +41,54 @@ class InterpreterFacts:
 NO_FACTS = InterpreterFacts()  # before the interpreter answered, and in a dry run
 
 
-def _niced(argv: list[str]) -> list[str]:
+def niced(argv: list[str]) -> list[str]:
     """At the lowest priority where ``nice`` exists: importing paddle is a second of CPU that
     runs beside the first stages, and must not slow them."""
     nice = shutil.which("nice")
     return [nice, "-n", "19", *argv] if nice else argv
 
 
-def _ask(argv: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
-    """Run a question to the interpreter: no stdin, output kept, a session of its own, bounded."""
-    return subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout,
-                          start_new_session=True, check=False)  # fmt: skip
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a bounded question to a program gave: its exit code and output, or why there is none."""
+
+    returncode: int | None = None  # None: it did not start, or did not end within the timeout
+    stdout: str = ""
+    stderr: str = ""
+    timed_out: bool = False
+    error: str = ""  # why it could not start
+
+    def last_line(self, stream: str) -> str:
+        return (stream.strip().splitlines() or ["no output"])[-1]
+
+
+def ask(argv: list[str], timeout: float) -> Answer:
+    """Run a question: no stdin, output kept, a session of its own, bounded; never raises.
+    (``tipc doctor`` asks its questions of the machine here too: one place starts them.)"""
+    try:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout,
+                              start_new_session=True, check=False)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return Answer(timed_out=True)
+    except OSError as exc:
+        return Answer(error=exc.strerror or str(exc))
+    return Answer(done.returncode, done.stdout, done.stderr)
 
 
 def ask_interpreter(python: str, timeout: float = PROBE_TIMEOUT) -> InterpreterFacts:
     """Run ``python`` once to learn its versions; never raises, never outlives ``timeout``."""
     if shutil.which(python) is None:  # asked here: through `nice`, a missing one would read as exit 127
         return InterpreterFacts(problem=f"cannot start {python!r}: not found or not executable")
-    try:
-        done = _ask(_niced([python, "-c", PROBE]), timeout)
-    except subprocess.TimeoutExpired:
+    done = ask(niced([python, "-c", PROBE]), timeout)
+    if done.timed_out:
         return InterpreterFacts(problem=f"{python} did not answer within {timeout:g} s")
-    except OSError as exc:
-        return InterpreterFacts(problem=f"cannot start {python!r}: {exc.strerror or exc}")
-    lines = done.stdout.strip().splitlines()
+    if done.error:
+        return InterpreterFacts(problem=f"cannot start {python!r}: {done.error}")
     try:
-        answer = json.loads(lines[-1])
+        answer = json.loads(done.last_line(done.stdout))
         return InterpreterFacts(str(answer["python_version"]), str(answer["paddle_version"]))
-    except (IndexError, ValueError, KeyError, TypeError):
-        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        return InterpreterFacts(problem=f"{python} exited with {done.returncode}: {tail}")
+    except (ValueError, KeyError, TypeError):
+        return InterpreterFacts(problem=f"{python} exited with {done.returncode}: {done.last_line(done.stderr)}")
 
 
 RUN_TIMEOUT = 20.0
@@ -86,15 +104,13 @@ def cannot_run(python: str) -> str:
         return "is not on PATH" if os.sep not in python else "does not exist or is not executable"
     if os.path.realpath(path) == os.path.realpath(sys.executable):
         return ""  # the interpreter running this check runs
-    try:
-        done = _ask([path, "-c", ""], RUN_TIMEOUT)
-    except subprocess.TimeoutExpired:
+    done = ask([path, "-c", ""], RUN_TIMEOUT)
+    if done.timed_out:
         return f"does not start within {RUN_TIMEOUT:g} s"
-    except OSError as exc:
-        return f"cannot run ({exc.strerror or exc})"
+    if done.error:
+        return f"cannot run ({done.error})"
     if done.returncode != 0:
-        tail = (done.stderr.strip().splitlines() or ["no output"])[-1][:200]
-        return f"is on PATH ({path}) but cannot run: exit {done.returncode}: {tail}"
+        return f"is on PATH ({path}) but cannot run: exit {done.returncode}: {done.last_line(done.stderr)[:200]}"
     return ""
 
 

@@ -7,8 +7,9 @@ The fronts only choose the order of stages (pytest's items, or the plan's order)
 how to print; everything else happens here, in the same order for both:
 
 1. ``begin()``: the interpreter is checked, every config's plan is built and its results
-   folder taken (another run holding it is refused by name); every multi-node preflight
-   runs before any stage.
+   folder taken (another run holding it is refused by name); with ``--doctor`` the environment
+   checks run and a config that fails one has its stages recorded as blocked; every other
+   multi-node preflight runs before any stage.
 2. ``run_stage()`` / ``skip_dropped()``: one stage at a time, gated on its prerequisites; or, once
    ``schedule()`` was given the stages the front will ask for, side by side in the background
    (``--jobs``, ``tipc.schedule``), each ``run_stage`` then waiting for its stage's record.
@@ -24,6 +25,8 @@ from pathlib import Path
 
 from tipc.cluster.preflight import PreflightReport
 from tipc.config import load_any_config
+from tipc.doctor.checks import Report
+from tipc.doctor.probes import Probes
 from tipc.errors import ConfigError, OutputError
 from tipc.plan import Plan, Skipped, Stage, build_plan
 from tipc.results.folder import ResultsDir, new_run_id
@@ -35,6 +38,7 @@ from tipc.run.watchdog import Watchdog, start_watchdog
 from tipc.schedule import hostlock
 from tipc.schedule.runner import Runner, SlotRunner, start_scheduler
 from tipc.schedule.shard import Sharding, results_folder
+from tipc.session.doctor import doctor_on, run_doctor
 from tipc.session.preflight import preflight
 from tipc.session.report import final_report, report_root
 from tipc.session.settings import ConfigTarget, Settings, check_interpreters
@@ -73,6 +77,8 @@ class TipcSession:
             else None
         )
         self.warnings: list[str] = []
+        self.doctor: dict[Path, Report] = {}  # --doctor's report per config, when it ran
+        self.probes: Probes | None = None  # the doctor's probes (None: the machine's)
 
     # --- plans and plan runs, one per config ---
 
@@ -127,8 +133,12 @@ class TipcSession:
                 run.begin()
                 self.warnings.extend(run.warnings)
                 runs.append((target, run))
+        if doctor_on(self.settings) and not self.settings.run.dry_run:
+            self.doctor = run_doctor(self.settings, runs, emit, self.probes)
         failed = []
         for target, run in runs:
+            if self.blocked(target):
+                continue
             report = preflight(run, target.node, emit)
             if report is not None and not report.ok:
                 failed.append(report)
@@ -143,11 +153,17 @@ class TipcSession:
         if worker is not None:
             self._runner = SlotRunner.for_worker(self.settings.schedule, *worker, self.run_id)
         elif self.settings.schedule.concurrent:
-            selected = [(self.plan_run(t), s) for t, s in stages]
+            selected = [(self.plan_run(t), s) for t, s in stages if not self.blocked(t)]
             self._runner = start_scheduler(selected, self.settings.schedule, self.warnings.append)
+
+    def blocked(self, target: ConfigTarget) -> bool:
+        """The doctor failed this config: its stages were recorded as blocked at begin."""
+        return target.path in self.doctor and not self.doctor[target.path].ok
 
     def run_stage(self, target: ConfigTarget, stage: Stage) -> StageRecord:
         run = self.plan_run(target)
+        if self.blocked(target) and stage.id in run.done:
+            return run.done[stage.id]
         return run.run_stage(stage) if self._runner is None else self._runner.run(run, stage)
 
     def skip_dropped(self, target: ConfigTarget, skipped: Skipped) -> StageRecord:

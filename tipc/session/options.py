@@ -79,6 +79,20 @@ PLAN_OPTIONS: tuple[Option, ...] = (
 # How the plan runs.
 RUN_OPTIONS: tuple[Option, ...] = (
     (
+        ("--doctor",),
+        dict(
+            dest="tipc_doctor",
+            action="store_true",
+            default=None,
+            help="run tipc doctor's environment checks first; a failed check blocks its config's stages "
+            "(default: on for fleet configs)",
+        ),
+    ),
+    (
+        ("--no-doctor",),
+        dict(dest="tipc_doctor", action="store_false", default=None, help="skip the doctor's checks"),
+    ),
+    (
         ("--timeout",),
         dict(
             dest="tipc_timeout",

@@ -78,6 +78,7 @@ class Settings:
     problems: tuple[ConfigProblem, ...] = ()  # the selection's configs that cannot run here, each with why
     schedule: Schedule = field(default_factory=Schedule)  # the default: one stage at a time, in order
     fail_on: frozenset[str] = DEFAULT_FAIL_ON  # findings that fail the run (--fail-on)
+    doctor: bool | None = None  # --doctor / --no-doctor; None: on for fleet configs (tipc.session.doctor)
 
 
 def display_name(config: Path, cwd: Path, within: Path | None = None) -> str:
@@ -239,6 +240,7 @@ def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Sett
         problems=tuple(p for p in resolved if isinstance(p, ConfigProblem)),
         schedule=resolve_schedule(get, targets),
         fail_on=parse_fail_on(get("tipc_fail_on")),
+        doctor=get("tipc_doctor"),
     )
 
 

@@ -1,0 +1,79 @@
+"""One config's doctor report: every check, in the order a reader fixes them.
+
+The interpreter first (nothing else is asked of one that does not run), then paddle and its
+``run_check``, the GPU stack (driver, CUDA compatibility, libraries), the disk, the target repo,
+the multi-node preflight's local half. GPU checks are not applicable unless the config asks for a
+GPU and the run was not told ``--device cpu`` (``checks.gpu_need``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from tipc.cluster.node import NodeContext
+from tipc.config import AnyConfig, TipcConfig, load_any_config
+from tipc.doctor.checks import GpuNeed, Report, gpu_need
+from tipc.doctor.compat import CompatTable, load_table
+from tipc.doctor.disk import check_disk, existing_parent
+from tipc.doctor.interpreter import check_interpreter, check_paddle, check_run_check
+from tipc.doctor.libraries import check_libraries
+from tipc.doctor.nvidia import check_compat, check_driver
+from tipc.doctor.probes import Probes
+from tipc.doctor.target import check_auto_log, check_nodes, check_scripts
+from tipc.plan.model import Plan
+from tipc.plan.topology import CPU_ENTRY
+
+_GPU_WORDS = ("true", "gpu", "1")
+
+
+def config_wants_gpu(config: AnyConfig) -> bool:
+    """A ``gpu_list`` entry other than -1, or a GPU inference case: the bash would use a GPU."""
+    gpu_entries = isinstance(config, TipcConfig) and any(e != CPU_ENTRY for e in config.gpu_list.values())
+    return gpu_entries or any(v.lower() in _GPU_WORDS for v in config.infer_use_gpu.values())
+
+
+def run_need(config: AnyConfig, node: NodeContext | None, device: str) -> GpuNeed:
+    """``node``: the run's node context, which says how the device was chosen; ``device`` the
+    plan option when there is none."""
+    if node is None:
+        return gpu_need(config_wants_gpu(config), device, f"--device {device}")
+    return gpu_need(config_wants_gpu(config), node.device, node.device_reason)
+
+
+def examine(
+    plan: Plan,
+    need: GpuNeed,
+    probes: Probes,
+    *,
+    display: str,
+    node: NodeContext | None = None,
+    pythonpath: tuple[str, ...] = (),
+    environ: Mapping[str, str] | None = None,
+    table: CompatTable | None = None,
+) -> Report:
+    python = plan.python
+    env = probes.environment(python, pythonpath)
+    driver = probes.nvidia_smi() if need.applies else None
+    run_check = probes.run_check(python) if env.paddle is not None else None
+    output = existing_parent(Path(plan.cwd) / plan.output_dir)
+    checks = (
+        check_interpreter(python, env),
+        check_paddle(python, env, need),
+        check_run_check(env, run_check),
+        check_driver(driver, need),
+        check_compat(env.paddle, driver, need, table or load_table()),
+        *check_libraries(env, need, multi_gpu=any(c.topology.launches for c in plan.chains)),
+        check_disk(output, probes.free_bytes(output)),
+        check_scripts(plan),
+        check_auto_log(plan, env, shim=bool(pythonpath)),
+        *check_nodes(node, {} if environ is None else environ),
+    )
+    return Report(display, python, checks)
+
+
+def examine_config(plan: Plan, probes: Probes, *, display: str, node: NodeContext | None,
+                   pythonpath: tuple[str, ...], environ: Mapping[str, str]) -> Report:  # fmt: skip
+    """``examine`` for a planned config: its GPU need read from its text."""
+    need = run_need(load_any_config(plan.config_path), node, "auto")
+    return examine(plan, need, probes, display=display, node=node, pythonpath=pythonpath, environ=environ)

@@ -1,0 +1,68 @@
+"""The target repo and the run's shape: the scripts the plan runs exist, ``auto_log`` imports for
+``--benchmark True``, and a multi-node config's node list and ports (the preflight's local half)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from tipc.cluster.node import NodeContext
+from tipc.cluster.preflight import local_checks
+from tipc.doctor.checks import Check, State
+from tipc.doctor.facts import Environment
+from tipc.plan.model import Plan
+from tipc.schedule.demand import is_benchmark
+
+SHOWN = 3  # missing scripts named in the detail; the rest counted
+
+
+def scripts_of(plan: Plan) -> dict[Path, str]:
+    """Every script a stage's argv runs (a relative ``*.py`` resolved against the stage's cwd),
+    with the first stage that runs it."""
+    found: dict[Path, str] = {}
+    for stage in plan.stages():
+        for token in stage.argv[1:]:
+            if token.endswith(".py") and not token.startswith("-") and "=" not in token:
+                found.setdefault(Path(stage.cwd) / token, stage.id)
+    return found
+
+
+def check_scripts(plan: Plan, exists: Callable[[Path], bool] = Path.is_file) -> Check:
+    scripts = scripts_of(plan)
+    missing = [path for path in scripts if not exists(path)]
+    if not missing:
+        return Check("target scripts", State.PASS, f"all {len(scripts)} scripts the plan runs exist in {plan.cwd}")
+    named = ", ".join(os.path.relpath(p, plan.cwd) for p in missing[:SHOWN])
+    more = f" and {len(missing) - SHOWN} more" if len(missing) > SHOWN else ""
+    return Check(
+        "target scripts",
+        State.FAIL,
+        f"{len(missing)} of {len(scripts)} scripts the plan runs are missing in {plan.cwd}: {named}{more}",
+        "run in the target repo's checkout (the config's scripts are relative to it) or pass --repo DIR",
+    )
+
+
+def check_auto_log(plan: Plan, env: Environment, shim: bool) -> Check:
+    if not any(is_benchmark(stage) for stage in plan.stages()):
+        return Check("auto_log", State.NA, "no inference stage runs with --benchmark True")
+    if env.problem:
+        return Check("auto_log", State.NA, "the interpreter did not answer")
+    via = " (tipc's drop-in, --autolog-shim)" if shim else ""
+    if env.auto_log:
+        return Check("auto_log", State.PASS, f"imports from {env.auto_log_where}{via}")
+    return Check(
+        "auto_log",
+        State.FAIL,
+        f"--benchmark True predictors import auto_log, which does not import: {env.auto_log_where}",
+        "pass --autolog-shim (tipc's drop-in auto_log), or install AutoLog in the stage interpreter",
+    )
+
+
+def check_nodes(node: NodeContext | None, environ: Mapping[str, str]) -> tuple[Check, ...]:
+    """The multi-node preflight's checks this node can answer alone; the rendezvous is the run's."""
+    if node is None or not node.multi_node:
+        return (Check("multi-node preflight", State.NA, "a single-node run"),)
+    return tuple(
+        Check(f"multi-node {c.name}", State(c.state.value), c.detail, c.fix) for c in local_checks(node, environ)
+    )

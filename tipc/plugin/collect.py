@@ -19,6 +19,8 @@ import pytest
 from tipc.errors import OutputError, TipcError
 from tipc.plan.model import Chain, Skipped, Stage
 from tipc.plan.naming import kind_of
+from tipc.plugin.doctor_item import NAME as DOCTOR
+from tipc.plugin.doctor_item import DoctorItem
 from tipc.plugin.problem_nodes import ProblemNode
 from tipc.results.records import StageRecord, Status
 from tipc.run.plan_run import command_text
@@ -52,6 +54,8 @@ class TipcDirectory(pytest.Directory):
         self.plugin = plugin
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        if self.plugin.doctor:
+            yield DoctorItem.from_parent(self, name=DOCTOR, nodeid=DOCTOR, plugin=self.plugin)
         for target in self.plugin.settings.targets:
             yield ConfigNode.from_parent(
                 self, name=target.display, path=target.path, nodeid=target.display, target=target, plugin=self.plugin

@@ -26,6 +26,7 @@ from tipc.run import legacy
 from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
 from tipc.run.summary import run_paragraph
 from tipc.schedule.devices import worker_index
+from tipc.session.doctor import doctor_on
 from tipc.session.lifecycle import TipcSession
 from tipc.session.matrix import write_matrix
 from tipc.session.preflight import failure_message
@@ -81,6 +82,7 @@ class TipcPlugin:
         self.reports: list[Path] = []
         self.matrix: Path | None = None
         self._warned = 0  # warnings shown at the start are not repeated in the summary
+        self.doctor = doctor_on(settings) and not settings.run.dry_run  # its item comes first
 
     def write(self, data: str | bytes, legacy_echo: bool = False) -> None:
         """Straight to the terminal, past pytest's capture (``--live``, dry-run commands)."""
@@ -129,6 +131,12 @@ class TipcPlugin:
         for warning in self.session.warnings:
             self.write(warning + "\n")
         self._warned = len(self.session.warnings)
+        doctor_failed = [r for r in self.session.doctor.values() if not r.ok]
+        if doctor_failed and session.config.getoption("dist", "no") != "no":
+            # Workers would run the stages: they cannot see what the controller blocked.
+            self._signals.close()
+            self.session.end()
+            pytest.exit("tipc doctor failed; nothing was run", returncode=pytest.ExitCode.TESTS_FAILED)
         if refused:
             # Before collection, so nothing runs; sessionfinish is not called after an exit here.
             self._signals.close()

@@ -189,6 +189,10 @@ def test_auto_log_matters_only_with_benchmark_stages():
     )
     assert failed.state is State.FAIL
     assert "--autolog-shim" in failed.fix
+    dropin = replace(GPU_ENV, auto_log=False, auto_log_where="No module named 'auto_log'", auto_log_dropin="/t/a.py")
+    warned = check_auto_log(with_benchmark, dropin, shim=False)
+    assert warned.state is State.WARN
+    assert warned.detail.endswith("tipc.compat.auto_log does (/t/a.py): enough for a target importing it so")
 
 
 def test_single_node_runs_have_no_multi_node_preflight():

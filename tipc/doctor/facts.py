@@ -42,6 +42,7 @@ class Environment:
     libraries: tuple[Library, ...] = ()
     auto_log: bool = False
     auto_log_where: str = ""  # its file, or why it did not import
+    auto_log_dropin: str = ""  # tipc's drop-in, importable as tipc.compat.auto_log (not as auto_log)
     problem: str = ""
 
 
@@ -100,6 +101,7 @@ def parse_environment(stdout: str) -> Environment:
         libraries=tuple(_library(name, libraries.get(name)) for name in LIBRARIES),
         auto_log=bool(auto_log.get("importable", False)),
         auto_log_where=str(auto_log.get("location") or auto_log.get("error") or ""),
+        auto_log_dropin=str(auto_log.get("dropin", "")),
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import glob
 import importlib
+import importlib.util
 import json
 import os
 import platform
@@ -107,11 +108,20 @@ def library_facts(paddle_dir: str) -> dict[str, Any]:
     return out
 
 
+def _dropin() -> str:
+    """Where tipc's drop-in is importable under its own name (a target may import it so), or ""."""
+    try:
+        spec = importlib.util.find_spec("tipc.compat.auto_log")
+    except (ImportError, ValueError):
+        return ""
+    return str(spec.origin) if spec is not None and spec.origin else ""
+
+
 def auto_log_facts() -> dict[str, Any]:
     try:
         module = importlib.import_module("auto_log")
     except BaseException as exc:  # noqa: BLE001 -- whatever it raises is the answer
-        return {"importable": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
+        return {"importable": False, "error": f"{type(exc).__name__}: {exc}"[:300], "dropin": _dropin()}
     return {"importable": True, "location": str(getattr(module, "__file__", ""))}
 
 

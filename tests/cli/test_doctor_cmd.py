@@ -116,3 +116,24 @@ def test_the_same_machine_told_cpu_has_no_gpu_checks(doctor, config, gpu_machine
     )
     assert code == 0, out
     assert checks(out)["cuda compatibility"]["state"] == "na"
+
+
+def test_tipc_run_with_doctor_blocks_the_config_and_exits_1(command, config, tmp_path):
+    (tmp_path / "fake_target" / "tools" / "eval.py").unlink()
+    run = command("run")
+    code, out, err = run("--config", config, *MODE, "--python", sys.executable, "--doctor", "--no-report")
+    assert code == 1
+    assert "FAIL target scripts: 1 of 4 scripts the plan runs are missing" in out
+    blocked = [line for line in err.splitlines() if ": blocked: tipc doctor: " in line]
+    assert len(blocked) == 5
+    assert not (tmp_path / "fake_target" / "output").exists()  # the fake trainer's save dir: nothing trained
+
+
+def test_a_multi_node_config_on_one_node_is_a_named_problem_not_a_failure(doctor):
+    code, out, _ = doctor("--config", "tinyrec/train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt", *MODE,
+                          "--python", sys.executable, "--json")  # fmt: skip
+    doc = json.loads(out)
+    assert (code, doc["ok"], doc["configs"]) == (0, True, [])
+    (problem,) = doc["problems"]
+    assert problem["kind"] == "not applicable"
+    assert "--ips 127.0.0.2,127.0.0.3" in problem["reason"]

@@ -145,3 +145,25 @@ def test_garbage_is_not_an_answer():
     with pytest.raises(ValueError, match="no answer"):
         parse_environment("Traceback ...\n")
     assert replace(GPU_ENV).paddle is not None
+
+
+def test_the_machine_is_asked_once_per_interpreter(monkeypatch, tmp_path):
+    """A matrix of configs shares one interpreter: it is asked once, not once per config."""
+    from tipc.doctor import probes as probes_module
+    from tipc.run.probe import Answer
+
+    asked: list[list[str]] = []
+
+    def fake_ask(argv, timeout):
+        asked.append(argv)
+        return Answer(0, "PaddlePaddle is installed successfully!\n", "")
+
+    monkeypatch.setattr(probes_module, "ask", fake_ask)
+    monkeypatch.setattr(probes_module.shutil, "which", lambda name: None)
+    probes = probes_module.SystemProbes()
+    for _ in range(3):
+        probes.environment("py", ())
+        probes.run_check("py")
+        assert probes.nvidia_smi() is None
+    probes.run_check("other-py")
+    assert [argv[0] for argv in asked] == ["py", "py", "other-py"]

@@ -42,3 +42,18 @@ def test_without_the_option_a_single_node_config_has_no_doctor(tipc_run):
     assert not any(line.startswith("doctor") for line in result.outlines)
     result = tipc_run.run("--doctor", "--collect-only", "-q")
     assert result.outlines[0] == "doctor"
+
+
+def test_under_xdist_a_failed_check_stops_the_run_before_any_stage(tipc_run):
+    """Workers run the stages and cannot see what the controller blocked: nothing is collected."""
+    (tipc_run.repo / "tools" / "eval.py").unlink()
+    result = tipc_run.run(*DOCTOR_ONLY, "-n", "2", "--dist", "loadscope")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*FAIL target scripts: 1 of 4*", "*tipc doctor failed; nothing was run*"])
+    assert {r["status"] for r in tipc_run.records()} == {"blocked"}
+
+
+def test_a_dry_run_has_no_doctor(tipc_run):
+    result = tipc_run.run("--doctor", "--dry-run", "-q")
+    assert result.ret == 0
+    assert "tipc doctor:" not in result.stdout.str()

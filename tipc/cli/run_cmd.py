@@ -6,7 +6,8 @@ failed stage's log tail, the summary paragraph and the HTML report's path
 A config that cannot be planned is one line, before anything runs; the others run.
 Exit status: 0 when no stage failed, timed out or hung and every config planned, 1 otherwise,
 2 for bad options, 130 when interrupted (results so far are kept). A failed multi-node
-preflight stops before the first stage with exit 1. The lifecycle itself is
+preflight stops before the first stage with exit 1; a config that failed a ``--doctor`` check has
+its stages blocked, and the run exits 1. The lifecycle itself is
 ``tipc.session``'s, shared with pytest.
 """
 
@@ -77,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         print(selection_line(len(planned), problems))
     if interrupted:
         return 130
-    return 1 if stopped or any(p.is_error for p in problems) or failed(session.records()) else 0
+    doctor_failed = any(not report.ok for report in session.doctor.values())
+    return 1 if stopped or doctor_failed or any(p.is_error for p in problems) or failed(session.records()) else 0
 
 
 def _results(session: TipcSession) -> None:

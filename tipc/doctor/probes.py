@@ -41,10 +41,31 @@ def _no_answer(python: str, timed_out: bool, error: str, timeout: float) -> str:
 
 
 class SystemProbes:
+    """Each question asked once per interpreter: a matrix of configs mostly shares one."""
+
     def __init__(self, run_check_timeout: float = RUN_CHECK_TIMEOUT) -> None:
         self.run_check_timeout = run_check_timeout
+        self._environments: dict[tuple[str, tuple[str, ...]], Environment] = {}
+        self._run_checks: dict[str, RunCheck] = {}
+        self._driver: tuple[Driver | None] | None = None
 
     def environment(self, python: str, pythonpath: tuple[str, ...]) -> Environment:
+        key = (python, pythonpath)
+        if key not in self._environments:
+            self._environments[key] = self._environment(python, pythonpath)
+        return self._environments[key]
+
+    def run_check(self, python: str) -> RunCheck:
+        if python not in self._run_checks:
+            self._run_checks[python] = self._run_check(python)
+        return self._run_checks[python]
+
+    def nvidia_smi(self) -> Driver | None:
+        if self._driver is None:
+            self._driver = (self._nvidia_smi(),)
+        return self._driver[0]
+
+    def _environment(self, python: str, pythonpath: tuple[str, ...]) -> Environment:
         paths = [arg for path in pythonpath for arg in ("--path", path)]
         done = ask([python, inspect_env.__file__, *paths], INSPECT_TIMEOUT)
         if done.returncode is None:
@@ -54,7 +75,7 @@ class SystemProbes:
         except ValueError:
             return Environment(problem=f"{python} exited with {done.returncode}: {done.last_line(done.stderr)}")
 
-    def run_check(self, python: str) -> RunCheck:
+    def _run_check(self, python: str) -> RunCheck:
         start = time.monotonic()
         done = ask([python, "-c", RUN_CHECK], self.run_check_timeout)
         seconds = time.monotonic() - start
@@ -65,7 +86,7 @@ class SystemProbes:
             return RunCheck(True, RUN_CHECK_PASSED, seconds)
         return RunCheck(False, f"exit {done.returncode}: {done.last_line(done.stderr or done.stdout)}", seconds)
 
-    def nvidia_smi(self) -> Driver | None:
+    def _nvidia_smi(self) -> Driver | None:
         smi = shutil.which("nvidia-smi")
         if smi is None:
             return None

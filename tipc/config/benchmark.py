@@ -17,7 +17,7 @@ from tipc.errors import ConfigError, SettingsError
 
 SECTION = "train_benchmark_params"
 TO_STATIC_WORD = "dynamicTostatic"  # a model type holding it swaps norm_train for to_static_train
-_DEVICE = re.compile(r"N([1-9]\d*)C([1-9]\d*)")
+DEVICE = re.compile(r"N([1-9]\d*)C([1-9]\d*)")
 _FLAG = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
 PARAMS_FORM = "<modeltype>_bs<N>_<fp32|fp16|...>_<runmode>_N<nodes>C<cards> (e.g. dynamic_bs8_fp32_DP_N1C1) or dynamicTostatic"
 
@@ -111,7 +111,7 @@ def parse_selector(word: str) -> Selector:
     digits = "".join(c for c in bs if c.isdigit())
     if not bs.startswith("bs") or not digits or int(digits) == 0:
         raise SettingsError(f"{bad}: batch part {bs!r}: expected bs<N> with N > 0, e.g. bs8")
-    match = _DEVICE.fullmatch(device)
+    match = DEVICE.fullmatch(device)
     if not match:
         raise SettingsError(f"{bad}: device part {device!r}: expected N<nodes>C<cards>, e.g. N1C1, N1C8, N4C32")
     nodes, cards = int(match[1]), int(match[2])

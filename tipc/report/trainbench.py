@@ -8,8 +8,9 @@ times the cards. On a multi-node run every node records one; the lowest node ran
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from tipc.config.benchmark import DEVICE, DeviceNum
 from tipc.report.figures import number
@@ -18,6 +19,7 @@ from tipc.report.svg import Plot, line_plot
 from tipc.results.records import StageRecord, Status
 
 ONE_CARD = "N1C1"
+TRAIN_BENCHMARK_FILE = "train_benchmark.json"  # beside the report's index.html: the run's speed summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,13 @@ def build_train_benchmark(records: Sequence[StageRecord], anchors: Mapping[Stage
         return None
     rows = tuple(_row(r, anchors[stage_key(r)]) for r in chosen.values())
     return TrainBenchmark(rows, _plot(rows), _scaling(rows))
+
+
+def train_benchmark_json(bench: TrainBenchmark) -> str:
+    """The session's summary: every run's figures and every speedup, without the page's anchors."""
+    runs = [{k: v for k, v in asdict(row).items() if k != "anchor"} for row in bench.rows]
+    speedups = [{k: v for k, v in asdict(s).items() if k != "anchor"} for s in bench.scaling]
+    return json.dumps({"runs": runs, "speedups": speedups}, indent=1) + "\n"
 
 
 def _row(r: StageRecord, anchor: str) -> BenchRow:

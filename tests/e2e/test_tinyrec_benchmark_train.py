@@ -50,7 +50,10 @@ def test_one_and_two_processes_write_speed_json_and_a_speedup(tinyrec, tmp_path)
         speeds[device] = speed["ips"]
 
     report = parse((tmp_path / "reports/tinyrec/benchmark_train/latest/index.html").read_text())
-    rows = [[td.text.strip() for td in tr.find_all("td")] for tr in report.find("table", id="train-benchmark-speedup").find_all("tr")[1:]]
+    rows = [
+        [td.text.strip() for td in tr.find_all("td")]
+        for tr in report.find("table", id="train-benchmark-speedup").find_all("tr")[1:]
+    ]
     assert [(r[0], r[5]) for r in rows] == [
         ("1 card", "1.00×"),
         ("2 cards", f"{speeds['N1C2'] / speeds['N1C1']:.2f}×"),

@@ -5,10 +5,22 @@ from __future__ import annotations
 import pytest
 
 from tests.support.documented import metric_keys
-from tipc.metrics.speed import SpeedFigures, SpeedRun, speed_figures, speed_json, speed_metrics, token_after, trimmed_mean
+from tipc.metrics.speed import (
+    SpeedFigures,
+    SpeedRun,
+    speed_figures,
+    speed_json,
+    speed_metrics,
+    token_after,
+    trimmed_mean,
+)
+from tipc.plan.model import SpeedSpec
 
-RUN = SpeedRun("rec_bs8_fp32_DP", 8, "fp32", "DP", "N1C2", 2, "images/s", "17", frame_version="3.3.1")
-STEP = "epoch: [1/1], global_step: {i}, lr: 0.001, loss: {loss}, avg_batch_cost: 0.1 s, ips: {ips} samples/s, eta: 0:00:01"
+SPEC = SpeedSpec("index/r_rec_bs8_fp32_DP_N1C2_speed", "rec_bs8_fp32_DP", 8, "fp32", "DP", "N1C2", 2, "images/s")
+RUN = SpeedRun(SPEC, "17", frame_version="3.3.1")
+STEP = (
+    "epoch: [1/1], global_step: {i}, lr: 0.001, loss: {loss}, avg_batch_cost: 0.1 s, ips: {ips} samples/s, eta: 0:00:01"
+)
 
 
 @pytest.mark.parametrize(
@@ -63,10 +75,10 @@ def test_the_json_has_the_steps_keys_and_multiplies_by_the_cards():
 def test_too_few_records_is_the_steps_zero_with_no_unit():
     out = speed_json(RUN, SpeedFigures(3, None, None))
     assert (out["ips"], out["speed_unit"], out["convergence_value"]) == (0, "", 0)
-    assert speed_metrics(RUN, SpeedFigures(3, None, None))["speed_ips"] is None
+    assert speed_metrics(SPEC, SpeedFigures(3, None, None))["speed_ips"] is None
 
 
 def test_record_metrics_are_the_documented_ones():
-    metrics = speed_metrics(RUN, SpeedFigures(20, 50.0, "1.5"))
+    metrics = speed_metrics(SPEC, SpeedFigures(20, 50.0, "1.5"))
     assert (metrics["speed_ips"], metrics["ms_per_step"]) == (100.0, 160.0)  # 8 samples at 50/s per process
     assert {*metrics, "speed_file"} == metric_keys("train (benchmark_train)")

@@ -40,7 +40,8 @@ def bench_plan(params: str | None = None, profiling: str = "True", to_static: bo
     selectors = parse_selectors(params) if params else ()
     benchmark = BenchmarkOptions(selectors, LOGS, profiling)
     return build_plan(
-        bench_config(to_static=to_static), PlanOptions("benchmark_train", repo="/r/PaddleOCR", python="py", benchmark=benchmark, **options)
+        bench_config(to_static=to_static),
+        PlanOptions("benchmark_train", repo="/r/PaddleOCR", python="py", benchmark=benchmark, **options),
     )
 
 

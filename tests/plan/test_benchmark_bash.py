@@ -30,7 +30,10 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("bash") is None, reason="no bash to run PaddleOCR's script with"),
 ]
 SCRIPTS = ("benchmark_train.sh", "common_func.sh", "test_train_inference_python.sh")
-TINYREC = Path(__file__).resolve().parents[2] / "test_configs/tinyrec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
+TINYREC = (
+    Path(__file__).resolve().parents[2]
+    / "test_configs/tinyrec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
+)
 
 
 @pytest.fixture
@@ -120,9 +123,9 @@ def paddleocr_benchmark_configs() -> list[Path]:
     found = []
     for path in target_configs(Path(CHECKOUT)):
         lines = path.read_text(errors="replace").splitlines()
-        if "train_benchmark_params" in "".join(lines) and len(lines) > 30:
-            if lines[23].startswith("eval:") and lines[29].startswith("norm_export:"):
-                found.append(path)
+        section = "train_benchmark_params" in "".join(lines) and len(lines) > 30
+        if section and lines[23].startswith("eval:") and lines[29].startswith("norm_export:"):
+            found.append(path)
     return found
 
 

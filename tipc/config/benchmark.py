@@ -19,7 +19,9 @@ SECTION = "train_benchmark_params"
 TO_STATIC_WORD = "dynamicTostatic"  # a model type holding it swaps norm_train for to_static_train
 DEVICE = re.compile(r"N([1-9]\d*)C([1-9]\d*)")
 _FLAG = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
-PARAMS_FORM = "<modeltype>_bs<N>_<fp32|fp16|...>_<runmode>_N<nodes>C<cards> (e.g. dynamic_bs8_fp32_DP_N1C1) or dynamicTostatic"
+PARAMS_FORM = (
+    "<modeltype>_bs<N>_<fp32|fp16|...>_<runmode>_N<nodes>C<cards> (e.g. dynamic_bs8_fp32_DP_N1C1) or dynamicTostatic"
+)
 
 
 @dataclass(frozen=True, slots=True)

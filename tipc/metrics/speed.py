@@ -9,10 +9,13 @@ loss is the token after the last ``loss:``. ``speed_json`` lays these out with t
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from statistics import fmean
 from typing import Any
+
+from tipc.plan.model import SpeedSpec
 
 KEYWORD = "ips:"
 CONVERGENCE_KEY = "loss:"
@@ -57,10 +60,8 @@ def speed_figures(lines: Iterable[str]) -> SpeedFigures:
         if KEYWORD in line:
             value = token_after(line, KEYWORD)
             if value is not None:
-                try:
+                with contextlib.suppress(ValueError):  # the step skips a token that is not a number too
                     records.append(float(value))
-                except ValueError:
-                    pass  # the step skips a token that is not a number too
         if CONVERGENCE_KEY in line:
             loss = token_after(line, CONVERGENCE_KEY) or loss
     return SpeedFigures(len(records), trimmed_mean(records), loss)
@@ -68,15 +69,9 @@ def speed_figures(lines: Iterable[str]) -> SpeedFigures:
 
 @dataclass(frozen=True, slots=True)
 class SpeedRun:
-    """What the script passed to the step about one run, and what it exported around it."""
+    """What the script passed to the step about one run (``spec``), and what it exported around it."""
 
-    model_name: str
-    batch_size: int
-    fp_item: str
-    run_mode: str
-    device_num: str
-    cards: int
-    speed_unit: str
+    spec: SpeedSpec
     model_run_time: str  # seconds, as text (the step read it from the environment)
     model_branch: str | None = None
     model_commit: str | None = None
@@ -86,35 +81,40 @@ class SpeedRun:
 
 def speed_json(run: SpeedRun, figures: SpeedFigures) -> dict[str, Any]:
     """The step's JSON object, its keys in its order."""
-    total = None if figures.ips is None else round(figures.ips * run.cards, 3)
+    spec, total = run.spec, _total(run.spec, figures.ips)
     return {
         "model_branch": run.model_branch,
         "model_commit": run.model_commit,
-        "model_name": run.model_name,
-        "batch_size": run.batch_size,
-        "fp_item": run.fp_item,
-        "run_mode": run.run_mode,
+        "model_name": spec.model_name,
+        "batch_size": spec.batch_size,
+        "fp_item": spec.fp_item,
+        "run_mode": spec.run_mode,
         "convergence_value": figures.loss if figures.loss is not None else 0,
         "convergence_key": CONVERGENCE_KEY,
         "ips": 0 if total is None else total,
-        "speed_unit": "" if total is None else run.speed_unit,
-        "device_num": run.device_num,
+        "speed_unit": "" if total is None else spec.speed_unit,
+        "device_num": spec.device_num,
         "model_run_time": run.model_run_time,
         "frame_commit": run.frame_commit,
         "frame_version": run.frame_version,
     }
 
 
-def speed_metrics(run: SpeedRun, figures: SpeedFigures) -> dict[str, Any]:
+def speed_metrics(spec: SpeedSpec, figures: SpeedFigures) -> dict[str, Any]:
     """tipc's record of the run (``StageRecord.metrics``): the total figure, the time per step, the runs' axes."""
     per_process = figures.ips
     return {
-        "speed_ips": None if per_process is None else round(per_process * run.cards, 3),
-        "ms_per_step": None if not per_process else round(run.batch_size * 1000 / per_process, 3),
+        "speed_ips": _total(spec, per_process),
+        "ms_per_step": None if not per_process else round(spec.batch_size * 1000 / per_process, 3),
         "speed_records": figures.records,
-        "batch_size": run.batch_size,
-        "fp_item": run.fp_item,
-        "run_mode": run.run_mode,
-        "device_num": run.device_num,
-        "speed_unit": run.speed_unit,
+        "batch_size": spec.batch_size,
+        "fp_item": spec.fp_item,
+        "run_mode": spec.run_mode,
+        "device_num": spec.device_num,
+        "speed_unit": spec.speed_unit,
     }
+
+
+def _total(spec: SpeedSpec, per_process: float | None) -> float | None:
+    """Every card's: one process logs, all train alike."""
+    return None if per_process is None else round(per_process * spec.cards, 3)

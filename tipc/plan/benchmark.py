@@ -78,9 +78,7 @@ def benchmark_runs(params: BenchmarkParams, selectors: tuple[Selector, ...]) -> 
             device = selector.device
             epoch = params.epoch * device.nodes * device.cards
             precision = _trained(selector.precision)
-            runs.append(
-                BenchRun(selector.batch_size, precision, selector.run_mode, device, epoch, selector.to_static)
-            )
+            runs.append(BenchRun(selector.batch_size, precision, selector.run_mode, device, epoch, selector.to_static))
     return tuple(dict.fromkeys(runs))
 
 

@@ -22,13 +22,7 @@ from tipc.results.folder import write_atomic
 
 def speed_run(spec: SpeedSpec, duration: float, environ: Mapping[str, str], paddle_version: str) -> SpeedRun:
     return SpeedRun(
-        model_name=spec.model_name,
-        batch_size=spec.batch_size,
-        fp_item=spec.fp_item,
-        run_mode=spec.run_mode,
-        device_num=spec.device_num,
-        cards=spec.cards,
-        speed_unit=spec.speed_unit,
+        spec,
         model_run_time=str(round(duration)),
         model_branch=environ.get("model_branch"),
         model_commit=environ.get("model_commit"),
@@ -43,7 +37,7 @@ def write_speed(spec: SpeedSpec, cwd: Path, log: Path, since: int, run: SpeedRun
     target = cwd / spec.file
     target.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(target, json.dumps(speed_json(run, figures)))
-    metrics = {**speed_metrics(run, figures), "speed_file": str(target)}
+    metrics = {**speed_metrics(spec, figures), "speed_file": str(target)}
     if figures.ips is not None:
         return metrics, ""
     return metrics, (

@@ -133,6 +133,12 @@ def test_runs_are_the_scripts_commands(params, profiling, expected):
     assert {s.env["FLAGS_a"] for s in plan.stages()} == {"1"}  # the flags line, exported into every run
 
 
+def test_the_profiling_pass_is_judged_by_its_exit_code_alone():
+    profile, train = bench_plan("dynamic_bs8_fp32_DP_N1C1").stages()
+    assert (profile.outputs, train.outputs) == ((), (f"{L}/norm_train_gpus_0_autocast_fp32/latest.pdparams",))
+    assert profile.speed is None and train.speed is not None
+
+
 def test_without_params_the_section_lists_run_on_four_cards():
     plan = bench_plan()
     assert [c.id for c in plan.chains] == ["norm_train-bs32-fp32-DP-N1C4", "norm_train-bs32-amp-DP-N1C4"]

@@ -128,6 +128,8 @@ class _RunChain:
         if run.device.cards == 1 and options.benchmark.profiling != "no":
             line = _profiler_line(self.params, options, self.config.train_param1.line)
             first = self._harness_chain(replace(edited, train_param1=line), trainer_name).chain.stages[0]
+            # Judged by its exit code: PaddleOCR's profiler ends the trainer (0, no checkpoint) after its range.
+            first = replace(first, outputs=())
             stages.insert(0, self._retarget(first, PROFILE, names.log("profiling_log", "profiling"), flags))
         skipped = tuple(replace(s, id=self._id(s.id)) for s in normal.skipped)
         return Built(replace(normal.chain, id=self.chain_id, stages=tuple(stages)), skipped)

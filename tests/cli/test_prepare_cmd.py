@@ -195,7 +195,9 @@ def test_unknown_mode_is_a_usage_error(checkout, tipc):
 
 def test_benchmark_train_is_sized_for_the_analysis_step(checkout, tipc):
     config = checkout / CONFIG_REL
-    section = "\n".join(("===========================train_benchmark_params===========================", *TRAIN_BENCHMARK[1]))
+    section = "\n".join(
+        ("===========================train_benchmark_params===========================", *TRAIN_BENCHMARK[1])
+    )
     config.write_text(config.read_text() + section + "\n")
     code, out, err = tipc("--config", str(config), "--mode", "benchmark_train", "--repo", str(checkout))
     assert code == 0, out + err

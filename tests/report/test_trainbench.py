@@ -38,6 +38,7 @@ def benchmark_run(root: Path, one: float = 66.7, two: float = 110.7, status: Sta
         ("norm_train-bs32-fp32-DP-N1C2", bench(32, "fp32", "N1C2", two, "images/s"), status),
         ("norm_train-bs64-fp32-DP-N1C1", bench(64, "fp32", "N1C1", 80.0), Status.PASSED),
         ("norm_train-bs32-amp-DP-N2C16", bench(32, "fp16", "N2C16", 900.0), Status.PASSED),
+        ("norm_train-bs32-fp32-DP-N2C4", bench(32, "fp32", "N2C4", 200.1), Status.PASSED),
     ):
         w.add(chain, "train", st, metrics=metrics, returncode=0 if st is Status.PASSED else 1)
     return w.write(mode="benchmark_train")
@@ -56,25 +57,29 @@ def test_runs_plot_and_speedup_over_one_card(tmp_path):
         ["norm_train-bs32-fp32-DP-N1C2", "passed", "32", "fp32", "DP", "N1C2", "110.70", "images/s"],
         ["norm_train-bs64-fp32-DP-N1C1", "passed", "64", "fp32", "DP", "N1C1", "80", "samples/s"],
         ["norm_train-bs32-amp-DP-N2C16", "passed", "32", "fp16", "DP", "N2C16", "900", "samples/s"],
+        ["norm_train-bs32-fp32-DP-N2C4", "passed", "32", "fp32", "DP", "N2C4", "200.10", "samples/s"],
     ]
     # The fp16 run has no one-card run to compare with: no speedup row, rather than a wrong one.
     assert cells(doc.find("table", id="train-benchmark-speedup")) == [
         ["1 card", "32", "fp32", "DP", "66.70", "1.00×", "100 %"],
         ["2 cards", "32", "fp32", "DP", "110.70", "1.66×", "83 %"],
+        ["2 nodes × 2 cards", "32", "fp32", "DP", "200.10", "3.00×", "75 %"],
         ["1 card", "64", "fp32", "DP", "80", "1.00×", "100 %"],
     ]
     points = doc.find("svg", id="plot-train-benchmark").find_all("g", cls="series")
-    assert sorted(g.attrs["data-label"] for g in points) == ["fp16 DP N2C16", "fp32 DP N1C1", "fp32 DP N1C2"]
+    labels = ["fp16 DP N2C16", "fp32 DP N1C1", "fp32 DP N1C2", "fp32 DP N2C4"]
+    assert sorted(g.attrs["data-label"] for g in points) == labels
     assert doc.find("a", href="#train-benchmark").text == "Training benchmark"
     summary = json.loads((index.parent / TRAIN_BENCHMARK_FILE).read_text())
-    assert [s["speedup"] for s in summary["speedups"]] == pytest.approx([1.0, 110.7 / 66.7, 1.0])
+    assert [s["speedup"] for s in summary["speedups"]] == pytest.approx([1.0, 110.7 / 66.7, 200.1 / 66.7, 1.0])
 
 
 def test_a_failed_multi_card_run_has_no_figure_and_no_speedup(tmp_path):
     index = write_report([benchmark_run(tmp_path / "r", status=Status.FAILED)], tmp_path / "reports")
     doc = parse(index.read_text())
     assert cells(doc.find("table", id="train-benchmark-runs"))[1][6] == "–"
-    assert [row[0] for row in cells(doc.find("table", id="train-benchmark-speedup"))] == ["1 card", "1 card"]
+    devices = [row[0] for row in cells(doc.find("table", id="train-benchmark-speedup"))]
+    assert devices == ["1 card", "2 nodes × 2 cards", "1 card"]
 
 
 def test_a_report_without_benchmark_runs_has_no_section(single_run, tmp_path):

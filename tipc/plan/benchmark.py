@@ -62,6 +62,11 @@ class BenchRun:
     def label(self) -> str:
         return f"bs{self.batch_size}_{self.precision}_{self.run_mode}_{self.device.label}"
 
+    @property
+    def one_gpu_each(self) -> bool:
+        """The script's single-GPU branch (one id per node, e.g. N1C1 or N2C2): profiled, unit samples/s."""
+        return len(self.device.gpu_ids) == 1
+
 
 def benchmark_runs(params: BenchmarkParams, selectors: tuple[Selector, ...]) -> tuple[BenchRun, ...]:
     """The runs, in the script's order (batch size, then precision, then devices); repeats once."""
@@ -123,9 +128,9 @@ class _RunChain:
         edited = _edited(self.config, run)
         normal = self._harness_chain(edited, trainer_name)
         train = self._retarget(normal.chain.stages[0], "train", names.log("train_log", "log"), flags)
-        stages = [replace(train, speed=names.speed(run))]
+        stages = [replace(train, speed=names.speed())]
         stages.extend(self._retarget(s, s.name, s.log, flags) for s in normal.chain.stages[1:])
-        if run.device.cards == 1 and options.benchmark.profiling != "no":
+        if run.one_gpu_each and options.benchmark.profiling != "no":
             line = _profiler_line(self.params, options, self.config.train_param1.line)
             first = self._harness_chain(replace(edited, train_param1=line), trainer_name).chain.stages[0]
             # Judged by its exit code: PaddleOCR's profiler ends the trainer (0, no checkpoint) after its range.
@@ -174,7 +179,8 @@ class _LogNames:
     def log(self, kind: str, suffix: str) -> str:
         return f"{self.options.benchmark.log_dir.rstrip('/') or '/'}/{kind}/{self.name(suffix)}"
 
-    def speed(self, run: BenchRun) -> SpeedSpec:
+    def speed(self) -> SpeedSpec:
+        run = self.run
         return SpeedSpec(
             file=self.log("index", "speed"),
             model_name=f"{self.model}_bs{run.batch_size}_{run.precision}_{run.run_mode}",
@@ -183,7 +189,7 @@ class _LogNames:
             run_mode=run.run_mode,
             device_num=run.device.label,
             cards=run.device.cards,
-            speed_unit="samples/s" if run.device.cards == 1 else "images/s",
+            speed_unit="samples/s" if run.one_gpu_each else "images/s",
         )
 
 

@@ -3,7 +3,8 @@
 Runs when ``TIPC_PADDLEOCR`` names a checkout (its ``test_tipc/benchmark_train.sh``, ``common_func.sh`` and
 ``test_train_inference_python.sh`` are copied into a scratch directory and run there, with ``python`` on
 PATH printing its argv as JSON). Every planned stage's log must be a file the script wrote, holding the
-argv tipc would run; the analysis step's arguments must be the plan's speed spec. tipc's launch
+argv tipc would run; the harness's results_python.log lines must be the plan's legacy lines; the analysis
+step's arguments must be the plan's speed spec. tipc's launch
 ``--log_dir=`` (every rank's log kept) is the one token the script lacks.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,6 +31,9 @@ pytestmark = [
     pytest.mark.skipif(not CHECKOUT, reason="TIPC_PADDLEOCR is not set: no benchmark_train.sh to run"),
     pytest.mark.skipif(shutil.which("bash") is None, reason="no bash to run PaddleOCR's script with"),
 ]
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+STATUS = re.compile(r"^ Run (successfully|failed) with command - (.*?) - (.*) - (\S*) $")
+LOG_DIR = re.compile(r" --log_dir=\S+")  # tipc's launch keeps every rank's log
 SCRIPTS = ("benchmark_train.sh", "common_func.sh", "test_train_inference_python.sh")
 TINYREC = (
     Path(__file__).resolve().parents[2]
@@ -75,11 +80,20 @@ def recorded(text: str) -> list[list[str]]:
     return [json.loads(line) for line in text.splitlines() if line.startswith('["')]
 
 
-def assert_same_runs(plan: Plan, stdout: str) -> None:
+def status_lines(scratch: Path, plan: Plan) -> list[tuple[str, str, str]]:
+    """(model, command, log) of the harness's results_python.log lines (the stub writes no train.log, so
+    the harness may call a run failed: the commands are what is compared)."""
+    text = ANSI.sub("", (scratch / plan.output_dir / "results_python.log").read_text())
+    return [m.groups()[1:] for m in map(STATUS.match, text.splitlines()) if m]
+
+
+def assert_same_runs(plan: Plan, stdout: str, scratch: Path) -> None:
     assert list(plan.stages())
     for stage in plan.stages():
-        planned = [token for token in stage.argv[1:] if not token.startswith("--log_dir=")]
+        planned = [token for token in stage.argv[1:] if not LOG_DIR.match(f" {token}")]
         assert recorded(Path(stage.log).read_text()) == [planned], stage.id
+    expected = [(plan.model, LOG_DIR.sub("", s.legacy_command), s.legacy_log) for s in plan.stages()]
+    assert status_lines(scratch, plan) == expected
     analysed = [argv for argv in recorded(stdout) if argv[0].endswith("analysis.py")]
     # The first call only: the script clobbers the model name after it (B16), tipc does not.
     train = next(s for s in plan.stages() if s.speed)
@@ -112,7 +126,7 @@ def assert_same_runs(plan: Plan, stdout: str) -> None:
     ids=["one-card-profiled", "two-cards", "to-static-amp-timer-only-false", "eight-cards", "no-params"],
 )
 def test_the_script_runs_what_the_tinyrec_plan_says(scratch, params, profiling):
-    assert_same_runs(*run_script(scratch, TINYREC, params, profiling))
+    assert_same_runs(*run_script(scratch, TINYREC, params, profiling), scratch)
 
 
 def paddleocr_benchmark_configs() -> list[Path]:
@@ -135,5 +149,6 @@ def test_the_script_runs_what_paddleocrs_plans_say(scratch):
         pytest.skip(f"no config with train_benchmark_params in {CHECKOUT}")
     for config in configs:
         for params in ("dynamic_bs8_fp16_DP_N1C1", "dynamic_bs8_fp32_DP_N1C4"):
-            shutil.rmtree(scratch / "bench", ignore_errors=True)
-            assert_same_runs(*run_script(scratch, config, params, "True"))
+            for folder in ("bench", "test_tipc/output"):
+                shutil.rmtree(scratch / folder, ignore_errors=True)
+            assert_same_runs(*run_script(scratch, config, params, "True"), scratch)

@@ -74,6 +74,15 @@ def test_runs_plot_and_speedup_over_one_card(tmp_path):
     assert [s["speedup"] for s in summary["speedups"]] == pytest.approx([1.0, 110.7 / 66.7, 200.1 / 66.7, 1.0])
 
 
+def test_the_profiling_pass_comes_first_in_the_status_matrix(tmp_path):
+    w = ResultsWriter(tmp_path / "r")
+    w.add("norm_train-bs8-fp32-DP-N1C1", "train", Status.PASSED, metrics=bench(8, "fp32", "N1C1", 5.0))
+    w.add("norm_train-bs8-fp32-DP-N1C1", "profile", Status.PASSED)
+    doc = parse(write_report([w.write(mode="benchmark_train")], tmp_path / "reports").read_text())
+    heads = [th.text.strip() for th in doc.find("table", id="matrix").find("thead").find_all("th")]
+    assert heads[1:3] == ["profile", "train"]
+
+
 def test_a_failed_multi_card_run_has_no_figure_and_no_speedup(tmp_path):
     index = write_report([benchmark_run(tmp_path / "r", status=Status.FAILED)], tmp_path / "reports")
     doc = parse(index.read_text())

@@ -147,12 +147,17 @@ def test_bad_files_exit_2_without_traceback(tipc, tmp_path, content, message):
 
 
 def test_unknown_mode_text(tipc, config):
-    code, _, err = tipc("--config", "rec/train.txt", "--mode", "benchmark_train")
+    code, _, err = tipc("--config", "rec/train.txt", "--mode", "benchmark_infer")
     assert (code, err) == (
         2,
-        f"tipc: error: {config}: unknown mode 'benchmark_train': expected one of "
-        "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer\n",
+        f"tipc: error: {config}: unknown mode 'benchmark_infer': expected one of "
+        "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer, benchmark_train\n",
     )
+
+
+def test_benchmark_train_without_its_section_names_the_config(tipc, config):
+    code, _, err = tipc("--config", "rec/train.txt", "--mode", "benchmark_train")
+    assert code == 2 and err.startswith(f"tipc: error: {config}:2: mode 'benchmark_train': expected a")
 
 
 def test_a_shipped_ptq_config_prints_its_plan(tipc, tmp_path):

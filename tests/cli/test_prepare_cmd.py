@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.config_text import ptq_config_text
+from tests.support.config_text import TRAIN_BENCHMARK, ptq_config_text
 from tests.support.fake_checkout import CONFIG_REL, DET_DIR, DET_YML, REC_YML, make_checkout
 from tipc.prepare.manifest import MANIFEST_NAME
 
@@ -191,3 +191,15 @@ def test_unknown_mode_is_a_usage_error(checkout, tipc):
     with pytest.raises(SystemExit) as info:
         tipc("--config", str(checkout / CONFIG_REL), "--mode", "lite")
     assert info.value.code == 2
+
+
+def test_benchmark_train_is_sized_for_the_analysis_step(checkout, tipc):
+    config = checkout / CONFIG_REL
+    section = "\n".join(
+        ("===========================train_benchmark_params===========================", *TRAIN_BENCHMARK[1])
+    )
+    config.write_text(config.read_text() + section + "\n")
+    code, out, err = tipc("--config", str(config), "--mode", "benchmark_train", "--repo", str(checkout))
+    assert code == 0, out + err
+    # 512 lines: 16 steps of 32 per process, more than the 12 the analysis needs
+    assert _count(checkout / "train_data/ic15_data/rec_gt_train.txt") == 512

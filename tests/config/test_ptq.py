@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.config_text import config_text, ptq_config_text
+from tests.support.config_text import TRAIN_BENCHMARK, config_text, ptq_config_text
 from tipc.config import ConfigError, PtqConfig, TipcConfig, load_any_config, parse_any_config_text
 from tipc.config.formats import check_mode, config_modes
 from tipc.config.modes import Mode
@@ -134,9 +134,14 @@ def test_a_ptq_config_runs_in_whole_infer_only(mode):
 
 
 def test_a_train_config_runs_in_every_mode():
-    config = parse_any_config_text(config_text(), PATH)
+    config = parse_any_config_text(config_text(tail=(TRAIN_BENCHMARK,)), PATH)
     assert config_modes(config) == tuple(Mode)
     assert [check_mode(config, mode) for mode in Mode] == list(Mode)
+
+
+def test_benchmark_train_needs_the_train_benchmark_section():
+    config = parse_any_config_text(config_text(), PATH)
+    assert config_modes(config) == tuple(m for m in Mode if m is not Mode.BENCHMARK_TRAIN)
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ from tipc.config import ConfigError, parse_any_config_text
 from tipc.config.formats import config_modes
 from tipc.config.locate import find_configs
 from tipc.plan import PlanOptions, build_plan
+from tipc.plan.model import BenchmarkOptions
 
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = tuple(tuple(path.read_text().splitlines()) for path in find_configs(REPO / "test_configs"))
@@ -107,7 +108,9 @@ def check(text: str, device: str) -> None:
     try:
         config = parse_any_config_text(text, PATH)
         for mode in config_modes(config):
-            plan = build_plan(config, PlanOptions(mode, python="py", device=device, output_root=ROOT))
+            # benchmark_train's logs go under BENCHMARK_LOG_DIR: here the same root, to hold them to it too
+            bench = BenchmarkOptions(log_dir=ROOT)
+            plan = build_plan(config, PlanOptions(mode, python="py", device=device, output_root=ROOT, benchmark=bench))
             for stage in plan.stages():
                 assert os.path.normpath(stage.log).startswith(ROOT + os.sep), stage.log
     except ConfigError as error:

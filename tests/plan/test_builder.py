@@ -30,7 +30,7 @@ def test_chain_order_is_gpu_then_autocast_then_trainer():
     ]
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", [m for m in MODES if m != "benchmark_train"])  # its own: test_benchmark.py
 def test_every_mode_plans(mode):
     plan = make_plan(mode)
     assert plan.mode == mode and plan.output_dir == f"./test_tipc/output/rec/{mode}"
@@ -175,10 +175,10 @@ def test_errors_name_file_and_line(lines, message):
 
 def test_unknown_mode():
     with pytest.raises(ConfigError) as err:
-        build_plan(make_config(), PlanOptions("benchmark_train"))
+        build_plan(make_config(), PlanOptions("benchmark_infer"))
     assert str(err.value) == (
-        "cfgs/rec/train_infer_python.txt: unknown mode 'benchmark_train': expected one of "
-        "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer"
+        "cfgs/rec/train_infer_python.txt: unknown mode 'benchmark_infer': expected one of "
+        "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer, benchmark_train"
     )
 
 

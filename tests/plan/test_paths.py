@@ -17,7 +17,12 @@ def derived_paths(plan: Plan) -> list[str]:
     """The output dir, save dirs, stage logs, the bash's log names and the train-log copy of a plan."""
     paths = [plan.output_dir, *(chain.save_dir for chain in plan.chains if chain.save_dir)]
     for stage in plan.stages():
-        paths += [stage.log, stage.legacy_log, *(stage.copy_train_log or ())]
+        paths += [
+            stage.log,
+            stage.legacy_log,
+            *(stage.copy_train_log or ()),
+            *((stage.speed.file,) if stage.speed else ()),
+        ]
     return paths
 
 

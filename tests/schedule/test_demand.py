@@ -6,7 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from tipc.plan.model import StageKind
+from tests.support.plan_factory import make_plan
+from tipc.config.benchmark import parse_selectors
+from tipc.plan.model import BenchmarkOptions, StageKind
 from tipc.schedule.demand import (
     MARGIN,
     chain_devices,
@@ -120,3 +122,9 @@ def test_keys_are_the_log_and_a_fixed_launch_port():
     train = plan.chains[0].stages[0]
     assert stage_keys(train, "/x/train.log") == {"file /x/train.log", "port 17000"}
     assert stage_keys(plan.chains[0].stages[1], "/x/eval.log") == {"file /x/eval.log"}
+
+
+def test_benchmark_train_profiling_and_timed_trains_run_alone():
+    selectors = parse_selectors("dynamic_bs8_fp32_DP_N1C1")
+    plan = make_plan("benchmark_train", options={"benchmark": BenchmarkOptions(selectors), "device": "cpu"})
+    assert [(s.name, is_benchmark(s)) for s in plan.stages()] == [("profile", True), ("train", True)]

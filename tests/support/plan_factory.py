@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.support.config_text import TO_STATIC, config_text, ptq_config_text
+from tests.support.config_text import TO_STATIC, TRAIN_BENCHMARK, config_text, ptq_config_text
 from tipc.config import PtqConfig, parse_any_config_text, parse_config_text
 from tipc.config.model import TipcConfig
 
@@ -10,16 +10,22 @@ PATH = "cfgs/rec/train_infer_python.txt"
 PTQ_PATH = "cfgs/rec/train_ptq_infer_python.txt"
 
 
-def make_config(to_static: bool = False, **lines: str) -> TipcConfig:
-    """The template with ``role="key:value"`` overrides, plus the to_static section if asked."""
-    return parse_config_text(config_text(tail=(TO_STATIC,) if to_static else (), **lines), PATH)
+def make_config(to_static: bool = False, train_benchmark: bool = False, **lines: str) -> TipcConfig:
+    """The template with ``role="key:value"`` overrides, plus the to_static and benchmark sections if asked."""
+    tail = ((TRAIN_BENCHMARK,) if train_benchmark else ()) + ((TO_STATIC,) if to_static else ())
+    return parse_config_text(config_text(tail=tail, **lines), PATH)
 
 
 def make_plan(mode: str = "lite_train_lite_infer", to_static: bool = False, options: dict | None = None, **lines: str):
-    """Plan of the template config with a fixed interpreter ``py``."""
+    """Plan of the template config with a fixed interpreter ``py``; in benchmark_train with the
+    train_benchmark_params section and its logs under ``./test_tipc/output``."""
     from tipc.plan import PlanOptions, build_plan
+    from tipc.plan.model import BenchmarkOptions
 
-    return build_plan(make_config(to_static, **lines), PlanOptions(mode, python="py", **(options or {})))
+    bench = mode == "benchmark_train"
+    extra = {"benchmark": BenchmarkOptions(log_dir="./test_tipc/output")} if bench else {}
+    config = make_config(to_static, bench, **lines)
+    return build_plan(config, PlanOptions(mode, python="py", **{**extra, **(options or {})}))
 
 
 def make_ptq_config(**lines: str) -> PtqConfig:

@@ -35,7 +35,10 @@ def parse_any_config_text(text: str, path: str) -> AnyConfig:
 
 def config_modes(config: AnyConfig) -> tuple[Mode, ...]:
     """The modes a config has a chain in."""
-    return PTQ_MODES if isinstance(config, PtqConfig) else tuple(Mode)
+    if isinstance(config, PtqConfig):
+        return PTQ_MODES
+    # benchmark_train.sh reads its runs from the train_benchmark_params section: no section, no runs.
+    return tuple(m for m in Mode if m is not Mode.BENCHMARK_TRAIN or config.train_benchmark is not None)
 
 
 def check_mode(config: AnyConfig, mode: str) -> Mode:

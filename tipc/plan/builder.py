@@ -19,6 +19,7 @@ from tipc.config.model import Field, TipcConfig
 from tipc.config.ptq import PtqConfig
 from tipc.config.values import mode_value, paired
 from tipc.errors import ConfigError
+from tipc.plan.benchmark import benchmark_chains
 from tipc.plan.chains import Built, ConfigT, Context, train_chain, whole_infer_chain
 from tipc.plan.fragments import literal
 from tipc.plan.interpreter import PythonCheck, on_path, resolve_python
@@ -63,6 +64,10 @@ def build_plan(config: AnyConfig, options: PlanOptions, python_check: PythonChec
     elif options.mode == "whole_infer":
         ctx = Context(config, options, literal(python), log_path, None, None)
         drafts = _whole_infer_drafts(ctx, skipped, whole_infer_chain)
+    elif options.mode == "benchmark_train":
+        runs, dropped = benchmark_chains(config, options, literal(python), log_path, notes)
+        skipped.extend(dropped)
+        drafts = [_Draft("", partial(_as_built, b)) for b in runs]
     else:
         epoch = _mode_value(config, config.epoch, options.mode, notes)
         batch = _mode_value(config, config.train_batch, options.mode, notes)
@@ -85,6 +90,11 @@ def build_plan(config: AnyConfig, options: PlanOptions, python_check: PythonChec
         notes=tuple(notes),
         config_sha256=_sha256(config.path),
     )
+
+
+def _as_built(built: Built, _prefix: str) -> Built:
+    """A benchmark chain has no infer logs to prefix."""
+    return built
 
 
 def _mode_value(config: TipcConfig, field: Field, mode: str, notes: list[str]) -> str | None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
 
+from tipc.config.benchmark import Selector
 from tipc.config.modes import Mode
 
 
@@ -71,6 +72,20 @@ class InferCase:
 
 
 @dataclass(frozen=True, slots=True)
+class SpeedSpec:
+    """What benchmark_train.sh's analysis step is told about one run (``tipc.plan.benchmark``)."""
+
+    file: str  # the speed JSON, ``<BENCHMARK_LOG_DIR>/index/<name>_speed``
+    model_name: str  # ``<model>_bs<bs>_<precision>_<run mode>``
+    batch_size: int
+    fp_item: str
+    run_mode: str
+    device_num: str  # ``N1C1``
+    cards: int  # the C of ``NxCy``: the per-process figure is multiplied by it
+    speed_unit: str
+
+
+@dataclass(frozen=True, slots=True)
 class Stage:
     """One subprocess to run.
 
@@ -93,6 +108,7 @@ class Stage:
     rank0_only: bool = False  # multi-node: only trainer 0's node can run it
     infer: InferCase | None = None
     copy_train_log: tuple[str, str] | None = None  # (S/train.log, S.log) copied after train, as the bash does
+    speed: SpeedSpec | None = None  # benchmark_train: the speed JSON written from this train's figures
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +132,15 @@ class Skipped:
 
 
 @dataclass(frozen=True, slots=True)
+class BenchmarkOptions:
+    """benchmark_train's inputs besides the config: ``--benchmark-params`` and the bash's env variables."""
+
+    selectors: tuple[Selector, ...] = ()  # none: the section's lists on N1C4, as the bash without PARAMS
+    log_dir: str = "."  # BENCHMARK_LOG_DIR (default: the directory the stages run in)
+    profiling: str = "True"  # PROFILING_TIMER_ONLY: "no" drops the profiling pass, "False" adds timer_only=False
+
+
+@dataclass(frozen=True, slots=True)
 class PlanOptions:
     """Everything a front can override; defaults reproduce the bash."""
 
@@ -130,6 +155,7 @@ class PlanOptions:
     start_port: int | None = None  # launch --start_port= and FLAGS_START_PORT for launch-based trains
     whole_infer_gpu: str | None = None  # the bash's 3rd argument in whole_infer
     notes: tuple[str, ...] = ()  # what a front decided and why (device, node list, ports), shown with the plan
+    benchmark: BenchmarkOptions = BenchmarkOptions()
 
 
 @dataclass(frozen=True, slots=True)

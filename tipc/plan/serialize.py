@@ -41,6 +41,7 @@ def _stage_json(stage: Stage) -> dict[str, Any]:
         "copy_train_log": list(stage.copy_train_log) if stage.copy_train_log else None,
         "legacy_command": stage.legacy_command,
         "legacy_log": stage.legacy_log,
+        **({"speed": asdict(stage.speed)} if stage.speed else {}),  # benchmark_train's trains only
     }
 
 

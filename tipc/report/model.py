@@ -11,8 +11,12 @@ Records carried over from an earlier run (``tipc.report.load``) are shown, and s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tipc.report.svg import Plot
+
+if TYPE_CHECKING:  # its own module builds it; it imports this one
+    from tipc.report.trainbench import TrainBenchmark
 
 Pairs = tuple[tuple[str, str], ...]
 
@@ -270,3 +274,4 @@ class ReportModel:
     groups: tuple[StageGroup, ...]
     performance: Performance
     history: tuple[HistoryEntry, ...] = ()
+    train_benchmark: TrainBenchmark | None = None  # benchmark_train runs (tipc.report.trainbench)

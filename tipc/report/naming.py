@@ -10,7 +10,8 @@ from tipc.results.records import StageRecord
 StageKey = tuple[str, int]  # (stage id, node rank): stage ids repeat across nodes
 RowKey = tuple[str, int]  # (chain id, node rank)
 
-KIND_ORDER = ("train", "eval", "export")
+# Stage names in the order a chain runs them (benchmark_train's profiling pass comes before its train).
+KIND_ORDER = ("profile", "train", "eval", "export")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.]+")
 
 

@@ -5,6 +5,7 @@ Layout of the reports tree::
     <out_root>/<model>/<mode>/
         20261201T013000Z-5f3a9c1e/index.html    one directory per run, named by its run id
         20261201T013000Z-5f3a9c1e/summary.json  what later runs compare against
+        20261201T013000Z-5f3a9c1e/train_benchmark.json  benchmark_train: every run's speed and speedup
         20261130T023448Z/index.html             results from before run ids: their UTC start time
         latest -> 20261201T013000Z-5f3a9c1e     relative symlink, replaced atomically
         latest.html                             redirect page: works where symlinks do not
@@ -44,6 +45,7 @@ from tipc.report.load import NodeRun, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
 from tipc.report.render import render, render_redirect
+from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
 from tipc.results.folder import RECORDS, Warn, has_results, write_atomic
 
 INDEX = "index.html"
@@ -193,5 +195,7 @@ def write_report(
     index = report_dir / INDEX
     write_atomic(index, render(model))
     write_atomic(report_dir / SUMMARY_FILE, summary.to_json())
+    if model.train_benchmark:
+        write_atomic(report_dir / TRAIN_BENCHMARK_FILE, train_benchmark_json(model.train_benchmark))
     update_latest(mode_dir, name, model.title)
     return index

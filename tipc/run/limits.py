@@ -26,6 +26,8 @@ DEFAULT_TIMEOUTS: Mapping[str, Mapping[str, float]] = MappingProxyType(
         "lite_train_whole_infer": {"train": 2 * HOUR, "eval": 2 * HOUR, "export": HOUR, "infer": 2 * HOUR},
         "whole_train_whole_infer": {"train": 72 * HOUR, "eval": 6 * HOUR, "export": HOUR, "infer": 2 * HOUR},
         "whole_infer": {"train": 2 * HOUR, "eval": 2 * HOUR, "export": HOUR, "infer": 2 * HOUR},
+        # benchmark_train trains a few epochs of a benchmark set per run (× N × C with PARAMS); nothing else runs.
+        "benchmark_train": {"train": 6 * HOUR, "eval": HOUR, "export": HOUR, "infer": HOUR},
     }
 )
 

@@ -32,6 +32,7 @@ from tipc.run.false_pass import false_pass, output_signatures
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
 from tipc.run.probe import NO_FACTS, InterpreterFacts, facts_in_background
+from tipc.run.speedlog import speed_run, write_speed
 from tipc.run.watchdog import kill_marked
 from tipc.run.workerlogs import failing_workers, file_sizes, launch_log_dir, worker_logs
 from tipc.version import VERSION
@@ -309,7 +310,12 @@ class PlanRun:
             peak_rss_mb=None if result.peak_rss_kb is None else round(result.peak_rss_kb / 1024, 1),
         )
         if result.ending is not Ending.NOT_STARTED:
-            metrics, note = _extract_metrics(stage.kind.value, metrics_log, offsets.get(str(metrics_log), 0))
+            since = offsets.get(str(metrics_log), 0)
+            metrics, note = _extract_metrics(stage.kind.value, metrics_log, since)
+            if stage.speed is not None:
+                run = speed_run(stage.speed, result.duration, os.environ, self.facts.paddle_version)
+                speed, speed_note = write_speed(stage.speed, cwd, metrics_log, since, run)
+                metrics, note = {**metrics, **speed}, "; ".join(filter(None, (note, speed_note)))
             record = replace(record, metrics=metrics, reason="; ".join(filter(None, (reason, note))))
         interrupted = result.ending is Ending.INTERRUPTED
         self._finish(stage, record, ran=not interrupted)

@@ -8,7 +8,8 @@
 * **Memory**: the stage's recorded peak (× ``MARGIN``; × processes for a launched training, whose
   recorded peak is one process's), and never less than ``--mem-per-chain``; ``None`` when neither
   is known: the broker then assumes the worst (see ``tipc.schedule.jobs``).
-* **Alone**: a benchmark stage (``--benchmark True``) runs alone on its devices, so that its figures
+* **Alone**: a benchmark stage (``--benchmark True``, or benchmark_train's profiling and timed train)
+  runs alone on its devices, so that its figures
   stay honest: one on a GPU by the rule above (its chain's GPUs are its chain's only); one on the
   CPU with no other stage computing on the CPU (see ``slots``): stages on GPUs go on beside it.
 * **Keys**: what must not be shared at one time: the stage's log file (two configs of one model
@@ -20,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from tipc.plan.benchmark import PROFILE
 from tipc.plan.env import CUDA_VISIBLE_DEVICES
 from tipc.plan.model import Chain, Stage, StageKind
 
@@ -57,6 +59,8 @@ def _flag(argv: tuple[str, ...], name: str) -> Iterator[str]:
 
 
 def is_benchmark(stage: Stage) -> bool:
+    if stage.speed is not None or stage.name == PROFILE:
+        return True
     return stage.kind is StageKind.INFER and any(v.lower() in _TRUE for v in _flag(stage.argv, "--benchmark"))
 
 

@@ -66,6 +66,18 @@ PLAN_OPTIONS: tuple[Option, ...] = (
         ),
     ),
     (
+        ("--benchmark-params",),
+        dict(
+            dest="tipc_benchmark_params",
+            default=None,
+            metavar="PARAMS[,PARAMS]",
+            help="benchmark_train: the runs to make, as benchmark_train.sh's PARAMS "
+            "(<modeltype>_bs<N>_<fp32|fp16>_<runmode>_N<n>C<c>, e.g. "
+            "dynamic_bs8_fp32_DP_N1C1,dynamic_bs8_fp32_DP_N1C2; dynamicTostatic trains to_static); "
+            "default: the config's train_benchmark_params lists on N1C4",
+        ),
+    ),
+    (
         ("--output-root",),
         dict(
             dest="tipc_output_root",

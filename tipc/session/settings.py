@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -24,12 +24,14 @@ from tipc.cluster.options import cluster_args
 from tipc.cluster.topology import ips_from_gpu_list
 from tipc.compat import shim_path
 from tipc.config import AnyConfig, PtqConfig, load_any_config
+from tipc.config.benchmark import parse_selectors
 from tipc.config.formats import check_mode, config_modes
 from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, declared_repo
 from tipc.config.locate import TIPC_CHECKOUT as CHECKOUT
 from tipc.config.modes import MODES, Mode, parse_mode
 from tipc.errors import ClusterError, ConfigError, SettingsError
 from tipc.plan import PlanOptions
+from tipc.plan.model import BenchmarkOptions
 from tipc.plan.topology import parse_topology
 from tipc.run.limits import parse_seconds, resolve_limits
 from tipc.run.plan_run import RunSettings
@@ -145,8 +147,20 @@ def _target(
         python=_python(get("tipc_python"), cwd),
         **({"output_root": get("tipc_output_root")} if get("tipc_output_root") else {}),
         **to_plan_kwargs(node),
+        benchmark=benchmark_options(get("tipc_benchmark_params"), os.environ, cwd),
     )
     return ConfigTarget(path=path.resolve(), display=display, options=options, node=node)
+
+
+def benchmark_options(params: str | None, environ: Mapping[str, str], cwd: Path) -> BenchmarkOptions:
+    """``--benchmark-params``, and benchmark_train.sh's ``BENCHMARK_LOG_DIR`` and ``PROFILING_TIMER_ONLY``
+    (a relative log dir is taken from where tipc was started, as the script took it from its cwd)."""
+    log_dir = environ.get("BENCHMARK_LOG_DIR")
+    return BenchmarkOptions(
+        selectors=parse_selectors(params) if params is not None else (),
+        log_dir=str((cwd / log_dir).resolve()) if log_dir else ".",
+        profiling=environ.get("PROFILING_TIMER_ONLY", "True"),
+    )
 
 
 def _python(given: str | None, cwd: Path) -> str | None:

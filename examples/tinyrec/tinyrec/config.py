@@ -58,6 +58,9 @@ def argument_parser(description: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("-c", "--config", required=True, help="training yml")
     parser.add_argument("-o", "--opt", nargs="*", default=[], help="Key.path=value overrides")
+    parser.add_argument(
+        "-p", "--profiler_options", default=None, help='profile the training: "batch_range=[10,20];timer_only=False"'
+    )
     return parser
 
 
@@ -65,9 +68,11 @@ def config_from_argv(tool: str, description: str, argv: list[str] | None = None)
     """The ``-c`` yml with its ``-o`` overrides; a bad one exits 1 with ``<tool>: <what is wrong>``."""
     args = argument_parser(description).parse_args(argv)
     try:
-        return load_config(args.config, tuple(args.opt))
+        config = load_config(args.config, tuple(args.opt))
     except ConfigError as exc:
         sys.exit(f"{tool}: {exc}")
+    config["profiler_options"] = args.profiler_options  # where PaddleOCR's program.preprocess puts it
+    return config
 
 
 def dump_config(config: dict, path: Path) -> None:

@@ -15,6 +15,7 @@ from .data import CharDict, EmptyDataset, RecDataset
 from .losses import total_loss
 from .metric import RecMetric, prefixed
 from .model import as_outputs, build_model, primary_name
+from .profiler import StepProfiler
 
 
 def char_dict(config: dict) -> CharDict:
@@ -219,6 +220,7 @@ def _train_loop(config, logger, model, inner, optimizer, lr, loader, dataset, ch
     start_epoch = int(states.get("epoch", 0)) + 1
     global_step = int(states.get("global_step", 0))
     total_steps = epochs * len(loader)
+    profile = StepProfiler(config.get("profiler_options"), logger)
     model.train()
     for epoch in range(start_epoch, epochs + 1):
         reader_cost = batch_cost = 0.0
@@ -260,7 +262,9 @@ def _train_loop(config, logger, model, inner, optimizer, lr, loader, dataset, ch
                 )
                 reader_cost = batch_cost = 0.0
                 samples = window = 0
+            profile.step()
             tick = time.time()
         if runtime.rank() == 0:
             checkpoint.save(save_dir / "latest", inner, optimizer, {"epoch": epoch, "global_step": global_step})
             logger.info(f"save model in {save_dir / 'latest'}")
+    profile.close()  # a batch range the training never reached

@@ -20,6 +20,7 @@ class StageKind(str, Enum):
     EVAL = "eval"
     EXPORT = "export"
     INFER = "infer"
+    GOLDEN = "golden"  # the check of this chain's outcomes against its golden (in-process, no argv)
 
 
 TopologyKind = Literal["cpu", "gpu", "multi_gpu", "multi_node"]
@@ -93,6 +94,7 @@ class Stage:
     rank0_only: bool = False  # multi-node: only trainer 0's node can run it
     infer: InferCase | None = None
     copy_train_log: tuple[str, str] | None = None  # (S/train.log, S.log) copied after train, as the bash does
+    golden_dir: str = ""  # golden stages: the folder their goldens are looked up in (tipc.golden.files)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +132,7 @@ class PlanOptions:
     start_port: int | None = None  # launch --start_port= and FLAGS_START_PORT for launch-based trains
     whole_infer_gpu: str | None = None  # the bash's 3rd argument in whole_infer
     notes: tuple[str, ...] = ()  # what a front decided and why (device, node list, ports), shown with the plan
+    golden_dir: str = ""  # a golden check closes every chain, with goldens from this folder ("": none)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ COMMANDS = {
     "prepare": ("tipc.cli.prepare_cmd", "make the data a config's stages read, offline"),
     "report": ("tipc.cli.report_cmd", "render an HTML report from results directories"),
     "merge": ("tipc.cli.merge_cmd", "merge several nodes' results into one directory"),
+    "golden": ("tipc.cli.golden_cmd", "golden results: `tipc golden update --from RESULTS_DIR…` writes them"),
 }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tipc.report.predictions import PredictionsView
 from tipc.report.svg import Plot
 
 Pairs = tuple[tuple[str, str], ...]
@@ -270,3 +271,4 @@ class ReportModel:
     groups: tuple[StageGroup, ...]
     performance: Performance
     history: tuple[HistoryEntry, ...] = ()
+    predictions: PredictionsView | None = None  # tipc.report.predictions

@@ -120,4 +120,6 @@ def failure_text(record: StageRecord, limit: int = 40) -> str:
     shown = [f"  {printable(f)}" for f in findings[:limit]]
     if len(findings) > limit:
         shown.append(f"  … and {len(findings) - limit} more")
-    return "\n".join((f"{record.id}: {record.status.value.upper()} ({record.reason})", *shown, f"log: {record.log}"))
+    why = f"{len(findings)} golden finding(s) against {', '.join(record.metrics.get('goldens', []))}"
+    head = f"{record.id}: {record.status.value.upper()} ({why if findings else record.reason})"
+    return "\n".join((head, *shown, f"log: {record.log}"))

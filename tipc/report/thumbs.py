@@ -9,6 +9,7 @@ when a report shows predictions; an image that cannot be read is simply not show
 from __future__ import annotations
 
 import base64
+import functools
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,16 @@ def image_file(logged: str, cwd: str, argv: tuple[str, ...]) -> Path | None:
 
 
 def thumbnail(path: Path) -> Thumb | None:
+    """The image's thumbnail; one decode per file and version, however many cases read the image."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return _thumbnail(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _thumbnail(path: Path, mtime_ns: int, size: int) -> Thumb | None:
     try:
         from PIL import Image
 

@@ -40,6 +40,7 @@ def test_update_from_a_run_then_the_next_run_passes_its_check(fake_repo, tipc):
     code, out, _ = tipc("golden", "update", "--from", str(results(fake_repo)))
     written = fake_repo / "configs" / "fake_rec" / "golden" / STEM / f"{MODE}_fp32.yaml"
     assert code == 0 and out.splitlines() == [str(written)]
+    assert f"# {Path(CPU_CONFIG).name} in {MODE}, from run(s) 20" in written.read_text()
     doc = yaml.safe_load(written.read_text())
     assert doc["predictions"]["word_0.png"] == {"text": "fake", "score": 0.5}
     assert doc["train"]["loss_drop"] == 0.25  # fake losses 10 → 5: half the drop measured
@@ -100,4 +101,6 @@ def test_the_plan_shows_the_check(fake_repo, tipc, tmp_path):
         "--format",
         "json",
     )
-    assert code == 0 and '"norm_train-gpus_-1-fp32::golden"' in out
+    assert code == 0 and '"norm_train-gpus_-1-fp32::golden"' in out and f'"golden_dir": "{tmp_path}"' in out
+    code, out, _ = tipc("plan", "--config", str(fake_repo / CPU_CONFIG), "--mode", MODE, "--golden-dir", str(tmp_path))
+    assert f"norm_train-gpus_-1-fp32::golden\n  check: goldens in {tmp_path} (in the harness, no process)" in out

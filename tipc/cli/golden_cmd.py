@@ -51,9 +51,10 @@ def run(args: argparse.Namespace) -> int:
             )
     runs = [run_facts(str(s), (r for r in records if r.config == config)) for s, _, records in loaded]
     folder = args.golden_dir or Path(config).parent / GOLDEN_DIR
+    origin = f"{Path(config).name} in {mode}, from run(s) {', '.join(info.run_id or '?' for _, info, _ in loaded)}"
     for precision in runs[0].predictions or {"fp32": ()}:
         path = golden_path(folder, Path(config).stem, mode, precision)
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, golden_text(derive(runs, precision, mode, str(path))))
+        write_atomic(path, golden_text(derive(runs, precision, mode, str(path)), origin))
         print(path)
     return 0

@@ -146,14 +146,15 @@ def _paddleocr_boxes(value: str) -> tuple[Box, ...] | None:
     return tuple(tuple(zip(flat[i : i + 8 : 2], flat[i + 1 : i + 8 : 2], strict=True)) for i in range(0, len(flat), 8))
 
 
-def golden_text(golden: Golden) -> str:
-    """A golden as tipc's YAML (what ``read_golden`` reads back)."""
+def golden_text(golden: Golden, origin: str = "") -> str:
+    """A golden as tipc's YAML (what ``read_golden`` reads back); ``origin``: a comment on where it came from."""
     doc: dict[str, Any] = {"precision": golden.precision, "tolerance": _plain(golden.tolerance)}
     if golden.train is not None:
         doc["train"] = {"loss_drop": golden.train.loss_drop, "metric_floor": dict(golden.train.metric_floor)}
     doc["eval"] = dict(golden.eval)
     doc["predictions"] = {key: _expected(p) for key, p in golden.predictions.items()}
-    return HEADER + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120)
+    comment = f"# {origin}\n" if origin else ""
+    return HEADER + comment + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120)
 
 
 def _plain(tolerance: Tolerance) -> Mapping[str, float]:

@@ -41,13 +41,19 @@ def test_every_prediction_empty_is_said_in_words(tmp_path):
     for i in range(8):
         image(writer.root, f"w{i}.png", (100, 32))
     infer(writer, 1, rec_log((f"w{i}.png", "", 0.0) for i in range(8)))
+    infer(writer, 6, rec_log((f"w{i}.png", "", 0.0) for i in range(8)))
     doc = render(writer, tmp_path)
+    assert len(doc.find_all("div", cls="case")) == 2
     box = doc.find("div", cls="case")
     assert (box.attrs["data-total"], box.attrs["data-empty"]) == ("8", "8")
     assert "Every prediction of this case is empty (8 of 8)" in box.find("p", cls="all-empty").text
     figures = box.find_all("figure")
     assert len(figures) == SHOWN and all("(empty)" in f.text for f in figures)
-    assert figures[0].find("img").attrs["src"].startswith("data:image/png;base64,")
+    # Every case shows the same thumbnails: each is defined once in the page and used where shown.
+    used = [f.find("use").attrs["href"] for f in figures]
+    defs = {i.attrs["id"]: i for i in doc.find("svg", cls="thumbs").find_all("image")}
+    assert used == [f"#thumb-{i}" for i in range(SHOWN)] and len(defs) == SHOWN
+    assert defs["thumb-0"].attrs["href"].startswith("data:image/jpeg;base64,")
 
 
 def test_recognised_text_and_score_are_shown_with_the_image(tmp_path):
@@ -59,8 +65,8 @@ def test_recognised_text_and_score_are_shown_with_the_image(tmp_path):
     assert box.find_all("p", cls="all-empty") == []
     first, second, third = box.find_all("figure")
     assert first.find("span", cls="pred").attrs["data-text"] == "kb9hly" and "0.9312" in first.text
-    assert first.find("img").attrs["width"] == "100"
-    assert "empty" in second.classes and second.find_all("img") == []  # no image file: the prediction still shows
+    assert first.find("svg").attrs["width"] == "100"
+    assert "empty" in second.classes and second.find_all("svg") == []  # no image file: the prediction still shows
     assert third.find("span", cls="pred").text == f"“{HOSTILE}”" and third.find_all("script") == []
 
 
@@ -73,7 +79,8 @@ def test_detection_boxes_are_drawn_over_a_thumbnail(tmp_path):
     infer(writer, 1, log, argv=("python3", "tools/infer/predict_det.py", "--image_dir=./inference"))
     doc = render(writer, tmp_path)
     svg = doc.find("figure").find("svg")
-    assert svg.attrs["viewbox"] == "0 0 240 160" and svg.find("image").attrs["href"].startswith("data:image/png")
+    assert svg.attrs["viewbox"] == "0 0 240 160" and svg.find("use").attrs["href"] == "#thumb-0"
+    assert doc.find("image", id="thumb-0").attrs["width"] == "240"
     points = [p.attrs["points"] for p in svg.find_all("polygon")]
     assert points == ["50.0,25.0 100.0,25.0 100.0,40.0 50.0,40.0", "5.0,5.0 10.0,5.0 10.0,10.0 5.0,10.0"]
     assert "2 box(es)" in doc.find("figure").text

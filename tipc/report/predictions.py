@@ -15,11 +15,21 @@ from pathlib import Path
 
 from tipc.metrics.predictions import Prediction, read_predictions
 from tipc.report.naming import StageKey, stage_key, stage_name
-from tipc.report.thumbs import Thumb, image_file, thumbnail
+from tipc.report.thumbs import image_file, thumbnail
 from tipc.results.records import StageRecord
 
 SHOWN = 6  # images per case
 MAX_CASES = 24  # cases with images; later ones are counted, not shown
+
+
+@dataclass(frozen=True, slots=True)
+class ThumbDef:
+    """A thumbnail defined once in the page (an SVG ``<image id>``), shown by every case that read it."""
+
+    id: str
+    uri: str
+    width: int
+    height: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +40,7 @@ class ImageView:
     boxes: tuple[str, ...]  # SVG polygon points, in thumbnail pixels (detection)
     box_count: int
     empty: bool
-    thumb: Thumb | None
+    thumb: ThumbDef | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,29 +71,45 @@ class PredictionsView:
     cases: tuple[CaseView, ...]
     goldens: tuple[GoldenView, ...]
     omitted: int  # infer cases not shown (over MAX_CASES)
+    thumbs: tuple[ThumbDef, ...] = ()
+
+
+class _Thumbs:
+    """Each image file's thumbnail, numbered in the order the page first shows it."""
+
+    def __init__(self) -> None:
+        self.defs: dict[Path, tuple[ThumbDef, float]] = {}
+
+    def get(self, path: Path | None) -> tuple[ThumbDef | None, float]:
+        if path is None:
+            return None, 1.0
+        if path not in self.defs:
+            thumb = thumbnail(path)
+            if thumb is None:
+                return None, 1.0
+            self.defs[path] = ThumbDef(f"thumb-{len(self.defs)}", thumb.uri, thumb.width, thumb.height), thumb.scale
+        return self.defs[path]
 
 
 def _points(box: tuple[tuple[float, float], ...], scale: float) -> str:
     return " ".join(f"{x * scale:.1f},{y * scale:.1f}" for x, y in box)
 
 
-def image_view(p: Prediction, record: StageRecord) -> ImageView:
-    path = image_file(p.image, record.cwd, record.argv)
-    thumb = thumbnail(path) if path is not None else None
-    scale = thumb.scale if thumb else 1.0
+def image_view(p: Prediction, record: StageRecord, thumbs: _Thumbs) -> ImageView:
+    thumb, scale = thumbs.get(image_file(p.image, record.cwd, record.argv))
     boxes = tuple(_points(b, scale) for b in p.boxes or ()) if thumb else ()
     score = "" if p.score is None else f"{p.score:.4f}"
     return ImageView(p.key, p.text, score, boxes, len(p.boxes or ()), p.empty, thumb)
 
 
-def case_view(record: StageRecord, anchor: str) -> CaseView | None:
+def case_view(record: StageRecord, anchor: str, thumbs: _Thumbs) -> CaseView | None:
     try:
         predictions = read_predictions(Path(record.log))
     except OSError:
         return None
     if not predictions:
         return None
-    images = tuple(image_view(p, record) for p in predictions[:SHOWN])
+    images = tuple(image_view(p, record, thumbs) for p in predictions[:SHOWN])
     empty = sum(p.empty for p in predictions)
     return CaseView(anchor, record.chain, stage_name(record), len(predictions), empty, images)
 
@@ -91,9 +117,10 @@ def case_view(record: StageRecord, anchor: str) -> CaseView | None:
 def build_predictions(records: Sequence[StageRecord], anchors: Mapping[StageKey, str]) -> PredictionsView | None:
     """None when the run has neither predictions nor golden checks (nothing to show)."""
     cases = []
+    thumbs = _Thumbs()
     infers = [r for r in records if r.kind == "infer" and r.status.ran]
     for record in infers[:MAX_CASES]:
-        view = case_view(record, anchors.get(stage_key(record), ""))
+        view = case_view(record, anchors.get(stage_key(record), ""), thumbs)
         if view is not None:
             cases.append(view)
     goldens = tuple(
@@ -103,4 +130,5 @@ def build_predictions(records: Sequence[StageRecord], anchors: Mapping[StageKey,
     )
     if not cases and not goldens:
         return None
-    return PredictionsView(tuple(cases), goldens, max(0, len(infers) - MAX_CASES))
+    defs = tuple(d for d, _ in thumbs.defs.values())
+    return PredictionsView(tuple(cases), goldens, max(0, len(infers) - MAX_CASES), defs)

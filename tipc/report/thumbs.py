@@ -2,8 +2,9 @@
 
 An image is looked up where the predictor read it (its logged path under the stage's cwd, else
 by name in the stage's ``--image_dir``), shrunk to at most ``WIDTH`` × ``HEIGHT`` and embedded
-as a PNG data URI, so that the page stays self-contained. Pillow is imported only here, and only
-when a report shows predictions; an image that cannot be read is simply not shown.
+as a JPEG data URI, so that the page stays self-contained; the report defines each once, however
+many cases show it. Pillow is imported only here, and only when a report shows predictions; an
+image that cannot be read is simply not shown.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from pathlib import Path
 
 WIDTH, HEIGHT = 240, 160
 MAX_BYTES = 8 << 20  # larger files are not opened
+QUALITY = 80
 
 
 @dataclass(frozen=True, slots=True)
 class Thumb:
-    uri: str  # data:image/png;base64,…
+    uri: str  # data:image/jpeg;base64,…
     width: int  # of the thumbnail
     height: int
     scale: float  # thumbnail pixels per image pixel (boxes are drawn in image pixels, scaled)
@@ -60,6 +62,6 @@ def _thumbnail(path: Path, mtime_ns: int, size: int) -> Thumb | None:
         return None
     small.thumbnail((WIDTH, HEIGHT))
     out = io.BytesIO()
-    small.save(out, format="PNG", optimize=True)
-    uri = "data:image/png;base64," + base64.b64encode(out.getvalue()).decode("ascii")
+    small.save(out, format="JPEG", quality=QUALITY)
+    uri = "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode("ascii")
     return Thumb(uri, small.width, small.height, small.width / full_width if full_width else 1.0)

@@ -70,3 +70,20 @@ def test_the_check_alone_is_blocked_not_judged_on_earlier_logs(tipc_run, golden_
     result = tipc_run.run("-m", "golden", "-rs")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["SKIPPED*blocked: a golden check judges this run's evidence only*"])
+
+
+def test_lf_after_a_golden_finding_reruns_the_chain_so_the_check_has_evidence(tipc_run, golden_dir):
+    golden = golden_dir / "lite_train_lite_infer_fp32.yaml"
+    golden.write_text(MATCHING.replace("word_2.png: {text: fake", "word_2.png: {text: real"))
+    tipc_run.run().assert_outcomes(passed=5, failed=1)
+    golden.write_text(MATCHING)  # the golden was wrong; fixed
+    result = tipc_run.run("--lf", "-v")
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines([f"*{GOLDEN_ID} PASSED*"])
+
+
+def test_lf_after_no_golden_does_not_rerun_anything_for_it(tipc_run, golden_dir):
+    (golden_dir / "whole_infer_fp32.yaml").write_text(MATCHING)
+    tipc_run.run().assert_outcomes(passed=5, skipped=1)
+    result = tipc_run.run("--lf")
+    result.stdout.fnmatch_lines(["run-last-failure: no previously failed tests*"])

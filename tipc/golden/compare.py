@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tipc.golden.model import Finding, Golden, TrainFacts
 from tipc.metrics.predictions import Box, Prediction
@@ -38,7 +38,7 @@ class Verdict:
     notes: tuple[str, ...] = ()
     goldens: tuple[str, ...] = ()  # the files judged against
     unjudged: tuple[str, ...] = ()  # precisions without a golden
-    empty_cases: tuple[str, ...] = field(default=())  # cases whose every prediction is empty
+    empty_cases: tuple[str, ...] = ()  # cases whose every prediction is empty
 
 
 def _num(value: float) -> str:

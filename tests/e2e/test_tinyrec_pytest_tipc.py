@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.htmlq import parse
 from tests.support.tinyrec import pytest_tipc_argv
 
 pytestmark = pytest.mark.slow
@@ -55,7 +56,8 @@ def test_every_stage_of_both_chains_passed(run):
             "infer[cpu-mkldnn_False-threads_2-fp32-bs6]",
         )
     ]
-    assert ran == dict.fromkeys(expected, "passed")
+    # The CPU config ships goldens (test_configs/tinyrec/golden/): its chain ends with their check.
+    assert ran == dict.fromkeys([*expected, "norm_train-gpus_-1-fp32::golden"], "passed")
 
 
 def test_artifacts_are_real(run, tinyrec):
@@ -107,3 +109,17 @@ def test_results_python_log_and_report_and_junit(run, tinyrec):
     assert html.count("<svg") >= 2 and "norm_train-gpus_0,1-fp32" in html
     props = {p.get("name") for p in ET.parse(here / "junit.xml").iter("property")}
     assert {"stage", "argv", "log", "duration"} <= props
+
+
+def test_the_cpu_chain_is_checked_against_the_shipped_golden_and_its_emptiness_is_said(run):
+    _, records, here = run
+    check = records["norm_train-gpus_-1-fp32::golden"]
+    assert check["metrics"]["findings"] == 0
+    assert check["metrics"]["goldens"][0].endswith(
+        "test_configs/tinyrec/golden/train_linux_cpu_normal_normal_infer_python_linux_cpu/lite_train_lite_infer_fp32.yaml"
+    )
+    assert "every prediction of infer[cpu-mkldnn_False-threads_2-fp32-bs1] is empty" in check["reason"]
+    assert "norm_train-gpus_0,1-fp32::golden" not in records  # the nproc2 config has no goldens
+    html = parse((here / "reports" / "tinyrec" / LITE / "latest" / "index.html").read_text())
+    alerts = html.find_all("p", cls="all-empty")
+    assert len(alerts) == 4 and all(f"({INFER_IMAGES} of {INFER_IMAGES})" in a.text for a in alerts)

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from .logtext import messages_of_lines
 
 _STEP_LINE = re.compile(r"\bepoch: \[\d+/\d+\], global_step: \d+")
-_NUMBER = re.compile(r"(?<![\w.])([A-Za-z_][\w]*): (-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)")
+_NUMBER = re.compile(r"(?<![\w.])([A-Za-z_][\w]*): (-?(?:\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf))")
 
 
 def _step_values(lines: Iterable[str]) -> Iterator[dict[str, float]]:
@@ -45,3 +45,16 @@ def train_metrics_of_lines(lines: Iterable[str]) -> dict[str, float | None]:
         loss = values.get("loss", loss)
     ips = later_ips_sum / later_ips_count if later_ips_count else first_ips
     return {"ips": ips, "loss": loss, "steps": steps}
+
+
+def losses_of_lines(lines: Iterable[str], steps: int | None = None) -> list[float]:
+    """The ``loss`` of the first ``steps`` logged steps (all when None), in log order; ``nan`` and
+    ``inf`` included: a golden check looks for them. ``steps`` bounds a stage's part of an appended
+    log that later runs appended to."""
+    losses = []
+    for count, values in enumerate(_step_values(lines), 1):
+        if steps is not None and count > steps:
+            break
+        if "loss" in values:
+            losses.append(values["loss"])
+    return losses

@@ -22,6 +22,7 @@ from tipc.errors import ConfigError
 from tipc.plan.benchmark import benchmark_chains
 from tipc.plan.chains import Built, ConfigT, Context, train_chain, whole_infer_chain
 from tipc.plan.fragments import literal
+from tipc.plan.golden import with_golden
 from tipc.plan.interpreter import PythonCheck, on_path, resolve_python
 from tipc.plan.lists import distinct_values
 from tipc.plan.model import Plan, PlanOptions, Skipped, StageKind, Topology
@@ -75,6 +76,9 @@ def build_plan(config: AnyConfig, options: PlanOptions, python_check: PythonChec
         drafts = _train_drafts(ctx, skipped, notes)
     built = _settle_infer_logs(drafts, notes)
     chains = tuple(b.chain for b in built)
+    # benchmark_train measures speed on edited configs (eval and export nulled): nothing to hold to a golden.
+    if options.golden_dir and options.mode != "benchmark_train":
+        chains = tuple(with_golden(c, log_path, options.golden_dir) for c in chains)
     if isinstance(config, TipcConfig):  # other chains are numbered
         _check_unique(config, [c.id for c in chains])
     skipped.extend(s for b in built for s in b.skipped)

@@ -21,6 +21,7 @@ class StageKind(str, Enum):
     EVAL = "eval"
     EXPORT = "export"
     INFER = "infer"
+    GOLDEN = "golden"  # the check of this chain's outcomes against its golden (in-process, no argv)
 
 
 TopologyKind = Literal["cpu", "gpu", "multi_gpu", "multi_node"]
@@ -109,6 +110,7 @@ class Stage:
     infer: InferCase | None = None
     copy_train_log: tuple[str, str] | None = None  # (S/train.log, S.log) copied after train, as the bash does
     speed: SpeedSpec | None = None  # benchmark_train: the speed JSON written from this train's figures
+    golden_dir: str = ""  # golden stages: the folder their goldens are looked up in (tipc.golden.files)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +158,7 @@ class PlanOptions:
     whole_infer_gpu: str | None = None  # the bash's 3rd argument in whole_infer
     notes: tuple[str, ...] = ()  # what a front decided and why (device, node list, ports), shown with the plan
     benchmark: BenchmarkOptions = BenchmarkOptions()
+    golden_dir: str = ""  # a golden check closes every chain, with goldens from this folder ("": none)
 
 
 @dataclass(frozen=True, slots=True)

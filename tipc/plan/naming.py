@@ -124,3 +124,8 @@ def infer_stage_name(case: InferCase) -> str:
 def kind_of(name: str) -> StageKind | None:
     """The kind a stage name stands for (``train``, ``infer[...]``), also for a dropped one."""
     return next((kind for kind in StageKind if name.startswith(kind.value)), None)
+
+
+def golden_log(log_path: str, chain_id: str) -> str:
+    """``golden_<chain id>.log``: a golden check's findings (a name the bash never wrote)."""
+    return f"{log_path}/{component('golden_' + name_part(chain_id), '.log')}"

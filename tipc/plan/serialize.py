@@ -42,6 +42,7 @@ def _stage_json(stage: Stage) -> dict[str, Any]:
         "legacy_command": stage.legacy_command,
         "legacy_log": stage.legacy_log,
         **({"speed": asdict(stage.speed)} if stage.speed else {}),  # benchmark_train's trains only
+        **({"golden_dir": stage.golden_dir} if stage.golden_dir else {}),  # golden checks only
     }
 
 
@@ -58,7 +59,9 @@ def plan_to_text(plan: Plan) -> str:
     for stage in stages:
         lines += [
             stage.id + ("  (rank 0 only)" if stage.rank0_only else ""),
-            f"  argv: {shlex.join(stage.argv)}",
+            f"  check: goldens in {stage.golden_dir} (in the harness, no process)"
+            if stage.golden_dir
+            else f"  argv: {shlex.join(stage.argv)}",
             f"  env: {_env_text(stage)}",
             f"  log: {stage.log}",
             f"  requires: {', '.join(stage.requires) or '-'}",

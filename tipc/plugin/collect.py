@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tipc.errors import OutputError, TipcError
-from tipc.plan.model import Chain, Skipped, Stage
+from tipc.plan.model import Chain, Skipped, Stage, StageKind
 from tipc.plan.naming import kind_of
 from tipc.plugin.doctor_item import NAME as DOCTOR
 from tipc.plugin.doctor_item import DoctorItem
@@ -169,9 +169,12 @@ class StageItem(pytest.Item):
             ("log", record.log),
             ("duration", f"{record.duration:.3f}"),
         ]
-        if record.status is Status.PASSED:
+        if self.stage.kind is StageKind.GOLDEN:  # what --lf must run with it (pytest_cache)
+            plan = self.plugin.session.plan(self.target)
+            self.user_properties.append(("requires", "\n".join(plan.stage(r).name for r in self.stage.requires)))
+        if record.status in (Status.PASSED, Status.DIFFERS):  # differs: reported, --fail-on does not name golden
             return
-        if record.status in (Status.BLOCKED, Status.SKIPPED):
+        if record.status in (Status.BLOCKED, Status.SKIPPED, Status.NO_GOLDEN):
             _skip(record.reason)
         raise StageFailed(record)
 

@@ -3,7 +3,9 @@
 pytest's last-failed cache drops every item that passed or was skipped. Two tipc
 items must not be dropped: a dry run's (it printed a command; nothing was judged, so
 the cache stays as it was), and a blocked stage's (it never ran: the next ``--lf``
-must run it again together with the failure that blocked it).
+must run it again together with the failure that blocked it). A golden check that did not
+pass brings its chain with it: it judges only its own run's evidence, so alone it could only be
+blocked.
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ class CacheGuard:
 
     def blocked(self, nodeid: str) -> None:
         self._blocked.add(nodeid)
+
+    def with_chain(self, nodeids: list[str]) -> None:
+        """A golden check's prerequisites: the next ``--lf`` runs them with it."""
+        self._blocked.update(nodeids)
 
     def settle(self) -> None:
         """At session finish, before the cache provider writes the cache."""

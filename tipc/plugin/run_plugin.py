@@ -156,8 +156,12 @@ class TipcPlugin:
         self.session.schedule(((item.target, item.stage) for item in items), self.worker)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if dict(report.user_properties).get("status") == Status.BLOCKED.value:
+        properties = dict(report.user_properties)
+        if properties.get("status") == Status.BLOCKED.value:
             self.cache.blocked(report.nodeid)
+        if properties.get("requires") and properties.get("status") in (Status.FAILED.value, Status.BLOCKED.value):
+            chain = report.nodeid.rpartition("::")[0]
+            self.cache.with_chain([f"{chain}::{name}" for name in str(properties["requires"]).split("\n")])
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:

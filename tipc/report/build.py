@@ -17,6 +17,7 @@ from tipc.report.matrix import build_matrix
 from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, Tally
 from tipc.report.naming import RowKey, StageKey, is_multi_node, make_anchors, row_key, stage_key
 from tipc.report.perf import build_performance
+from tipc.report.predictions import build_predictions
 from tipc.report.stages import stage_groups
 from tipc.report.trainbench import build_train_benchmark
 from tipc.results.records import RunInfo, StageRecord, run_verdict
@@ -157,4 +158,5 @@ def build_report(
         performance=build_performance([r for r in records if not is_carried(r, ids)], anchors.stages),
         history=history,
         train_benchmark=build_train_benchmark([r for r in records if not is_carried(r, ids)], anchors.stages),
+        predictions=build_predictions([r for r in records if not is_carried(r, ids)], anchors.stages),
     )

@@ -20,9 +20,11 @@ _SHORT = {
     Status.HUNG: "HUNG",
     Status.BLOCKED: "blocked",
     Status.SKIPPED: "skipped",
+    Status.NO_GOLDEN: "no golden",
+    Status.DIFFERS: "differs",
 }
-# Cells that were not run say why right in the cell, not only on hover.
-_EXPLAINED = (Status.BLOCKED, Status.SKIPPED)
+# Cells that were not run, or not judged, say why right in the cell, not only on hover.
+_EXPLAINED = (Status.BLOCKED, Status.SKIPPED, Status.NO_GOLDEN, Status.DIFFERS)
 NOTE_CHARS = 48
 # A record is missing both when the plan has no such stage and when a -k/-m selection left it out.
 ABSENT_WHY = "not run: this chain has no such stage, or the run's selection left it out"

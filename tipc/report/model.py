@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tipc.report.predictions import PredictionsView
 from tipc.report.svg import Plot
 
 if TYPE_CHECKING:  # its own module builds it; it imports this one
@@ -275,3 +276,4 @@ class ReportModel:
     performance: Performance
     history: tuple[HistoryEntry, ...] = ()
     train_benchmark: TrainBenchmark | None = None  # benchmark_train runs (tipc.report.trainbench)
+    predictions: PredictionsView | None = None  # tipc.report.predictions

@@ -24,6 +24,8 @@ class Status(str, Enum):
     HUNG = "hung"
     BLOCKED = "blocked"  # not run: a prerequisite did not pass (or its outputs are not there)
     SKIPPED = "skipped"  # not run on purpose: not applicable on this node, dropped by a skip rule
+    NO_GOLDEN = "no_golden"  # a golden check with no golden file to judge by: said, not failed
+    DIFFERS = "differs"  # a golden check with findings, reported but not failing (--fail-on without golden)
 
     @property
     def is_failure(self) -> bool:

@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from tipc.metrics.logfile import extract_file
-from tipc.plan.model import Plan, Skipped, Stage
+from tipc.plan.model import Plan, Skipped, Stage, StageKind
 from tipc.plan.naming import kind_of
 from tipc.results.folder import Interrupted, ResultsDir, archive_interrupted, new_run_id, read_records
 from tipc.results.records import RunInfo, StageRecord, Status
-from tipc.run import legacy
+from tipc.run import golden_check, legacy
 from tipc.run.endings import describe_exit, memory_limit_kb
 from tipc.run.executor import Ending, ExecRequest, ExecResult, Executor
 from tipc.run.false_pass import false_pass, output_signatures
@@ -49,6 +49,7 @@ class RunSettings:
     device: str = ""
     overrides: Mapping[str, str] = field(default_factory=dict)  # option -> value as given, for run.json
     pythonpath: tuple[str, ...] = ()  # put first on every stage's PYTHONPATH (the drop-in auto_log)
+    golden_fails: bool = True  # golden findings fail their check stage (--fail-on golden)
 
 
 def _status(result: ExecResult) -> tuple[Status, str]:
@@ -276,6 +277,8 @@ class PlanRun:
             skip = not_applicable(stage, self.settings.node_rank)
             status, reason = (Status.SKIPPED, NOT_RANK0) if skip else (Status.PASSED, "dry run")
             return self._finish(stage, self._record(stage, status, reason), ran=False)
+        if stage.kind is StageKind.GOLDEN:
+            return self._check_golden(stage)
         decision = decide(
             stage, self.plan, self.done, self.results.passed_before, self.settings.node_rank, self.include_hint
         )
@@ -322,6 +325,23 @@ class PlanRun:
         if interrupted:
             raise KeyboardInterrupt(result.reason)
         return record
+
+    def _check_golden(self, stage: Stage) -> StageRecord:
+        """In the harness: judge this run's evidence against the chain's golden, write the findings."""
+        start = time.time()
+        outcome = golden_check.check(stage, self.plan, self.done, self.settings.golden_fails, self.settings.node_rank)
+        reason = outcome.reason
+        log = self.log_of(stage)
+        try:
+            log.parent.mkdir(parents=True, exist_ok=True)
+            lines = (f"# golden check of {stage.chain}", *outcome.lines, reason)
+            log.write_text("".join(f"{line}\n" for line in lines))
+        except OSError as exc:
+            reason = f"{reason}; its log could not be written ({exc})"
+        record = self._record(
+            stage, outcome.status, reason, start=start, duration=time.time() - start, metrics=outcome.metrics
+        )
+        return self._finish(stage, record, ran=False)
 
     def _launch_story(self, stage: Stage, status: Status, offsets: dict[str, int]) -> str:
         """What a launch stage that did not pass adds to its reason: the failing rank's log,

@@ -86,6 +86,16 @@ PLAN_OPTIONS: tuple[Option, ...] = (
             help="results root inside the repo (default: ./test_tipc/output)",
         ),
     ),
+    (
+        ("--golden-dir",),
+        dict(
+            dest="tipc_golden_dir",
+            default=None,
+            metavar="DIR",
+            help="golden results each chain is checked against (default: golden/ beside the config, when "
+            "there is one); PaddleOCR's test_tipc/results works as it is",
+        ),
+    ),
 )
 
 # How the plan runs.

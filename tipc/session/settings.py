@@ -31,6 +31,7 @@ from tipc.config.locate import TIPC_CHECKOUT as CHECKOUT
 from tipc.config.modes import MODES, Mode, parse_mode
 from tipc.errors import ClusterError, ConfigError, SettingsError
 from tipc.plan import PlanOptions
+from tipc.plan.golden import GOLDEN_DIR
 from tipc.plan.model import BenchmarkOptions
 from tipc.plan.topology import parse_topology
 from tipc.run.limits import parse_seconds, resolve_limits
@@ -145,6 +146,7 @@ def _target(
         mode=mode,
         repo=str(repo),
         python=_python(get("tipc_python"), cwd),
+        golden_dir=_golden_dir(get("tipc_golden_dir"), path, cwd),
         **({"output_root": get("tipc_output_root")} if get("tipc_output_root") else {}),
         **to_plan_kwargs(node),
         benchmark=benchmark_options(get("tipc_benchmark_params"), os.environ, cwd),
@@ -161,6 +163,18 @@ def benchmark_options(params: str | None, environ: Mapping[str, str], cwd: Path)
         log_dir=str((cwd / log_dir).resolve()) if log_dir else ".",
         profiling=environ.get("PROFILING_TIMER_ONLY", "True"),
     )
+
+
+def _golden_dir(given: str | None, config: Path, cwd: Path) -> str:
+    """``--golden-dir``, else ``golden/`` beside the config when it holds this config's folder
+    (``golden/<config stem>/``); "" for no golden checks (a config nobody wrote goldens for)."""
+    if given is None:
+        beside = config.resolve().parent / GOLDEN_DIR
+        return str(beside) if (beside / config.stem).is_dir() else ""
+    folder = (cwd / given).resolve()
+    if not folder.is_dir():
+        raise SettingsError(f"--golden-dir {given}: not a directory; give the folder that holds the goldens")
+    return str(folder)
 
 
 def _python(given: str | None, cwd: Path) -> str | None:
@@ -237,11 +251,13 @@ def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Sett
     except ValueError as exc:
         raise SettingsError(f"--timeout/--hang-timeout: {exc}") from None
     overrides = _given(get)
+    fail_on = parse_fail_on(get("tipc_fail_on"))
     run = RunSettings(
         limits=limits,
         dry_run=bool(get("tipc_dry_run")),
         overrides=overrides,
         pythonpath=(shim_path(),) if get("tipc_autolog_shim") else (),
+        golden_fails="golden" in fail_on,
         **(_node_fields(targets[0].options) if targets else {}),  # none runs: its problems are still told
     )
     report_dir = get("tipc_report_dir")
@@ -253,8 +269,8 @@ def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Sett
         report=not get("tipc_no_report"),
         problems=tuple(p for p in resolved if isinstance(p, ConfigProblem)),
         schedule=resolve_schedule(get, targets),
-        fail_on=parse_fail_on(get("tipc_fail_on")),
         doctor=get("tipc_doctor"),
+        fail_on=fail_on,
     )
 
 

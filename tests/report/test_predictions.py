@@ -1,0 +1,114 @@
+"""The report's predictions section: what each infer case predicted, seen at a glance (HTML parser)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from tests.support.htmlq import parse
+from tests.support.recorded_runs import CPU_CHAIN, HOSTILE, ResultsWriter, case
+from tipc.report import write_report
+from tipc.report.predictions import SHOWN
+from tipc.results.records import Status
+
+PREFIX = "[2026/12/01 01:52:42] ppocr INFO: "
+
+
+def image(root: Path, name: str, size: tuple[int, int]) -> None:
+    path = root / "inference" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", size, "white").save(path)
+
+
+def rec_log(predictions) -> str:
+    return "".join(f"{PREFIX}Predicts of inference/{name}:({text!r}, {score})\n" for name, text, score in predictions)
+
+
+def render(writer: ResultsWriter, tmp_path: Path):
+    html = write_report([writer.write()], tmp_path / "reports").read_text(encoding="utf-8")
+    return parse(html)
+
+
+def infer(writer, bs, log_text, status=Status.PASSED, **kw):
+    c = case(bs)
+    name = f"infer[cpu-mkldnn_False-threads_1-fp32-bs{bs}]"
+    return writer.add(CPU_CHAIN, name, status, log_text, infer=c, **kw)
+
+
+def test_every_prediction_empty_is_said_in_words(tmp_path):
+    writer = ResultsWriter(tmp_path / "out")
+    for i in range(8):
+        image(writer.root, f"w{i}.png", (100, 32))
+    infer(writer, 1, rec_log((f"w{i}.png", "", 0.0) for i in range(8)))
+    infer(writer, 6, rec_log((f"w{i}.png", "", 0.0) for i in range(8)))
+    doc = render(writer, tmp_path)
+    assert len(doc.find_all("div", cls="case")) == 2
+    box = doc.find("div", cls="case")
+    assert (box.attrs["data-total"], box.attrs["data-empty"]) == ("8", "8")
+    assert "Every prediction of this case is empty (8 of 8)" in box.find("p", cls="all-empty").text
+    figures = box.find_all("figure")
+    assert len(figures) == SHOWN and all("(empty)" in f.text for f in figures)
+    # Every case shows the same thumbnails: each is defined once in the page and used where shown.
+    used = [f.find("use").attrs["href"] for f in figures]
+    defs = {i.attrs["id"]: i for i in doc.find("svg", cls="thumbs").find_all("image")}
+    assert used == [f"#thumb-{i}" for i in range(SHOWN)] and len(defs) == SHOWN
+    assert defs["thumb-0"].attrs["href"].startswith("data:image/jpeg;base64,")
+
+
+def test_recognised_text_and_score_are_shown_with_the_image(tmp_path):
+    writer = ResultsWriter(tmp_path / "out")
+    image(writer.root, "w1.png", (100, 32))
+    infer(writer, 1, rec_log([("w1.png", "kb9hly", 0.9312), ("w2.png", "", 0.0), ("w3.png", HOSTILE, 0.5)]))
+    doc = render(writer, tmp_path)
+    box = doc.find("div", cls="case")
+    assert box.find_all("p", cls="all-empty") == []
+    first, second, third = box.find_all("figure")
+    assert first.find("span", cls="pred").attrs["data-text"] == "kb9hly" and "0.9312" in first.text
+    assert first.find("svg").attrs["width"] == "100"
+    assert "empty" in second.classes and second.find_all("svg") == []  # no image file: the prediction still shows
+    assert third.find("span", cls="pred").text == f"“{HOSTILE}”" and third.find_all("script") == []
+
+
+def test_detection_boxes_are_drawn_over_a_thumbnail(tmp_path):
+    writer = ResultsWriter(tmp_path / "out")
+    image(writer.root, "scene.jpg", (480, 320))  # shrunk to 240 × 160: boxes at half scale
+    log = (
+        f"{PREFIX}scene.jpg\t[[[100, 50], [200, 50], [200, 80], [100, 80]], [[10, 10], [20, 10], [20, 20], [10, 20]]]\n"
+    )
+    infer(writer, 1, log, argv=("python3", "tools/infer/predict_det.py", "--image_dir=./inference"))
+    doc = render(writer, tmp_path)
+    svg = doc.find("figure").find("svg")
+    assert svg.attrs["viewbox"] == "0 0 240 160" and svg.find("use").attrs["href"] == "#thumb-0"
+    assert doc.find("image", id="thumb-0").attrs["width"] == "240"
+    points = [p.attrs["points"] for p in svg.find_all("polygon")]
+    assert points == ["50.0,25.0 100.0,25.0 100.0,40.0 50.0,40.0", "5.0,5.0 10.0,5.0 10.0,10.0 5.0,10.0"]
+    assert "2 box(es)" in doc.find("figure").text
+
+
+def test_golden_verdicts_are_listed_per_chain(tmp_path):
+    writer = ResultsWriter(tmp_path / "out")
+    infer(writer, 1, rec_log([("w1.png", "a", 0.5)]))
+    reason = "1 golden finding(s): infer[…] w1.png: expected text 'b', found text 'a'"
+    writer.add(CPU_CHAIN, "golden", Status.FAILED, "FINDING …\n", reason=reason, metrics={"findings": 1})
+    writer.add("other-chain", "golden", Status.NO_GOLDEN, None, reason="no golden for lite_train_lite_infer fp32")
+    doc = render(writer, tmp_path)
+    rows = doc.find("table", cls="goldens").find_all("tr", **{"data-golden": CPU_CHAIN})
+    assert len(rows) == 1 and "failed" in rows[0].text and reason in rows[0].text
+    other = doc.find("tr", **{"data-golden": "other-chain"})
+    assert "no_golden" in other.text and "no golden for lite_train_lite_infer fp32" in other.text
+    cell = doc.find("td", **{"data-column": "golden", "data-status": "no_golden"})
+    assert "no golden" in cell.text
+
+
+def test_a_run_without_golden_checks_says_so(tmp_path):
+    writer = ResultsWriter(tmp_path / "out")
+    infer(writer, 1, rec_log([("w1.png", "a", 0.5)]))
+    doc = render(writer, tmp_path)
+    assert "No golden checks in this run" in doc.find("p", id="no-golden-checks").text
+
+
+def test_a_run_without_predictions_or_goldens_has_no_section(tmp_path):
+    writer = ResultsWriter(tmp_path / "out")
+    writer.add(CPU_CHAIN, "train", Status.PASSED)
+    assert render(writer, tmp_path).find_all("section", id="predictions") == []

@@ -1,0 +1,167 @@
+"""Where goldens live, and how they read and write.
+
+A golden is looked up per config, mode and inference precision in a golden folder (``--golden-dir``,
+else ``golden/`` beside the config), first match wins:
+
+1. ``<dir>/<config stem>/<mode>_<precision>.yaml`` (tipc's, one per precision where it matters)
+2. ``<dir>/<config stem>/<mode>.yaml`` (tipc's, any precision; tolerances by precision)
+3. ``<dir>/python_*<precision>*.txt``: PaddleOCR's ``test_tipc/results/`` files as they are
+   (``<image>\\t<json boxes>`` or flat integers, what ``compare_results.py`` reads; predictions only)
+
+Bad content is an ``InputError`` naming the file, the line and what was expected.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tipc.config.bounds import read_bounded
+from tipc.errors import ConfigError, InputError
+from tipc.golden.model import TOLERANCE_FIELDS, Golden, Tolerance, TrainFacts, default_tolerance
+from tipc.metrics.predictions import Box, Prediction, image_key, parse_boxes
+from tipc.prepare.yamldoc import YamlDoc, read_yaml
+
+HEADER = "# tipc golden results: see README.md, 'Golden results'. Written by `tipc golden update`; edit freely.\n"
+
+
+class GoldenError(InputError):
+    """A golden file that cannot be read: ``path:line: message``."""
+
+
+def find_golden(folder: Path, config_stem: str, mode: str, precision: str) -> Path | None:
+    """The golden file for a config, mode and precision, or None (no golden)."""
+    for name in (f"{mode}_{precision}.yaml", f"{mode}.yaml"):
+        path = folder / config_stem / name
+        if path.is_file():
+            return path
+    paddleocr = sorted(p for p in folder.glob("python_*.txt") if precision in p.name)
+    if len(paddleocr) > 1:
+        names = ", ".join(p.name for p in paddleocr)
+        raise GoldenError(str(folder), 0, f"several PaddleOCR results files for {precision} ({names}); expected one")
+    return paddleocr[0] if paddleocr else None
+
+
+def golden_path(folder: Path, config_stem: str, mode: str, precision: str) -> Path:
+    """Where ``tipc golden update`` writes the golden of a config, mode and precision."""
+    return folder / config_stem / f"{mode}_{precision}.yaml"
+
+
+def read_golden(path: Path, precision: str) -> Golden:
+    if path.suffix == ".txt":
+        return read_paddleocr_results(path, precision)
+    try:
+        doc = read_yaml(path)
+    except ConfigError as exc:
+        raise GoldenError(exc.path, exc.line, exc.message) from None
+    if not isinstance(doc.data, dict):
+        raise GoldenError(str(path), 1, "expected a mapping with tolerance, train, eval and predictions")
+    tolerance = default_tolerance(precision).merged(_numbers(doc, ("tolerance",), TOLERANCE_FIELDS))
+    train = None
+    if doc.get("train") is not None:
+        train_map = _mapping(doc, "train")
+        floors = _numbers(doc, ("train", "metric_floor")) if "metric_floor" in train_map else {}
+        drop = _number(doc, train_map.get("loss_drop", 0.0), "train", "loss_drop")
+        train = TrainFacts(loss_drop=drop, metric_floor=floors)
+    predictions = {key: _prediction(doc, key, value) for key, value in _mapping(doc, "predictions").items()}
+    return Golden(str(path), precision, tolerance, predictions, _numbers(doc, ("eval",)), train)
+
+
+def _fail(doc: YamlDoc, message: str, *keys: str) -> GoldenError:
+    return GoldenError(str(doc.path), doc.line(*keys) or 1, message)
+
+
+def _mapping(doc: YamlDoc, *keys: str) -> dict[str, Any]:
+    value = doc.get(*keys, default={})
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _fail(doc, f"{'.'.join(keys)}: expected a mapping, found {type(value).__name__}", *keys)
+    return {str(k): v for k, v in value.items()}
+
+
+def _number(doc: YamlDoc, value: Any, *keys: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _fail(doc, f"{'.'.join(keys)}: expected a number, found {value!r}", *keys)
+    return float(value)
+
+
+def _numbers(doc: YamlDoc, keys: tuple[str, ...], allowed: tuple[str, ...] = ()) -> dict[str, float]:
+    """A mapping of names to numbers (only the ``allowed`` names, when given)."""
+    found = {}
+    for name, value in _mapping(doc, *keys).items():
+        if allowed and name not in allowed:
+            raise _fail(doc, f"{'.'.join(keys)}: unknown key {name!r}, expected {', '.join(allowed)}", *keys, name)
+        found[name] = _number(doc, value, *keys, name)
+    return found
+
+
+def _prediction(doc: YamlDoc, key: str, value: Any) -> Prediction:
+    where = ("predictions", key)
+    if not isinstance(value, dict) or not ({"text", "boxes"} & value.keys()):
+        raise _fail(doc, f"predictions.{key}: expected {{text, score}} or {{boxes}}", *where)
+    if "boxes" in value:
+        boxes = parse_boxes(value["boxes"])
+        if boxes is None:
+            raise _fail(doc, f"predictions.{key}.boxes: expected a list of [[x, y], ...] boxes", *where)
+        return Prediction(key, boxes=boxes)
+    text = value["text"]
+    if not isinstance(text, str):
+        raise _fail(doc, f"predictions.{key}.text: expected a string, found {text!r}", *where)
+    return Prediction(key, text=text, score=_number(doc, value.get("score"), *where, "score"))
+
+
+def read_paddleocr_results(path: Path, precision: str) -> Golden:
+    """PaddleOCR's ``test_tipc/results/*.txt``: ``<image path>\\t<json boxes | flat integers>``."""
+    text = read_bounded(path, expected="a PaddleOCR results file").decode("utf-8", errors="replace")
+    predictions = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        image, tab, value = line.partition("\t")
+        boxes = _paddleocr_boxes(value) if tab else None
+        if boxes is None:
+            raise GoldenError(
+                str(path), number, "expected '<image>\\t<json boxes>' or '<image>\\t<x1 y1 ... x4 y4 ...>'"
+            )
+        predictions[image_key(image)] = Prediction(image_key(image), boxes=boxes)
+    return Golden(str(path), precision, default_tolerance(precision), predictions)
+
+
+def _paddleocr_boxes(value: str) -> tuple[Box, ...] | None:
+    try:
+        return parse_boxes(json.loads(value))
+    except ValueError:
+        pass
+    try:
+        flat = [float(v) for v in value.split()]
+    except ValueError:
+        return None
+    if len(flat) % 8:
+        return None
+    return tuple(tuple(zip(flat[i : i + 8 : 2], flat[i + 1 : i + 8 : 2], strict=True)) for i in range(0, len(flat), 8))
+
+
+def golden_text(golden: Golden, origin: str = "") -> str:
+    """A golden as tipc's YAML (what ``read_golden`` reads back); ``origin``: a comment on where it came from."""
+    doc: dict[str, Any] = {"precision": golden.precision, "tolerance": _plain(golden.tolerance)}
+    if golden.train is not None:
+        doc["train"] = {"loss_drop": golden.train.loss_drop, "metric_floor": dict(golden.train.metric_floor)}
+    doc["eval"] = dict(golden.eval)
+    doc["predictions"] = {key: _expected(p) for key, p in golden.predictions.items()}
+    comment = f"# {origin}\n" if origin else ""
+    return HEADER + comment + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120)
+
+
+def _plain(tolerance: Tolerance) -> Mapping[str, float]:
+    return {name: getattr(tolerance, name) for name in TOLERANCE_FIELDS}
+
+
+def _expected(p: Prediction) -> dict[str, Any]:
+    if p.boxes is not None:
+        return {"boxes": [[list(point) for point in box] for box in p.boxes]}
+    return {"text": p.text, "score": p.score}

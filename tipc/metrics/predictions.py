@@ -1,0 +1,120 @@
+"""What a predictor predicted, per image, from the lines its log holds.
+
+Two shapes are read, the ones PaddleOCR's predictors print and its ``compare_results.py`` greps:
+
+* recognition: ``Predicts of <image path>:('<text>', <score>)`` (the score may be printed as
+  ``np.float32(0.9)`` by numpy 2);
+* detection: ``<image name>\\t<json boxes>``, each box a list of ``[x, y]`` points.
+
+Images are keyed by their base name, as ``compare_results.py`` keys them, so that a golden
+survives a checkout moved elsewhere. The log is streamed and at most ``limit`` predictions are
+kept: memory does not grow with a predictor's log. Pure but for reading the file.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from .logfile import log_lines
+from .logtext import messages_of_lines
+
+LIMIT = 10_000  # predictions kept per log; a golden names far fewer images
+
+Point = tuple[float, float]
+Box = tuple[Point, ...]
+
+_REC = re.compile(
+    r"Predicts of (?P<path>.+?):\(\s*(?P<text>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\s*,\s*"
+    r"(?:np\.float\d+\()?(?P<score>[-+0-9.eEnaif]+)\)?\s*\)\s*$"
+)
+_DET = re.compile(r"(?P<path>[^\t]+\.(?:jpe?g|png|bmp|tiff?|gif))\t(?P<boxes>\[.*\])\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Prediction:
+    """One image's prediction: ``text``/``score`` for recognition, ``boxes`` for detection."""
+
+    image: str  # the path as the log spells it
+    text: str | None = None
+    score: float | None = None
+    boxes: tuple[Box, ...] | None = None
+
+    @property
+    def key(self) -> str:
+        """The image's base name: what goldens are keyed by."""
+        return image_key(self.image)
+
+    @property
+    def empty(self) -> bool:
+        """Nothing recognised or detected: the symptom a green run must not hide."""
+        return not self.boxes if self.boxes is not None else not self.text
+
+
+def image_key(path: str) -> str:
+    return PurePosixPath(path.replace("\\", "/")).name
+
+
+def parse_boxes(value: object) -> tuple[Box, ...] | None:
+    """``[[[x, y], ...], ...]`` as boxes; None when ``value`` has another shape."""
+    if not isinstance(value, list):
+        return None
+    boxes = []
+    for box in value:
+        if not isinstance(box, list):
+            return None
+        points = []
+        for point in box:
+            ok = isinstance(point, list) and len(point) == 2
+            if not ok or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in point):
+                return None
+            points.append((float(point[0]), float(point[1])))
+        boxes.append(tuple(points))
+    return tuple(boxes)
+
+
+def _recognition(message: str) -> Prediction | None:
+    match = _REC.search(message)
+    if match is None:
+        return None
+    try:
+        text = ast.literal_eval(match["text"])  # a quoted string literal only: the regex saw to that
+        score = float(match["score"])
+    except (ValueError, SyntaxError):
+        return None
+    return Prediction(match["path"].strip(), text=str(text), score=score if math.isfinite(score) else math.nan)
+
+
+def _detection(message: str) -> Prediction | None:
+    match = _DET.search(message.strip())
+    if match is None:
+        return None
+    try:
+        boxes = parse_boxes(json.loads(match["boxes"]))
+    except ValueError:
+        return None
+    return None if boxes is None else Prediction(match["path"].strip(), boxes=boxes)
+
+
+def predictions_of_lines(lines: Iterable[str], limit: int = LIMIT) -> tuple[Prediction, ...]:
+    """Every prediction of ``lines`` in log order, up to ``limit``."""
+    found: list[Prediction] = []
+    # Most of a log is other lines: a substring test first keeps the regexes off them.
+    candidates = (line for line in lines if "Predicts of " in line or "\t" in line)
+    for _, message in messages_of_lines(candidates):
+        prediction = _recognition(message) or _detection(message)
+        if prediction is not None:
+            found.append(prediction)
+            if len(found) >= limit:
+                break
+    return tuple(found)
+
+
+def read_predictions(path: Path, since: int = 0, limit: int = LIMIT) -> tuple[Prediction, ...]:
+    """``predictions_of_lines`` of a log file from byte ``since``, streamed."""
+    return predictions_of_lines(log_lines(path, since), limit)

@@ -1,0 +1,67 @@
+"""Small embedded thumbnails of the images a predictor read, for the report's predictions.
+
+An image is looked up where the predictor read it (its logged path under the stage's cwd, else
+by name in the stage's ``--image_dir``), shrunk to at most ``WIDTH`` × ``HEIGHT`` and embedded
+as a JPEG data URI, so that the page stays self-contained; the report defines each once, however
+many cases show it. Pillow is imported only here, and only when a report shows predictions; an
+image that cannot be read is simply not shown.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+WIDTH, HEIGHT = 240, 160
+MAX_BYTES = 8 << 20  # larger files are not opened
+QUALITY = 80
+
+
+@dataclass(frozen=True, slots=True)
+class Thumb:
+    uri: str  # data:image/jpeg;base64,…
+    width: int  # of the thumbnail
+    height: int
+    scale: float  # thumbnail pixels per image pixel (boxes are drawn in image pixels, scaled)
+
+
+def image_file(logged: str, cwd: str, argv: tuple[str, ...]) -> Path | None:
+    candidates = [Path(cwd) / logged]
+    for i, arg in enumerate(argv):
+        value = arg.partition("=")[2] if arg.startswith("--image_dir=") else ""
+        if arg == "--image_dir" and i + 1 < len(argv):
+            value = argv[i + 1]
+        if value:
+            folder = Path(cwd) / value
+            candidates.append((folder if folder.is_dir() else folder.parent) / Path(logged).name)
+    return next((p for p in candidates if p.is_file() and p.stat().st_size <= MAX_BYTES), None)
+
+
+def thumbnail(path: Path) -> Thumb | None:
+    """The image's thumbnail; one decode per file and version, however many cases read the image."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return _thumbnail(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _thumbnail(path: Path, mtime_ns: int, size: int) -> Thumb | None:
+    try:
+        from PIL import Image
+
+        with Image.open(path) as image:
+            image.load()
+            full_width = image.width
+            small = image.convert("RGB")
+    except Exception:  # noqa: BLE001 - any unreadable image: not shown, the prediction still is
+        return None
+    small.thumbnail((WIDTH, HEIGHT))
+    out = io.BytesIO()
+    small.save(out, format="JPEG", quality=QUALITY)
+    uri = "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode("ascii")
+    return Thumb(uri, small.width, small.height, small.width / full_width if full_width else 1.0)

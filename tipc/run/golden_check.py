@@ -1,0 +1,125 @@
+"""A golden check stage, run in the harness: no subprocess, the same record, status and log.
+
+It judges this run's evidence only. Every stage it reads must have run *and passed in this run*:
+a prerequisite left out of the run (``-k``) blocks it, even when last night's logs are on disk,
+and a failed one blocks it as gating blocks any stage. Its findings fail it when ``--fail-on``
+names ``golden`` (the default) and mark it ``differs`` otherwise; no golden file is ``no_golden``.
+It writes no ``results_python.log`` line: that file keeps the bash's stages, one line each, and
+tooling that counts them must not meet a stage the bash never had.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tipc.golden.compare import Verdict, compare
+from tipc.golden.evidence import gather
+from tipc.golden.files import GoldenError, find_golden, read_golden
+from tipc.golden.model import Golden
+from tipc.metrics.logtext import printable
+from tipc.plan.model import Plan, Stage
+from tipc.results.records import StageRecord, Status
+from tipc.run.gating import decide
+
+SHOWN = 3  # findings named in the reason; the log has them all
+FINDING = "FINDING "  # how a finding's line starts in the check's log
+UPDATE_HINT = "tipc golden update --from <this results folder>"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    status: Status
+    reason: str
+    lines: tuple[str, ...] = ()  # the check's log
+    metrics: dict[str, Any] = field(default_factory=dict)
+
+
+def _not_this_run(stage: Stage, plan: Plan, done: Mapping[str, StageRecord]) -> str:
+    missing = [plan.stage(r).name for r in stage.requires if r not in done]
+    if not missing:
+        return ""
+    return (
+        f"blocked: a golden check judges this run's evidence only, and {', '.join(missing)} did not run "
+        "in this run; run the whole chain"
+    )
+
+
+def _goldens(stage: Stage, plan: Plan, precisions: list[str]) -> dict[str, Golden]:
+    folder, stem = Path(stage.golden_dir), Path(plan.config_path).stem
+    found = {p: find_golden(folder, stem, plan.mode, p) for p in precisions}
+    return {p: read_golden(path, p) for p, path in found.items() if path is not None}
+
+
+def _precisions(stage: Stage, plan: Plan) -> list[str]:
+    cases = (plan.stage(r).infer for r in stage.requires)
+    return list(dict.fromkeys(c.precision for c in cases if c is not None)) or ["fp32"]
+
+
+def _judged(verdict: Verdict, fails: bool) -> tuple[Status, str]:
+    tail = [*verdict.notes, *(f"no golden for {p}" for p in verdict.unjudged)]
+    if not verdict.findings:
+        return Status.PASSED, "; ".join(tail)
+    shown = "; ".join(f.text() for f in verdict.findings[:SHOWN])
+    more = f" (and {len(verdict.findings) - SHOWN} more in the log)" if len(verdict.findings) > SHOWN else ""
+    reason = f"{len(verdict.findings)} golden finding(s): {shown}{more}"
+    return (Status.FAILED if fails else Status.DIFFERS), "; ".join((reason, *tail))
+
+
+def check(
+    stage: Stage,
+    plan: Plan,
+    done: Mapping[str, StageRecord],
+    fails: bool,
+    node_rank: int = 0,
+) -> Outcome:
+    """``done``: this run's records by stage id; ``fails``: findings fail the stage (--fail-on golden)."""
+    gap = _not_this_run(stage, plan, done)
+    if gap:
+        return Outcome(Status.BLOCKED, gap)
+    gate = decide(stage, plan, done, lambda _: False, node_rank)
+    if gate.status is not None:
+        return Outcome(gate.status, gate.reason)
+    precisions = _precisions(stage, plan)
+    try:
+        goldens = _goldens(stage, plan, precisions)
+    except GoldenError as exc:
+        return Outcome(Status.FAILED, f"golden file unreadable: {exc}", (str(exc),))
+    verdict = compare(goldens, gather([(plan.stage(r), done[r]) for r in stage.requires]))
+    metrics: dict[str, Any] = {
+        "findings": len(verdict.findings),
+        "goldens": list(verdict.goldens),
+        "empty_cases": list(verdict.empty_cases),
+    }
+    if not goldens:
+        where = Path(stage.golden_dir) / Path(plan.config_path).stem
+        reason = "; ".join(
+            (f"no golden for {plan.mode} {'/'.join(precisions)} in {where}/ (write one: {UPDATE_HINT})", *verdict.notes)
+        )
+        return Outcome(Status.NO_GOLDEN, reason, (reason,), metrics)
+    status, reason = _judged(verdict, fails)
+    lines = (
+        *(f"golden: {g}" for g in verdict.goldens),
+        *(f"{FINDING}{f.text()}" for f in verdict.findings),
+        *(f"note: {n}" for n in verdict.notes),
+        f"{status.value}: {len(verdict.findings)} finding(s)",
+    )
+    return Outcome(status, reason, lines, metrics)
+
+
+def failure_text(record: StageRecord, limit: int = 40) -> str:
+    """A failed golden check's story: its findings, one a line, from its log; no command, no exit code."""
+    findings = []
+    try:
+        with open(record.log, encoding="utf-8", errors="replace") as log:
+            findings = [line.rstrip("\n")[len(FINDING) :] for line in log if line.startswith(FINDING)]
+    except OSError:
+        pass
+    shown = [f"  {printable(f)}" for f in findings[:limit]]
+    if len(findings) > limit:
+        shown.append(f"  … and {len(findings) - limit} more")
+    why = f"{len(findings)} golden finding(s) against {', '.join(record.metrics.get('goldens', []))}"
+    head = f"{record.id}: {record.status.value.upper()} ({why if findings else record.reason})"
+    return "\n".join((head, *shown, f"log: {record.log}"))

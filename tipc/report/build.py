@@ -18,6 +18,7 @@ from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, Report
 from tipc.report.naming import RowKey, StageKey, is_multi_node, make_anchors, row_key, stage_key
 from tipc.report.perf import build_performance
 from tipc.report.stages import stage_groups
+from tipc.report.trends import Trends
 from tipc.results.records import RunInfo, StageRecord, run_verdict
 
 
@@ -140,6 +141,7 @@ def build_report(
     comparison: Comparison | None = None,
     history: tuple[HistoryEntry, ...] = (),
     generated: str = "",
+    trends: Trends | None = None,
 ) -> ReportModel:
     records = all_records(runs)
     multi = is_multi_node(records)
@@ -155,4 +157,5 @@ def build_report(
         groups=stage_groups(records, anchors.stages, anchors.rows, report_dir, multi, ids),
         performance=build_performance([r for r in records if not is_carried(r, ids)], anchors.stages),
         history=history,
+        trends=trends,
     )

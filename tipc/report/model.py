@@ -11,8 +11,12 @@ Records carried over from an earlier run (``tipc.report.load``) are shown, and s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tipc.report.svg import Plot
+
+if TYPE_CHECKING:  # the trend view imports the history, which imports this model
+    from tipc.report.trends import Trends
 
 Pairs = tuple[tuple[str, str], ...]
 
@@ -270,3 +274,4 @@ class ReportModel:
     groups: tuple[StageGroup, ...]
     performance: Performance
     history: tuple[HistoryEntry, ...] = ()
+    trends: Trends | None = None  # None: no trend history asked for (tipc.report.trends)

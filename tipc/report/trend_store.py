@@ -1,0 +1,126 @@
+"""The trend history: every run's benchmark figures, per config, stage and figure, in one file.
+
+``<out_root>/<model>/<mode>/trends.jsonl``, beside the run folders it summarizes, one JSON line
+per run, oldest first::
+
+    {"schema": 1, "run": "20261201T013000Z-5f3a9c1e", "config": "tinyrec/train_….txt",
+     "stages": [{"id": "…::infer[…-bs1]", "node": 0, "figures": {"inference_ms": 4.2, …}}]}
+
+Only stages that passed in the run itself give figures (a failed stage's numbers are no
+baseline, a carried record is an earlier run's). Each config keeps its last ``keep`` runs, so
+the file stays small whatever the number of nights; re-rendering a run replaces its line.
+This module alone reads and writes the file. It is rewritten whole and atomically (a crash
+leaves the old file or the new one); a line that does not read (a newer schema, a hand edit,
+a bad disk) is skipped with a warning naming the file and line, and before the file is
+rewritten without it, the file as it was is kept beside it (``trends.jsonl.bad-<run>``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tipc.report.compare import RunSummary, _field
+from tipc.results.folder import Warn, write_atomic
+from tipc.results.records import Status
+
+TREND_FILE = "trends.jsonl"
+TREND_SCHEMA = 1
+
+SeriesKey = tuple[str, int, str]  # stage id, node rank, figure key (tipc.report.figures)
+
+
+@dataclass(frozen=True, slots=True)
+class RunFigures:
+    """One run's line: ``run`` sorts runs by start (the run id, or the start time before run ids)."""
+
+    run: str
+    config: str
+    figures: Mapping[SeriesKey, float]
+
+    def to_json(self) -> str:
+        stages: dict[tuple[str, int], dict[str, float]] = {}
+        for (stage, node, figure), value in self.figures.items():
+            stages.setdefault((stage, node), {})[figure] = value
+        return json.dumps(
+            {
+                "schema": TREND_SCHEMA,
+                "run": self.run,
+                "config": self.config,
+                "stages": [{"id": s, "node": n, "figures": f} for (s, n), f in stages.items()],
+            },
+            sort_keys=True,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> RunFigures:
+        """``ValueError`` saying what is wrong with the line."""
+        d = _field(json.loads(text), "line", dict)
+        schema = _field(d.get("schema"), "schema", int)
+        if schema != TREND_SCHEMA:
+            raise ValueError(f"schema {schema}, this tipc reads schema {TREND_SCHEMA}")
+        figures: dict[SeriesKey, float] = {}
+        for item in _field(d.get("stages"), "stages", list):
+            s = _field(item, "stage", dict)
+            stage, node = _field(s.get("id"), "stage id", str), _field(s.get("node"), "stage node", int)
+            for key, value in _field(s.get("figures"), "stage figures", dict).items():
+                figures[(stage, node, key)] = float(_field(value, f"figure {key}", int, float))
+        return cls(_field(d.get("run"), "run", str), _field(d.get("config"), "config", str), figures)
+
+
+def run_figures(summary: RunSummary) -> RunFigures:
+    """A run's line: the figures of the stages that passed in this run."""
+    figures = {
+        (s.id, s.node_rank, key): value
+        for s in summary.own
+        if s.status == Status.PASSED.value
+        for key, value in s.figures
+    }
+    return RunFigures(summary.order, summary.config, figures)
+
+
+def read_store(path: Path, warn: Warn) -> tuple[tuple[RunFigures, ...], bool]:
+    """The lines that read, oldest run first, and whether every line did."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return (), True
+    found, clean = [], True
+    for number, line in enumerate(data.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            found.append(RunFigures.from_json(line.decode("utf-8")))
+        except (ValueError, OverflowError, RecursionError) as exc:  # UnicodeDecodeError, JSONDecodeError too
+            warn(f"tipc: skipped trend history line {path}:{number}: {exc}")
+            clean = False
+    return tuple(sorted(found, key=lambda e: e.run)), clean
+
+
+def _bounded(entries: Sequence[RunFigures], keep: int) -> list[RunFigures]:
+    """The last ``keep`` runs of each config, oldest first."""
+    per_config: dict[str, list[RunFigures]] = {}
+    for e in sorted(entries, key=lambda e: e.run):
+        per_config.setdefault(e.config, []).append(e)
+    return sorted((e for runs in per_config.values() for e in runs[-keep:]), key=lambda e: e.run)
+
+
+def record_run(mode_dir: Path, entry: RunFigures, keep: int, warn: Warn) -> tuple[RunFigures, ...]:
+    """Add (or replace) ``entry`` in the mode folder's history; return the history as written."""
+    path = mode_dir / TREND_FILE
+    try:
+        entries, clean = read_store(path, warn)
+    except OSError as exc:  # unreadable, not corrupt: leave it alone rather than write over it
+        warn(f"tipc: trend history {path} not read ({exc.strerror or exc}); trends judge this run alone")
+        return (entry,)
+    kept = tuple(_bounded([*(e for e in entries if e.run != entry.run), entry], keep))
+    if not clean:
+        spare = path.with_name(f"{TREND_FILE}.bad-{entry.run}")
+        shutil.copyfile(path, spare)
+        warn(f"tipc: trend history {path} had lines that do not read; the file as it was is kept as {spare}")
+    write_atomic(path, "".join(e.to_json() + "\n" for e in kept))
+    return kept
+

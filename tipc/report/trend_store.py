@@ -123,4 +123,3 @@ def record_run(mode_dir: Path, entry: RunFigures, keep: int, warn: Warn) -> tupl
         warn(f"tipc: trend history {path} had lines that do not read; the file as it was is kept as {spare}")
     write_atomic(path, "".join(e.to_json() + "\n" for e in kept))
     return kept
-

@@ -145,9 +145,7 @@ def _history_links(history: Sequence[PastRun]) -> tuple[HistoryEntry, ...]:
     )
 
 
-def _trends(
-    mode_dir: Path, summary: RunSummary, anchors: Anchors, policy: TrendPolicy, warn: Warn
-) -> Trends:
+def _trends(mode_dir: Path, summary: RunSummary, anchors: Anchors, policy: TrendPolicy, warn: Warn) -> Trends:
     """This run into the mode folder's trend history, then each figure against its earlier runs.
     The history keeps at least the default window, so a night with a short ``--trend-runs``
     does not forget what longer windows read."""

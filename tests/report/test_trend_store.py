@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from tipc.report.compare import RunSummary, StageSummary
+from tipc.report.compare import RunSummary, StageSummary, summarize
 from tipc.report.trend_store import TREND_FILE, RunFigures, read_store, record_run, run_figures
+from tipc.results.records import StageRecord, Status
 
 
 def entry(run: str, config: str = "c.txt", ms: float = 10.0) -> RunFigures:
@@ -90,3 +91,24 @@ def test_only_stages_that_passed_in_this_run_give_figures():
         config="c.txt",
     )
     assert run_figures(summary) == RunFigures(run_id(1), "c.txt", {("c::train", 0, "ips"): 100.0})
+
+
+@pytest.mark.parametrize(
+    ("kind", "metrics", "expected"),
+    [
+        ("train", {"ips": 120.0}, {"ips": 120.0, "peak_rss_mb": 512.0}),
+        (
+            "infer",
+            {"inference_ms": 5.0, "batch_size": 2, "cpu_rss_mb": 300.0},
+            {"inference_ms": 5.0, "throughput": 400.0, "cpu_rss_mb": 300.0},
+        ),
+        ("eval", {"acc": 0.9}, {}),
+    ],
+    ids=["train-ips-and-peak-memory", "infer-time-throughput-memory", "eval-none"],
+)
+def test_the_figures_a_stage_gives(kind, metrics, expected):
+    record = StageRecord(
+        id=f"c::{kind}", kind=kind, chain="c", status=Status.PASSED, metrics=metrics, peak_rss_mb=512.0, run_id="R1"
+    )
+    summary = summarize("m", "mode", "ts", [record], run_id="R1", config="c.txt", run_ids={(0, ""): "R1"})
+    assert run_figures(summary).figures == {(f"c::{kind}", 0, k): v for k, v in expected.items()}

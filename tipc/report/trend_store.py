@@ -67,7 +67,9 @@ class RunFigures:
             s = _field(item, "stage", dict)
             stage, node = _field(s.get("id"), "stage id", str), _field(s.get("node"), "stage node", int)
             for key, value in _field(s.get("figures"), "stage figures", dict).items():
-                figures[(stage, node, key)] = float(_field(value, f"figure {key}", int, float))
+                if type(value) not in (int, float):  # a bool is no figure either
+                    raise ValueError(f"figure {key} is {value!r:.60}, expected a number")
+                figures[(stage, node, key)] = float(value)
         return cls(_field(d.get("run"), "run", str), _field(d.get("config"), "config", str), figures)
 
 
@@ -82,44 +84,51 @@ def run_figures(summary: RunSummary) -> RunFigures:
     return RunFigures(summary.order, summary.config, figures)
 
 
-def read_store(path: Path, warn: Warn) -> tuple[tuple[RunFigures, ...], bool]:
-    """The lines that read, oldest run first, and whether every line did."""
+def _lines(path: Path, warn: Warn) -> tuple[list[tuple[RunFigures, str]], bool]:
+    """Each line that reads, with its text (written back as it was), and whether every line did."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        return (), True
+        return [], True
     found, clean = [], True
-    for number, line in enumerate(data.splitlines(), 1):
-        if not line.strip():
+    for number, raw in enumerate(data.splitlines(), 1):
+        if not raw.strip():
             continue
         try:
-            found.append(RunFigures.from_json(line.decode("utf-8")))
+            text = raw.decode("utf-8")
+            found.append((RunFigures.from_json(text), text))
         except (ValueError, OverflowError, RecursionError) as exc:  # UnicodeDecodeError, JSONDecodeError too
             warn(f"tipc: skipped trend history line {path}:{number}: {exc}")
             clean = False
-    return tuple(sorted(found, key=lambda e: e.run)), clean
+    return found, clean
 
 
-def _bounded(entries: Sequence[RunFigures], keep: int) -> list[RunFigures]:
+def read_store(path: Path, warn: Warn) -> tuple[tuple[RunFigures, ...], bool]:
+    """The lines that read, oldest run first, and whether every line did."""
+    found, clean = _lines(path, warn)
+    return tuple(sorted((e for e, _ in found), key=lambda e: e.run)), clean
+
+
+def _bounded(lines: Sequence[tuple[RunFigures, str]], keep: int) -> list[tuple[RunFigures, str]]:
     """The last ``keep`` runs of each config, oldest first."""
-    per_config: dict[str, list[RunFigures]] = {}
-    for e in sorted(entries, key=lambda e: e.run):
-        per_config.setdefault(e.config, []).append(e)
-    return sorted((e for runs in per_config.values() for e in runs[-keep:]), key=lambda e: e.run)
+    per_config: dict[str, list[tuple[RunFigures, str]]] = {}
+    for line in sorted(lines, key=lambda line: line[0].run):
+        per_config.setdefault(line[0].config, []).append(line)
+    return sorted((line for runs in per_config.values() for line in runs[-keep:]), key=lambda line: line[0].run)
 
 
 def record_run(mode_dir: Path, entry: RunFigures, keep: int, warn: Warn) -> tuple[RunFigures, ...]:
     """Add (or replace) ``entry`` in the mode folder's history; return the history as written."""
     path = mode_dir / TREND_FILE
     try:
-        entries, clean = read_store(path, warn)
+        lines, clean = _lines(path, warn)
     except OSError as exc:  # unreadable, not corrupt: leave it alone rather than write over it
         warn(f"tipc: trend history {path} not read ({exc.strerror or exc}); trends judge this run alone")
         return (entry,)
-    kept = tuple(_bounded([*(e for e in entries if e.run != entry.run), entry], keep))
+    kept = _bounded([*(line for line in lines if line[0].run != entry.run), (entry, entry.to_json())], keep)
     if not clean:
         spare = path.with_name(f"{TREND_FILE}.bad-{entry.run}")
         shutil.copyfile(path, spare)
         warn(f"tipc: trend history {path} had lines that do not read; the file as it was is kept as {spare}")
-    write_atomic(path, "".join(e.to_json() + "\n" for e in kept))
-    return kept
+    write_atomic(path, "".join(text + "\n" for _, text in kept))
+    return tuple(e for e, _ in kept)

@@ -79,8 +79,10 @@ def test_only_the_last_runs_make_the_band():
         ([10.0, 10.0, 10.0], 3.0, Band(10.0, 10.0 - 3 * MAD_FLOOR * 10, 10.0 + 3 * MAD_FLOOR * 10)),
         ([8.0, 10.0, 12.0], 2.0, Band(10.0, 10.0 - 2 * 1.4826 * 2, 10.0 + 2 * 1.4826 * 2)),
         ([1.0, 2.0, 3.0, 1000.0], 1.0, Band(2.5, 2.5 - 1.4826, 2.5 + 1.4826)),  # one wild night does not widen it
+        ([2.0, 10.0, 18.0], 3.0, Band(10.0, 0.0, 10.0 + 3 * 1.4826 * 8)),
+        ([-2.0, -10.0, -18.0], 1.0, Band(-10.0, -10.0 - 1.4826 * 8, -10.0 + 1.4826 * 8)),
     ],
-    ids=["flat-uses-floor", "spread", "outlier-robust"],
+    ids=["flat-uses-floor", "spread", "outlier-robust", "never-below-zero", "negative-figures-kept"],
 )
 def test_noise_band(values, k, band):
     got = noise_band(values, k)

@@ -71,11 +71,13 @@ class Judgement:
 
 
 def noise_band(values: Sequence[float], k: float) -> Band:
-    """``median ± k · max(scaled MAD, MAD_FLOOR · |median|)`` of at least one value."""
+    """``median ± k · max(scaled MAD, MAD_FLOOR · |median|)`` of at least one value; never below 0
+    for figures that cannot be (times, memory, speeds): a very noisy history has a wide band."""
     median = statistics.median(values)
     mad = MAD_SCALE * statistics.median(abs(v - median) for v in values)
     half = k * max(mad, MAD_FLOOR * abs(median))
-    return Band(median, median - half, median + half)
+    low = median - half if min(values) < 0 else max(0.0, median - half)
+    return Band(median, low, median + half)
 
 
 def judge(

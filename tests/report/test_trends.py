@@ -84,6 +84,8 @@ def test_regressions_come_first_at_the_top_of_the_page_and_name_their_band(tmp_p
         f"{BS6}: inference time 520 ms is outside its noise band 363.6–386 ms (median 374.8 ms over 6 earlier runs)"
     )
     assert "520 ms" in first.find("li").text and "363.6–386 ms" in first.find("li").text
+    stage = doc.find(id=first.find("li").find("a").attrs["href"][1:])
+    assert stage.tag == "details" and stage.attrs["data-status"] == "passed"  # the link leads to the stage
     spark = doc.find(id="trend-table").find("tr", data_verdict="regression").find("svg", cls="spark")
     assert spark.find("rect", cls="band") and "v-regression" in spark.find("circle", cls="now").classes
     assert len(spark.find("polyline").attrs["points"].split()) == 7  # six nights and this one

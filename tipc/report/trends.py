@@ -34,6 +34,7 @@ class Regression:
     value: float
     band: Band
     runs: int
+    anchor: str = ""  # the stage's details in the report
 
     def message(self) -> str:
         b, unit = self.band, f" {self.unit}"
@@ -113,7 +114,7 @@ def build_trends(
     rows = [_row(k, _label(k, multi), current, earlier, anchors.get((k[0], k[1]), ""), policy) for k in keys]
     rows.sort(key=lambda r: _RANK.get(r.verdict, 2))  # stable: stage order within each rank
     regressions = tuple(
-        Regression(current.config, r.stage, r.figure, r.unit, r.value, r.band, r.runs)
+        Regression(current.config, r.stage, r.figure, r.unit, r.value, r.band, r.runs, r.anchor)
         for r in rows
         if r.verdict == Verdict.REGRESSION.value and r.band is not None and r.value is not None
     )

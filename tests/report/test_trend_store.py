@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from tipc.report.compare import RunSummary, StageSummary, summarize
 from tipc.report.trend_store import TREND_FILE, RunFigures, read_store, record_run, run_figures
 from tipc.results.records import StageRecord, Status
 
@@ -22,7 +21,7 @@ def run_id(day: int) -> str:
 def test_a_run_round_trips_and_its_lines_read_back_in_run_order(tmp_path):
     warnings: list[str] = []
     for day in (3, 1, 2):
-        record_run(tmp_path, entry(run_id(day), ms=float(day)), 30, warnings.append)
+        record_run(tmp_path, (entry(run_id(day), ms=float(day)),), 30, warnings.append)
     entries, clean = read_store(tmp_path / TREND_FILE, warnings.append)
     assert clean and warnings == []
     assert [e.run for e in entries] == [run_id(1), run_id(2), run_id(3)]
@@ -31,9 +30,9 @@ def test_a_run_round_trips_and_its_lines_read_back_in_run_order(tmp_path):
 
 def test_each_config_keeps_its_last_runs_and_a_rerendered_run_replaces_its_line(tmp_path):
     for day in range(1, 8):
-        record_run(tmp_path, entry(run_id(day), "a.txt"), 3, print)
-    record_run(tmp_path, entry(run_id(1), "b.txt"), 3, print)
-    kept = record_run(tmp_path, entry(run_id(7), "a.txt", ms=99.0), 3, print)
+        record_run(tmp_path, (entry(run_id(day), "a.txt"),), 3, print)
+    record_run(tmp_path, (entry(run_id(1), "b.txt"),), 3, print)
+    kept = record_run(tmp_path, (entry(run_id(7), "a.txt", ms=99.0),), 3, print)
     assert [(e.config, e.run) for e in kept] == [("b.txt", run_id(1))] + [("a.txt", run_id(d)) for d in (5, 6, 7)]
     assert kept[-1].figures[("chain::infer[bs1]", 0, "inference_ms")] == 99.0
     assert len((tmp_path / TREND_FILE).read_text().splitlines()) == 4
@@ -57,11 +56,11 @@ def test_each_config_keeps_its_last_runs_and_a_rerendered_run_replaces_its_line(
 )
 def test_a_bad_line_is_skipped_named_by_file_and_line_and_kept_aside(tmp_path, bad, why):
     path = tmp_path / TREND_FILE
-    record_run(tmp_path, entry(run_id(1)), 30, print)
+    record_run(tmp_path, (entry(run_id(1)),), 30, print)
     original = path.read_bytes() + (bad if isinstance(bad, bytes) else bad.encode()) + b"\n"
     path.write_bytes(original)
     warnings: list[str] = []
-    kept = record_run(tmp_path, entry(run_id(2)), 30, warnings.append)
+    kept = record_run(tmp_path, (entry(run_id(2)),), 30, warnings.append)
     assert [e.run for e in kept] == [run_id(1), run_id(2)]
     assert warnings[0].startswith(f"tipc: skipped trend history line {path}:2: ") and why in warnings[0]
     spare = tmp_path / f"{TREND_FILE}.bad-{run_id(2)}"
@@ -73,24 +72,40 @@ def test_a_bad_line_is_skipped_named_by_file_and_line_and_kept_aside(tmp_path, b
 def test_a_history_that_cannot_be_read_is_left_alone(tmp_path):
     (tmp_path / TREND_FILE).mkdir()  # not a file: reading fails with an OSError, not a bad line
     warnings: list[str] = []
-    assert record_run(tmp_path, entry(run_id(1)), 30, warnings.append) == (entry(run_id(1)),)
+    assert record_run(tmp_path, (entry(run_id(1)),), 30, warnings.append) == (entry(run_id(1)),)
     assert "not read" in warnings[0] and (tmp_path / TREND_FILE).is_dir()
 
 
-def test_only_stages_that_passed_in_this_run_give_figures():
-    summary = RunSummary(
-        "m",
-        "mode",
-        "ts",
-        (
-            StageSummary("c::train", 0, "passed", "", (("ips", 100.0),)),
-            StageSummary("c::infer[bs1]", 0, "failed", "exit 1", (("inference_ms", 1.0),)),
-            StageSummary("c::infer[bs6]", 0, "passed", "", (("inference_ms", 5.0),), carried=True),
+def test_only_stages_that_passed_give_figures_and_each_config_its_own_line():
+    records = [
+        StageRecord(
+            id="a::train", kind="train", chain="a", status=Status.PASSED, metrics={"ips": 100.0}, config="a.txt"
         ),
-        run_id=run_id(1),
-        config="c.txt",
+        StageRecord(
+            id="a::infer[bs1]",
+            kind="infer",
+            chain="a",
+            status=Status.FAILED,
+            metrics={"inference_ms": 1.0},
+            config="a.txt",
+        ),
+        StageRecord(
+            id="b::train", kind="train", chain="b", status=Status.PASSED, metrics={"ips": 50.0}, config="b.txt"
+        ),
+    ]
+    assert run_figures(run_id(1), records) == (
+        RunFigures(run_id(1), "a.txt", {("a::train", 0, "ips"): 100.0}),
+        RunFigures(run_id(1), "b.txt", {("b::train", 0, "ips"): 50.0}),
     )
-    assert run_figures(summary) == RunFigures(run_id(1), "c.txt", {("c::train", 0, "ips"): 100.0})
+
+
+def test_a_rerendered_run_replaces_only_its_own_configs_lines(tmp_path):
+    record_run(tmp_path, (entry(run_id(1), "a.txt"), entry(run_id(1), "b.txt")), 30, print)
+    kept = record_run(tmp_path, (entry(run_id(1), "a.txt", ms=7.0),), 30, print)
+    assert sorted((e.config, e.figures[("chain::infer[bs1]", 0, "inference_ms")]) for e in kept) == [
+        ("a.txt", 7.0),
+        ("b.txt", 10.0),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -108,7 +123,7 @@ def test_only_stages_that_passed_in_this_run_give_figures():
 )
 def test_the_figures_a_stage_gives(kind, metrics, expected):
     record = StageRecord(
-        id=f"c::{kind}", kind=kind, chain="c", status=Status.PASSED, metrics=metrics, peak_rss_mb=512.0, run_id="R1"
+        id=f"c::{kind}", kind=kind, chain="c", status=Status.PASSED, metrics=metrics, peak_rss_mb=512.0
     )
-    summary = summarize("m", "mode", "ts", [record], run_id="R1", config="c.txt", run_ids={(0, ""): "R1"})
-    assert run_figures(summary).figures == {(f"c::{kind}", 0, k): v for k, v in expected.items()}
+    (line,) = run_figures("R1", [record])
+    assert line.figures == {(f"c::{kind}", 0, k): v for k, v in expected.items()}

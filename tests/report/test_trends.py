@@ -9,15 +9,17 @@ from pathlib import Path
 import pytest
 
 from tests.support.htmlq import Element, parse
-from tests.support.recorded_runs import CASES, CPU_CHAIN, T0, label, single_node_run
+from tests.support.recorded_runs import CASES, CPU_CHAIN, T0, ResultsWriter, label, single_node_run
 from tipc.metrics.noise import Band, TrendPolicy
 from tipc.report import write_report
 from tipc.report.sparkline import HEIGHT, PAD, WIDTH, sparkline
 from tipc.report.trend_store import TREND_FILE
 from tipc.report.trends import Regression
+from tipc.results.records import Status
 
 BS6 = f"{CPU_CHAIN}::infer[{label(CASES[1])}]"
 DAY = 86_400.0
+CONFIG_A = "test_tipc/configs/rec/train_infer_python.txt"
 OTHER_CONFIG = "test_tipc/configs/rec/train_pact_infer_python.txt"
 
 
@@ -146,3 +148,21 @@ def test_sparkline_geometry(values, band, points, last):
     if band:
         assert s.band_top is not None and s.band_bottom is not None
         assert PAD <= s.band_top < s.band_bottom == pytest.approx(HEIGHT - PAD)  # the low edge is the scale's floor
+
+
+def test_configs_that_share_a_folder_keep_their_own_histories(tmp_path):
+    """Two configs of one model in one run: one report, two histories; a regression names its config."""
+    out, found = tmp_path / "reports", []
+    for night in range(7):
+        w = ResultsWriter(tmp_path / f"r{night}", start=T0 + night * DAY, run_id=run_id(night), config=CONFIG_A)
+        w.add("norm_train-gpus_-1-fp32", "train", Status.PASSED, metrics={"ips": 100.0}, returncode=0)
+        w.config = OTHER_CONFIG  # the second config's chain writes the same folder
+        ips = 50.0 if night == 6 else 100.0
+        w.add("pact_train-gpus_-1-fp32", "train", Status.PASSED, metrics={"ips": ips}, returncode=0)
+        found = []
+        index = write_report([w.write()], out, regression=found.append)
+    assert [(g.config, g.stage, g.figure) for g in found] == [
+        (OTHER_CONFIG, "pact_train-gpus_-1-fp32::train", "train ips")
+    ]
+    verdicts = {s: v for v, s, f in rows(parse(index.read_text(encoding="utf-8"))) if f == "train ips"}
+    assert verdicts == {"pact_train-gpus_-1-fp32::train": "regression", "norm_train-gpus_-1-fp32::train": "steady"}

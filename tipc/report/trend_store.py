@@ -6,9 +6,11 @@ per run, oldest first::
     {"schema": 1, "run": "20261201T013000Z-5f3a9c1e", "config": "tinyrec/train_….txt",
      "stages": [{"id": "…::infer[…-bs1]", "node": 0, "figures": {"inference_ms": 4.2, …}}]}
 
-Only stages that passed in the run itself give figures (a failed stage's numbers are no
-baseline, a carried record is an earlier run's). Each config keeps its last ``keep`` runs, so
-the file stays small whatever the number of nights; re-rendering a run replaces its line.
+A run writes a line per config (configs of one model share a results folder and a report,
+not a history). Only stages that passed in the run itself give figures (a failed stage's
+numbers are no baseline, a carried record is an earlier run's). Each config keeps its last
+``keep`` runs, so the file stays small whatever the number of nights; re-rendering a run
+replaces its lines.
 This module alone reads and writes the file. It is rewritten whole and atomically (a crash
 leaves the old file or the new one); a line that does not read (a newer schema, a hand edit,
 a bad disk) is skipped with a warning naming the file and line, and before the file is
@@ -19,13 +21,14 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tipc.report.compare import RunSummary, _field
+from tipc.report.compare import _field
+from tipc.report.figures import stage_figures
 from tipc.results.folder import Warn, write_atomic
-from tipc.results.records import Status
+from tipc.results.records import StageRecord, Status
 
 TREND_FILE = "trends.jsonl"
 TREND_SCHEMA = 1
@@ -73,15 +76,15 @@ class RunFigures:
         return cls(_field(d.get("run"), "run", str), _field(d.get("config"), "config", str), figures)
 
 
-def run_figures(summary: RunSummary) -> RunFigures:
-    """A run's line: the figures of the stages that passed in this run."""
-    figures = {
-        (s.id, s.node_rank, key): value
-        for s in summary.own
-        if s.status == Status.PASSED.value
-        for key, value in s.figures
-    }
-    return RunFigures(summary.order, summary.config, figures)
+def run_figures(run: str, records: Iterable[StageRecord]) -> tuple[RunFigures, ...]:
+    """A run's lines, one per config that wrote ``records`` (the run's own: not carried over): the
+    figures of the stages that passed. Configs that share a results folder keep apart histories."""
+    per_config: dict[str, dict[SeriesKey, float]] = {}
+    for r in records:
+        if r.status is Status.PASSED:
+            figures = per_config.setdefault(r.config, {})
+            figures.update({(r.id, r.node_rank, key): value for key, value in stage_figures(r).items()})
+    return tuple(RunFigures(run, config, figures) for config, figures in per_config.items())
 
 
 def _lines(path: Path, warn: Warn) -> tuple[list[tuple[RunFigures, str]], bool]:
@@ -117,17 +120,18 @@ def _bounded(lines: Sequence[tuple[RunFigures, str]], keep: int) -> list[tuple[R
     return sorted((line for runs in per_config.values() for line in runs[-keep:]), key=lambda line: line[0].run)
 
 
-def record_run(mode_dir: Path, entry: RunFigures, keep: int, warn: Warn) -> tuple[RunFigures, ...]:
-    """Add (or replace) ``entry`` in the mode folder's history; return the history as written."""
+def record_run(mode_dir: Path, run: Sequence[RunFigures], keep: int, warn: Warn) -> tuple[RunFigures, ...]:
+    """Add (or replace) a run's lines in the mode folder's history; return the history as written."""
     path = mode_dir / TREND_FILE
     try:
         lines, clean = _lines(path, warn)
     except OSError as exc:  # unreadable, not corrupt: leave it alone rather than write over it
         warn(f"tipc: trend history {path} not read ({exc.strerror or exc}); trends judge this run alone")
-        return (entry,)
-    kept = _bounded([*(line for line in lines if line[0].run != entry.run), (entry, entry.to_json())], keep)
+        return tuple(run)
+    new = {(e.run, e.config) for e in run}
+    kept = _bounded([*(x for x in lines if (x[0].run, x[0].config) not in new), *((e, e.to_json()) for e in run)], keep)
     if not clean:
-        spare = path.with_name(f"{TREND_FILE}.bad-{entry.run}")
+        spare = path.with_name(f"{TREND_FILE}.bad-{min((e.run for e in run), default='run')}")
         shutil.copyfile(path, spare)
         warn(f"tipc: trend history {path} had lines that do not read; the file as it was is kept as {spare}")
     write_atomic(path, "".join(text + "\n" for _, text in kept))

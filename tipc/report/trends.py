@@ -63,7 +63,7 @@ class Trends:
     rows: tuple[TrendRow, ...]
     regressions: tuple[Regression, ...]
     policy: TrendPolicy
-    earlier: int  # earlier runs of this config in the history window
+    earlier: int  # earlier runs in the history window (the fewest, when several configs share the report)
 
 
 def _label(key: SeriesKey, multi: bool) -> str:
@@ -104,18 +104,31 @@ def _row(
     )
 
 
-def build_trends(
+def _config_rows(
     current: RunFigures, history: Sequence[RunFigures], anchors: Mapping[StageKey, str], policy: TrendPolicy
-) -> Trends:
-    """``history``: the trend store as written (``record_run``); only this config's earlier runs count."""
+) -> tuple[list[TrendRow], int]:
     earlier = [e.figures for e in history if e.config == current.config and e.run < current.run][-policy.runs :]
     keys = _series_keys(current, earlier)
     multi = len({k[1] for k in keys}) > 1
     rows = [_row(k, _label(k, multi), current, earlier, anchors.get((k[0], k[1]), ""), policy) for k in keys]
-    rows.sort(key=lambda r: _RANK.get(r.verdict, 2))  # stable: stage order within each rank
+    return rows, len(earlier)
+
+
+def build_trends(
+    run: Sequence[RunFigures], history: Sequence[RunFigures], anchors: Mapping[StageKey, str], policy: TrendPolicy
+) -> Trends:
+    """``run``: this run's lines (one per config); ``history``: the trend store as written
+    (``record_run``). Each config's figures are judged against that config's earlier runs."""
+    rows: list[tuple[TrendRow, str]] = []
+    earlier = []
+    for current in run:
+        config_rows, runs = _config_rows(current, history, anchors, policy)
+        rows.extend((row, current.config) for row in config_rows)
+        earlier.append(runs)
+    rows.sort(key=lambda rc: _RANK.get(rc[0].verdict, 2))  # stable: stage order within each rank
     regressions = tuple(
-        Regression(current.config, r.stage, r.figure, r.unit, r.value, r.band, r.runs, r.anchor)
-        for r in rows
+        Regression(config, r.stage, r.figure, r.unit, r.value, r.band, r.runs, r.anchor)
+        for r, config in rows
         if r.verdict == Verdict.REGRESSION.value and r.band is not None and r.value is not None
     )
-    return Trends(tuple(rows), regressions, policy, len(earlier))
+    return Trends(tuple(r for r, _ in rows), regressions, policy, min(earlier, default=0))

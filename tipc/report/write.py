@@ -41,7 +41,7 @@ from tipc.report.compare import (
     summarize,
 )
 from tipc.report.compare import compare as compare_runs
-from tipc.report.load import NodeRun, load_runs, run_ids
+from tipc.report.load import NodeRun, is_carried, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
 from tipc.report.render import render, render_redirect
@@ -145,11 +145,14 @@ def _history_links(history: Sequence[PastRun]) -> tuple[HistoryEntry, ...]:
     )
 
 
-def _trends(mode_dir: Path, summary: RunSummary, anchors: Anchors, policy: TrendPolicy, warn: Warn) -> Trends:
+def _trends(
+    mode_dir: Path, runs: Sequence[NodeRun], order: str, anchors: Anchors, policy: TrendPolicy, warn: Warn
+) -> Trends:
     """This run into the mode folder's trend history, then each figure against its earlier runs.
     The history keeps at least the default window, so a night with a short ``--trend-runs``
     does not forget what longer windows read."""
-    current = run_figures(summary)
+    ids = run_ids(runs)
+    current = run_figures(order, (r for r in all_records(runs) if not is_carried(r, ids)))
     history = record_run(mode_dir, current, max(policy.runs, DEFAULT_RUNS), warn)
     return build_trends(current, history, anchors.stages, policy)
 
@@ -199,7 +202,7 @@ def write_report(
     past = read_history(mode_dir, name, warn or _to_stderr) if history else ()
     anchors = anchors_for(records)
     baseline = _baseline_from(Path(compare)) if compare is not None else _from_history(previous_run(past, summary))
-    trend = _trends(mode_dir, summary, anchors, trends, warn or _to_stderr) if history and trends else None
+    trend = _trends(mode_dir, runs, summary.order, anchors, trends, warn or _to_stderr) if history and trends else None
     if trend is not None and regression is not None:
         for found in trend.regressions:
             regression(found)

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from tests.cli.test_run_cmd import tipc_run
+from tests.support.fake_target import CPU_CONFIG
+from tests.support.htmlq import parse
 from tests.support.trend_history import seed_nights
+from tipc.cli.main import main
+
+MODE = "lite_train_lite_infer"
 
 
 @pytest.mark.parametrize(
@@ -17,7 +25,7 @@ def test_a_slower_night_is_a_regression_that_fails_the_run_only_when_asked(
     fake_repo, capsys, monkeypatch, fail_on, code
 ):
     assert tipc_run(fake_repo) == 0
-    seed_nights(fake_repo / "reports", "fake_rec", "lite_train_lite_infer", 5)
+    seed_nights(fake_repo / "reports", "fake_rec", MODE, 5)
     capsys.readouterr()
     monkeypatch.setenv("TIPC_FAKE", "infer:slower=2")
     assert tipc_run(fake_repo, *fail_on) == code
@@ -31,7 +39,7 @@ def test_a_slower_night_is_a_regression_that_fails_the_run_only_when_asked(
 
 def test_a_steady_night_passes_with_fail_on_regression(fake_repo, capsys):
     assert tipc_run(fake_repo) == 0
-    seed_nights(fake_repo / "reports", "fake_rec", "lite_train_lite_infer", 5)
+    seed_nights(fake_repo / "reports", "fake_rec", MODE, 5)
     assert tipc_run(fake_repo, "--fail-on", "regression") == 0
     assert "tipc: regression" not in capsys.readouterr().err
 
@@ -50,3 +58,24 @@ def test_a_steady_night_passes_with_fail_on_regression(fake_repo, capsys):
 def test_bad_trend_options_are_usage_errors(fake_repo, capsys, option, message):
     assert tipc_run(fake_repo, *option) == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_matrix_page_counts_each_configs_regressions(fake_repo, capsys, monkeypatch):
+    folder = fake_repo / CPU_CONFIG.rpartition("/")[0]  # two configs, two models: a matrix page
+    run = ["run", "--config", str(folder), "--mode", MODE, "--python", sys.executable, "--report-dir"]
+    assert main([*run, str(fake_repo / "reports")]) == 0
+    for model in ("fake_rec", "fake_rec_amp"):
+        seed_nights(fake_repo / "reports", model, MODE, 5)
+    monkeypatch.setenv("TIPC_FAKE", "infer:slower=2")
+    capsys.readouterr()
+    assert main([*run, str(fake_repo / "reports"), "--fail-on", "regression"]) == 1
+    (matrix,) = [
+        Path(line.removeprefix("tipc: matrix report: "))
+        for line in capsys.readouterr().out.splitlines()
+        if line.startswith("tipc: matrix")
+    ]
+    cells = [tr.find_all("td")[-3] for tr in parse(matrix.read_text()).find("tbody").find_all("tr")]
+    # the amp config has two chains (fp32 and amp): both slower at both batch sizes
+    assert sorted(c.attrs["data-regressions"] for c in cells) == ["4", "8"]
+    for cell in cells:
+        assert cell.find("a").attrs["href"].endswith("/index.html#regressions")

@@ -166,3 +166,16 @@ def test_configs_that_share_a_folder_keep_their_own_histories(tmp_path):
     ]
     verdicts = {s: v for v, s, f in rows(parse(index.read_text(encoding="utf-8"))) if f == "train ips"}
     assert verdicts == {"pact_train-gpus_-1-fp32::train": "regression", "norm_train-gpus_-1-fp32::train": "steady"}
+
+
+def test_a_figure_this_run_lost_shows_its_past_without_a_point_for_this_run(tmp_path):
+    out = tmp_path / "reports"
+    for night in range(3):
+        write_report([single_node_run(tmp_path / f"r{night}", T0 + night * DAY, run_id=run_id(night))], out)
+    w = ResultsWriter(tmp_path / "lost", start=T0 + 3 * DAY, run_id=run_id(3))
+    w.add(CPU_CHAIN, "train", Status.PASSED, metrics={"ips": 120.5}, returncode=0)  # no inference this night
+    doc = parse(write_report([w.write()], out).read_text(encoding="utf-8"))
+    lost = doc.find(id="trend-table").find("tr", data_stage=BS6, data_figure="inference time")
+    assert lost.attrs["data-verdict"] == "no value"
+    spark = lost.find("svg", cls="spark")
+    assert len(spark.find("polyline").attrs["points"].split()) == 3 and not spark.find_all("circle")

@@ -179,3 +179,17 @@ def test_a_figure_this_run_lost_shows_its_past_without_a_point_for_this_run(tmp_
     assert lost.attrs["data-verdict"] == "no value"
     spark = lost.find("svg", cls="spark")
     assert len(spark.find("polyline").attrs["points"].split()) == 3 and not spark.find_all("circle")
+
+
+def test_a_shards_own_report_is_judged_but_only_the_merged_run_is_recorded(tmp_path):
+    out = tmp_path / "reports"
+    nights(tmp_path, STABLE)  # the merged runs of earlier nights
+    history = out / "PP-OCRv3_mobile_rec" / "lite_train_lite_infer" / TREND_FILE
+    before = history.read_bytes()
+    w = ResultsWriter(tmp_path / "shard2", start=T0 + 9 * DAY, run_id=run_id(9))
+    w.add(CPU_CHAIN, "train", Status.PASSED, metrics={"ips": 60.0}, returncode=0, shard="2/4")
+    found: list[Regression] = []
+    doc = parse(write_report([w.write(shard="2/4")], out, regression=found.append).read_text(encoding="utf-8"))
+    assert [(g.stage, g.figure) for g in found] == [(f"{CPU_CHAIN}::train", "train ips")]
+    assert ("regression", f"{CPU_CHAIN}::train", "train ips") in rows(doc)
+    assert history.read_bytes() == before

@@ -120,8 +120,11 @@ def _bounded(lines: Sequence[tuple[RunFigures, str]], keep: int) -> list[tuple[R
     return sorted((line for runs in per_config.values() for line in runs[-keep:]), key=lambda line: line[0].run)
 
 
-def record_run(mode_dir: Path, run: Sequence[RunFigures], keep: int, warn: Warn) -> tuple[RunFigures, ...]:
-    """Add (or replace) a run's lines in the mode folder's history; return the history as written."""
+def record_run(
+    mode_dir: Path, run: Sequence[RunFigures], keep: int, warn: Warn, *, write: bool = True
+) -> tuple[RunFigures, ...]:
+    """Add (or replace) a run's lines in the mode folder's history; return the history as written.
+    ``write=False``: the history as it would be, the file left as it is."""
     path = mode_dir / TREND_FILE
     try:
         lines, clean = _lines(path, warn)
@@ -130,6 +133,8 @@ def record_run(mode_dir: Path, run: Sequence[RunFigures], keep: int, warn: Warn)
         return tuple(run)
     new = {(e.run, e.config) for e in run}
     kept = _bounded([*(x for x in lines if (x[0].run, x[0].config) not in new), *((e, e.to_json()) for e in run)], keep)
+    if not write:
+        return tuple(e for e, _ in kept)
     if not clean:
         spare = path.with_name(f"{TREND_FILE}.bad-{min((e.run for e in run), default='run')}")
         shutil.copyfile(path, spare)

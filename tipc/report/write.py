@@ -150,10 +150,13 @@ def _trends(
 ) -> Trends:
     """This run into the mode folder's trend history, then each figure against its earlier runs.
     The history keeps at least the default window, so a night with a short ``--trend-runs``
-    does not forget what longer windows read."""
+    does not forget what longer windows read. One shard's report (``--shard``) is judged but not
+    recorded: the merged run's report records every shard's figures, under its own run id."""
     ids = run_ids(runs)
-    current = run_figures(order, (r for r in all_records(runs) if not is_carried(r, ids)))
-    history = record_run(mode_dir, current, max(policy.runs, DEFAULT_RUNS), warn)
+    records = all_records(runs)
+    current = run_figures(order, (r for r in records if not is_carried(r, ids)))
+    one_shard = bool(head_info(runs).shard) and len({r.shard for r in records}) == 1
+    history = record_run(mode_dir, current, max(policy.runs, DEFAULT_RUNS), warn, write=not one_shard)
     return build_trends(current, history, anchors.stages, policy)
 
 

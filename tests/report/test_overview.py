@@ -226,3 +226,20 @@ def test_a_hundred_configs_stay_fast_and_small(tmp_path):
     assert len(parse(index.read_text()).find("tbody").find_all("tr")) == 100
     assert seconds < 1.0, f"{seconds:.2f} s"
     assert size < 150_000, f"{size} bytes"
+
+
+@pytest.mark.parametrize(
+    ("regressions", "report", "cell"),
+    [(0, True, ("–", False)), (3, True, ("3", True)), (2, False, ("2", False))],
+    ids=["none", "linked-to-the-reports-list", "no-report-to-link"],
+)
+def test_a_row_counts_its_regressions(tmp_path, regressions, report, cell):
+    page = tmp_path / "reports" / "a" / MODE / RUN / "index.html"
+    outcome = ConfigOutcome(
+        "a.txt", MODE, records=(rec("c::train", ips=100.0),), report=page if report else None, regressions=regressions
+    )
+    doc = parse(write_overview([outcome, ConfigOutcome("b.txt", MODE)], tmp_path / "reports", RUN).read_text())
+    td = doc.find("tr", data_config="a.txt").find("td", data_regressions=str(regressions))
+    hrefs = [a.attrs["href"] for a in td.find_all("a")]
+    assert td.text.strip() == cell[0]
+    assert hrefs == ([f"../../a/{MODE}/{RUN}/index.html#regressions"] if cell[1] else [])

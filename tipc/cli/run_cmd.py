@@ -4,7 +4,8 @@ Prints each stage's status line as the bash did (yellow on a terminal), a
 failed stage's log tail, the summary paragraph and the HTML report's path
 (``--report-dir``, default ``./reports``), and the matrix report's over several configs.
 A config that cannot be planned is one line, before anything runs; the others run.
-Exit status: 0 when no stage failed, timed out or hung and every config planned, 1 otherwise,
+Exit status: 0 when no stage failed, timed out or hung and every config planned (and, with
+``--fail-on regression``, no benchmark figure left its noise band), 1 otherwise,
 2 for bad options, 130 when interrupted (results so far are kept). A failed multi-node
 preflight stops before the first stage with exit 1; a config that failed a ``--doctor`` check has
 its stages blocked, and the run exits 1. The lifecycle itself is
@@ -79,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
     if interrupted:
         return 130
     doctor_failed = any(not report.ok for report in session.doctor.values())
-    return 1 if stopped or doctor_failed or any(p.is_error for p in problems) or failed(session.records()) else 0
+    if stopped or doctor_failed or any(p.is_error for p in problems) or failed(session.records()):
+        return 1
+    return 1 if session.fails_on_findings() else 0
 
 
 def _results(session: TipcSession) -> None:
@@ -95,6 +98,7 @@ def _results(session: TipcSession) -> None:
     matrix = write_matrix(session, Path.cwd(), reports)
     if matrix is not None:
         print(f"tipc: matrix report: {matrix}")
+    _warn(session.finding_lines())
 
 
 def _live(data: bytes) -> None:

@@ -173,6 +173,8 @@ class TipcPlugin:
             return
         self.reports = self.session.write_reports(Path.cwd())
         self.matrix = write_matrix(self.session, Path.cwd(), self.reports)
+        if self.session.fails_on_findings() and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # --fail-on regression: pytest's status says so
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.session.owner and not self.settings.run.dry_run:
@@ -191,3 +193,6 @@ class TipcPlugin:
             terminalreporter.write_line(f"tipc: matrix report: {self.matrix}")
         for warning in self.session.warnings[self._warned :]:
             terminalreporter.write_line(warning, yellow=True)
+        colour = "red" if self.session.fails_on_findings() else "yellow"
+        for line in self.session.finding_lines():
+            terminalreporter.write_line(line, **{colour: True})

@@ -20,6 +20,7 @@ from tipc.report.perf import build_performance
 from tipc.report.predictions import build_predictions
 from tipc.report.stages import stage_groups
 from tipc.report.trainbench import build_train_benchmark
+from tipc.report.trends import Trends
 from tipc.results.records import RunInfo, StageRecord, run_verdict
 
 
@@ -142,6 +143,7 @@ def build_report(
     comparison: Comparison | None = None,
     history: tuple[HistoryEntry, ...] = (),
     generated: str = "",
+    trends: Trends | None = None,
 ) -> ReportModel:
     records = all_records(runs)
     multi = is_multi_node(records)
@@ -159,4 +161,5 @@ def build_report(
         history=history,
         train_benchmark=build_train_benchmark([r for r in records if not is_carried(r, ids)], anchors.stages),
         predictions=build_predictions([r for r in records if not is_carried(r, ids)], anchors.stages),
+        trends=trends,
     )

@@ -31,6 +31,7 @@ FIGURES = (
     Figure("throughput", "throughput", "samples/s", True),
     Figure("cpu_rss_mb", "CPU peak RSS", "MB", False),
     Figure("gpu_rss_mb", "GPU peak memory", "MB", False),
+    Figure("peak_rss_mb", "training peak RSS", "MB", False),
 )
 FIGURE_BY_KEY = {f.key: f for f in FIGURES}
 
@@ -69,5 +70,7 @@ def stage_figures(record: StageRecord) -> dict[str, float]:
         "throughput": throughput(record),
         "cpu_rss_mb": number(m.get("cpu_rss_mb")),
         "gpu_rss_mb": number(m.get("gpu_rss_mb")),
+        # The executor's measure of the whole training process; inference reports its own (cpu_rss_mb).
+        "peak_rss_mb": number(record.peak_rss_mb) if record.kind == "train" else None,
     }
     return {k: v for k, v in values.items() if v is not None}

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 from tipc.report.predictions import PredictionsView
 from tipc.report.svg import Plot
 
-if TYPE_CHECKING:  # its own module builds it; it imports this one
+if TYPE_CHECKING:  # their own modules build them, and import this one
     from tipc.report.trainbench import TrainBenchmark
+    from tipc.report.trends import Trends
 
 Pairs = tuple[tuple[str, str], ...]
 
@@ -277,3 +278,4 @@ class ReportModel:
     history: tuple[HistoryEntry, ...] = ()
     train_benchmark: TrainBenchmark | None = None  # benchmark_train runs (tipc.report.trainbench)
     predictions: PredictionsView | None = None  # tipc.report.predictions
+    trends: Trends | None = None  # None: no trend history asked for (tipc.report.trends)

@@ -3,7 +3,7 @@
 A run over many configs (a directory, ``--tags``) gets one page besides its per-folder reports:
 per config its verdict, how long it took, the figures people look for first (train ips, the
 eval metric, inference time at the smallest and the largest batch), how it did the night before,
-and, for a config that could not be planned, why. Pure: records in, rows out.
+how many of its figures regressed, and, for a config that could not be planned, why. Pure: records in, rows out.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ class ConfigOutcome:
     report: Path | None = None  # the report page of its results folder
     problem: str = ""  # why it has no stages: an error, or what would run it
     applicable: bool = True  # False: not applicable here (``problem`` says how it would run)
+    regressions: int = 0  # its figures that left their noise band (its report lists them first)
 
 
 HistoryKey = tuple[str, str]  # (config as node ids spell it, mode)
@@ -76,6 +77,7 @@ class OverviewRow:
     previous: Earlier | None
     new_failures: tuple[str, ...]  # stages failing now that did not fail in ``previous``
     failures: tuple[str, ...]  # stages failing now (what the next run compares with)
+    regressions: int = 0  # figures outside their noise band over the config's earlier runs
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +167,7 @@ def build_row(outcome: ConfigOutcome, page_dir: Path, previous: Earlier | None) 
         previous=previous,
         new_failures=tuple(f for f in failing if previous is not None and f not in previous.failures),
         failures=failing,
+        regressions=outcome.regressions,
     )
 
 

@@ -24,11 +24,12 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from tipc.errors import ResultsError
+from tipc.metrics.noise import DEFAULT_RUNS, TrendPolicy
 from tipc.report.build import Anchors, all_records, anchors_for, build_report, format_time, head_info, run_span
 from tipc.report.compare import (
     DEFAULT_THRESHOLD,
@@ -41,16 +42,19 @@ from tipc.report.compare import (
     summarize,
 )
 from tipc.report.compare import compare as compare_runs
-from tipc.report.load import NodeRun, load_runs, run_ids
+from tipc.report.load import NodeRun, is_carried, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
 from tipc.report.render import render, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
+from tipc.report.trend_store import record_run, run_figures
+from tipc.report.trends import Regression, Trends, build_trends
 from tipc.results.folder import RECORDS, Warn, has_results, write_atomic
 
 INDEX = "index.html"
 LATEST = "latest"
 HISTORY_LINKS = 12
+DEFAULT_TRENDS = TrendPolicy()
 _UNSAFE_DIR = re.compile(r"[^A-Za-z0-9_.+-]+")
 
 
@@ -143,6 +147,21 @@ def _history_links(history: Sequence[PastRun]) -> tuple[HistoryEntry, ...]:
     )
 
 
+def _trends(
+    mode_dir: Path, runs: Sequence[NodeRun], order: str, anchors: Anchors, policy: TrendPolicy, warn: Warn
+) -> Trends:
+    """This run into the mode folder's trend history, then each figure against its earlier runs.
+    The history keeps at least the default window, so a night with a short ``--trend-runs``
+    does not forget what longer windows read. One shard's report (``--shard``) is judged but not
+    recorded: the merged run's report records every shard's figures, under its own run id."""
+    ids = run_ids(runs)
+    records = all_records(runs)
+    current = run_figures(order, (r for r in records if not is_carried(r, ids)))
+    one_shard = bool(head_info(runs).shard) and len({r.shard for r in records}) == 1
+    history = record_run(mode_dir, current, max(policy.runs, DEFAULT_RUNS), warn, write=not one_shard)
+    return build_trends(current, history, anchors.stages, policy)
+
+
 def update_latest(mode_dir: Path, name: str, title: str) -> None:
     link = mode_dir / LATEST
     tmp = mode_dir / f".{LATEST}.{os.getpid()}.tmp"
@@ -164,6 +183,8 @@ def write_report(
     history: bool = True,
     threshold: float = DEFAULT_THRESHOLD,
     warn: Warn | None = None,
+    trends: TrendPolicy | None = DEFAULT_TRENDS,
+    regression: Callable[[Regression], None] | None = None,
 ) -> Path:
     """Render one run (one results dir per node) and return the path of its ``index.html``.
 
@@ -171,6 +192,8 @@ def write_report(
     ``history``) the newest earlier run of the same config and mode is the baseline.
     ``warn`` hears of history entries skipped for a bad ``summary.json`` (stderr without
     it) and, only when given, of bad record lines skipped (without it they stop the report).
+    ``trends`` (with ``history``): record this run's figures in the trend history and judge each
+    against its earlier runs; ``regression`` hears of every figure that left its noise band.
     """
     runs: tuple[NodeRun, ...] = load_runs([Path(p) for p in results_dirs], warn)
     summary = summarize_runs(runs)
@@ -184,6 +207,10 @@ def write_report(
     past = read_history(mode_dir, name, warn or _to_stderr) if history else ()
     anchors = anchors_for(records)
     baseline = _baseline_from(Path(compare)) if compare is not None else _from_history(previous_run(past, summary))
+    trend = _trends(mode_dir, runs, summary.order, anchors, trends, warn or _to_stderr) if history and trends else None
+    if trend is not None and regression is not None:
+        for found in trend.regressions:
+            regression(found)
     model = build_report(
         runs,
         report_dir,
@@ -191,6 +218,7 @@ def write_report(
         comparison=_comparison(baseline, summary, anchors, report_dir, threshold),
         history=_history_links(past),
         generated=format_time(time.time()),
+        trends=trend,
     )
     index = report_dir / INDEX
     write_atomic(index, render(model))

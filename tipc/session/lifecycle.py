@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tipc.cluster.preflight import PreflightReport
 from tipc.config import load_any_config
@@ -42,6 +43,9 @@ from tipc.session.doctor import doctor_on, run_doctor
 from tipc.session.preflight import preflight
 from tipc.session.report import final_report, report_root
 from tipc.session.settings import ConfigTarget, Settings, check_interpreters
+
+if TYPE_CHECKING:
+    from tipc.report.trends import Regression
 
 Emit = Callable[[str], None]
 
@@ -79,6 +83,7 @@ class TipcSession:
         self.warnings: list[str] = []
         self.doctor: dict[Path, Report] = {}  # --doctor's report per config, when it ran
         self.probes: Probes | None = None  # the doctor's probes (None: the machine's)
+        self.regressions: list[Regression] = []  # figures the reports found outside their noise band
 
     # --- plans and plan runs, one per config ---
 
@@ -202,7 +207,19 @@ class TipcSession:
     def write_reports(self, cwd: Path) -> list[Path]:
         if not self.owner:
             return []
-        return final_report(self.settings, self.folders(), report_root(self.settings, cwd), self.warnings.append)
+        root = report_root(self.settings, cwd)
+        return final_report(self.settings, self.folders(), root, self.warnings.append, self.regressions.append)
+
+    def finding_lines(self) -> list[str]:
+        """What the reports found across runs, a line each; the last says when it fails the run."""
+        lines = [f"tipc: regression: {r.message()}" for r in self.regressions]
+        if self.fails_on_findings():
+            lines.append(f"tipc: --fail-on regression: {len(self.regressions)} regression(s) fail this run")
+        return lines
+
+    def fails_on_findings(self) -> bool:
+        """``--fail-on regression`` and a report found one: the run fails, whatever its stages did."""
+        return "regression" in self.settings.fail_on and bool(self.regressions)
 
 
 def failed(records: Iterable[StageRecord]) -> bool:

@@ -49,6 +49,7 @@ def outcomes(
                 model=plan.model,
                 records=tuple(by_config.get(plan.config_path, ())),
                 report=index if index in written else None,
+                regressions=sum(1 for g in session.regressions if g.config == plan.config_path),
             )
         )
     rows.extend(

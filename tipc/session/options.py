@@ -173,6 +173,33 @@ RUN_OPTIONS: tuple[Option, ...] = (
         ),
     ),
     (
+        ("--trend-runs",),
+        dict(
+            dest="tipc_trend_runs",
+            default=None,
+            metavar="N",
+            help="earlier runs of a config whose figures make a figure's noise band (default: 30)",
+        ),
+    ),
+    (
+        ("--noise-k",),
+        dict(
+            dest="tipc_noise_k",
+            default=None,
+            metavar="K",
+            help="a figure is a regression beyond median ± K·MAD of its earlier runs (default: 3)",
+        ),
+    ),
+    (
+        ("--trend-min-runs",),
+        dict(
+            dest="tipc_trend_min_runs",
+            default=None,
+            metavar="N",
+            help="earlier runs a figure needs before it is judged (default: 5)",
+        ),
+    ),
+    (
         ("--autolog-shim",),
         dict(
             dest="tipc_autolog_shim",

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tipc.results.folder import ResultsDir
 from tipc.session.settings import Settings
+
+if TYPE_CHECKING:
+    from tipc.report.trends import Regression
 
 REPORTS = "reports"
 
@@ -31,14 +35,19 @@ def writes_reports(settings: Settings) -> bool:
 
 
 def final_report(
-    settings: Settings, folders: Sequence[ResultsDir], root: Path, warn: Callable[[str], None]
+    settings: Settings,
+    folders: Sequence[ResultsDir],
+    root: Path,
+    warn: Callable[[str], None],
+    regression: Callable[[Regression], None] | None = None,
 ) -> list[Path]:
     """One report per results folder that holds records (a folder is one model and mode).
 
     On several nodes only node 0 writes one, of its own results, without waiting for
     the peers: ``tipc merge`` + ``tipc report`` give the joined view. A report that
     cannot be written is a warning, not the run's failure: the results it would show
-    are on disk already, and the run's status is its stages'.
+    are on disk already, and the run's status is its stages'. ``regression`` hears of every
+    figure a report found outside its noise band over earlier runs (``--trend-runs`` ...).
     """
     if not writes_reports(settings):
         return []
@@ -49,7 +58,7 @@ def final_report(
         if not folder.records_file.is_file():
             continue
         try:
-            written.append(write_report([folder.path], root, warn=warn))
+            written.append(write_report([folder.path], root, warn=warn, trends=settings.trends, regression=regression))
         except Exception as exc:  # noqa: BLE001 - whatever broke in the report, the results stand
             warn(
                 f"tipc: report not written ({type(exc).__name__}: {exc}); the results are complete: "

@@ -30,6 +30,7 @@ from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, declared_repo
 from tipc.config.locate import TIPC_CHECKOUT as CHECKOUT
 from tipc.config.modes import MODES, Mode, parse_mode
 from tipc.errors import ClusterError, ConfigError, SettingsError
+from tipc.metrics.noise import DEFAULT_K, DEFAULT_MIN_RUNS, DEFAULT_RUNS, TrendPolicy
 from tipc.plan import PlanOptions
 from tipc.plan.golden import GOLDEN_DIR
 from tipc.plan.model import BenchmarkOptions
@@ -63,6 +64,28 @@ def parse_fail_on(values: Iterable[str]) -> frozenset[str]:
     return frozenset(given)
 
 
+def _count(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{text}: expected a whole number") from None
+
+
+def resolve_trends(get: Callable[[str], Any]) -> TrendPolicy:
+    """``--trend-runs``, ``--noise-k``, ``--trend-min-runs``: how the report judges figures across runs."""
+    runs = _parsed(get, "tipc_trend_runs", "--trend-runs", _count)
+    k = _parsed(get, "tipc_noise_k", "--noise-k", float)
+    min_runs = _parsed(get, "tipc_trend_min_runs", "--trend-min-runs", _count)
+    policy = TrendPolicy(
+        DEFAULT_RUNS if runs is None else runs,
+        DEFAULT_K if k is None else k,
+        DEFAULT_MIN_RUNS if min_runs is None else min_runs,
+    )
+    if policy.problem():
+        raise SettingsError(policy.problem())
+    return policy
+
+
 @dataclass(frozen=True, slots=True)
 class ConfigTarget:
     path: Path  # the config file
@@ -82,6 +105,7 @@ class Settings:
     schedule: Schedule = field(default_factory=Schedule)  # the default: one stage at a time, in order
     fail_on: frozenset[str] = DEFAULT_FAIL_ON  # findings that fail the run (--fail-on)
     doctor: bool | None = None  # --doctor / --no-doctor; None: on for fleet configs (tipc.session.doctor)
+    trends: TrendPolicy = field(default_factory=TrendPolicy)  # --trend-runs, --noise-k, --trend-min-runs
 
 
 def display_name(config: Path, cwd: Path, within: Path | None = None) -> str:
@@ -271,6 +295,7 @@ def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Sett
         schedule=resolve_schedule(get, targets),
         doctor=get("tipc_doctor"),
         fail_on=fail_on,
+        trends=resolve_trends(get),
     )
 
 

@@ -15,6 +15,7 @@ train, eval, export, infer and action one of
 * ``ignore-term`` ignore SIGTERM
 * ``devices``     print the ``CUDA_VISIBLE_DEVICES`` the script was given (``unset`` when absent),
                   with the wall-clock window it ran in: ``fake devices: <ids> <start> <end>``
+* ``slower=F``    (infer) a benchmark block whose inference time is F times the usual
 * ``gpu``         (infer) a simulated GPU: ``--use_gpu True`` runs when ``CUDA_VISIBLE_DEVICES``
                   names a device, instead of failing as a CPU-only build
 

@@ -1,0 +1,97 @@
+"""Is a figure's new value news? Its noise band over earlier runs, and the verdict: pure arithmetic.
+
+The band is ``median ± k · MAD`` of the earlier values, a robust spread one slow night cannot
+widen. MAD here is the *scaled* median absolute deviation (× 1.4826), which estimates the
+standard deviation of normal noise, so ``k = 3`` reads as "three sigma". A history that never
+moved has a MAD of 0 and would call any wobble news: the MAD is floored at ``MAD_FLOOR`` of
+the median (1 %), so with ``k = 3`` a perfectly stable figure must move by more than 3 % to be
+judged. Below ``min_runs`` earlier values nothing is judged: a band from two points is a guess.
+
+Leaving the band on the worse side is a regression (higher is worse for times and memory,
+lower for ips and throughput); leaving it on the better side is an improvement, noted only.
+"""
+
+from __future__ import annotations
+
+import enum
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+MAD_SCALE = 1.4826  # MAD × this estimates σ of normally distributed noise
+MAD_FLOOR = 0.01  # the least spread assumed, as a fraction of the median's size
+DEFAULT_RUNS = 30
+DEFAULT_K = 3.0
+DEFAULT_MIN_RUNS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class TrendPolicy:
+    """``runs``: earlier runs a band is made of (the last ones); ``k``: the band's half-width in
+    MADs; ``min_runs``: earlier values needed before a figure is judged."""
+
+    runs: int = DEFAULT_RUNS
+    k: float = DEFAULT_K
+    min_runs: int = DEFAULT_MIN_RUNS
+
+    def problem(self) -> str:
+        """What is wrong with these numbers, "" when nothing is."""
+        if self.min_runs < 2:
+            return f"--trend-min-runs {self.min_runs}: expected 2 or more (a band needs a spread)"
+        if self.runs < self.min_runs:
+            return f"--trend-runs {self.runs}: expected at least --trend-min-runs ({self.min_runs})"
+        if not self.k > 0:
+            return f"--noise-k {self.k:g}: expected a number above 0, e.g. 3"
+        return ""
+
+
+class Verdict(enum.Enum):
+    REGRESSION = "regression"
+    IMPROVEMENT = "improvement"
+    STEADY = "steady"  # inside the band
+    LEARNING = "learning"  # too few earlier values to judge yet
+    NO_VALUE = "no value"  # this run has no value for the figure
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    median: float
+    low: float
+    high: float
+
+    def holds(self, value: float) -> bool:
+        return self.low <= value <= self.high
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    verdict: Verdict
+    band: Band | None  # None while learning
+    runs: int  # earlier values the band was made of (or that exist, while learning)
+
+
+def noise_band(values: Sequence[float], k: float) -> Band:
+    """``median ± k · max(scaled MAD, MAD_FLOOR · |median|)`` of at least one value; never below 0
+    for figures that cannot be (times, memory, speeds): a very noisy history has a wide band."""
+    median = statistics.median(values)
+    mad = MAD_SCALE * statistics.median(abs(v - median) for v in values)
+    half = k * max(mad, MAD_FLOOR * abs(median))
+    low = median - half if min(values) < 0 else max(0.0, median - half)
+    return Band(median, low, median + half)
+
+
+def judge(
+    earlier: Sequence[float | None], value: float | None, higher_is_better: bool, policy: TrendPolicy
+) -> Judgement:
+    """``earlier``: the figure's values in earlier runs, oldest first, ``None`` where a run had none
+    (left out; only the last ``policy.runs`` values count)."""
+    known = [v for v in earlier if v is not None][-policy.runs :]
+    if value is None:
+        return Judgement(Verdict.NO_VALUE, None, len(known))
+    if len(known) < policy.min_runs:
+        return Judgement(Verdict.LEARNING, None, len(known))
+    band = noise_band(known, policy.k)
+    if band.holds(value):
+        return Judgement(Verdict.STEADY, band, len(known))
+    better = (value > band.high) == higher_is_better
+    return Judgement(Verdict.IMPROVEMENT if better else Verdict.REGRESSION, band, len(known))

@@ -288,7 +288,7 @@ class ProcessExecutor:
             kill_tree(tracker, lambda: not _exited(proc.pid), grace, table)
             # The tree misses a process that left the session after the last scan and was
             # orphaned before the exit (a daemon started just before it): it carries the token.
-            kill_marked_by(STAGE_MARKER, stage, grace, born_after=tracker.born, table=table)
+            kill_marked_by(STAGE_MARKER, stage, grace, born_after=tracker.born(table), table=table)
         finally:
             peak = _reap(proc)
             if waiter is not None:

@@ -167,7 +167,7 @@ class TipcSession:
                 self.warnings.append(f"tipc: {exc}; run.json of {run.results.path} is not final")
             self.warnings.extend(w for w in run.warnings if w not in self.warnings)
         if self._watchdog is not None:
-            self._watchdog.close()
+            self._watchdog.dismiss()
             self._watchdog = None
 
     def records(self) -> list[StageRecord]:

@@ -21,8 +21,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tipc.cluster.preflight import PreflightReport
 from tipc.config import load_any_config
 from tipc.errors import ConfigError, OutputError
 from tipc.plan import Plan, Skipped, Stage, build_plan
@@ -33,11 +33,14 @@ from tipc.run.plan_run import PlanRun
 from tipc.run.probe import cannot_run
 from tipc.run.watchdog import Watchdog, start_watchdog
 from tipc.schedule import hostlock
-from tipc.schedule.runner import Runner, SlotRunner, start_scheduler
 from tipc.schedule.shard import Sharding, results_folder
 from tipc.session.preflight import preflight
-from tipc.session.report import final_report, report_root
+from tipc.session.report import final_report, prepare_reports, report_root
 from tipc.session.settings import ConfigTarget, Settings, check_interpreters
+
+if TYPE_CHECKING:
+    from tipc.cluster.preflight import PreflightReport
+    from tipc.schedule.runner import Runner
 
 Emit = Callable[[str], None]
 
@@ -137,12 +140,20 @@ class TipcSession:
     def schedule(self, stages: Iterable[tuple[ConfigTarget, Stage]], worker: tuple[int, int] | None = None) -> None:
         """The stages the front will ask for, to run side by side (``--jobs``); ``worker``: this
         process is pytest-xdist worker ``index`` of ``count`` (it pins its chains to its GPU slot).
-        A serial run (no option) changes nothing: each ``run_stage`` runs its stage then."""
+        A serial run (no option) changes nothing: each ``run_stage`` runs its stage then.
+        The report's modules load meanwhile, in the background (``prepare_reports``)."""
         if self.settings.run.dry_run:
             return
+        if self.owner:
+            prepare_reports(self.settings)
+        if worker is None and not self.settings.schedule.concurrent:
+            return
+        # The scheduler's machinery (history, budget, broker) only for a run that uses it.
+        from tipc.schedule.runner import SlotRunner, start_scheduler
+
         if worker is not None:
             self._runner = SlotRunner.for_worker(self.settings.schedule, *worker, self.run_id)
-        elif self.settings.schedule.concurrent:
+        else:
             selected = [(self.plan_run(t), s) for t, s in stages]
             self._runner = start_scheduler(selected, self.settings.schedule, self.warnings.append)
 

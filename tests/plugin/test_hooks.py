@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -103,6 +104,21 @@ def test_pass_writes_results_summary_and_report(tipc_run):
     assert records[0]["metrics"]["steps"] == 2 and records[3]["metrics"]["batch_size"] == 1
     info = json.loads((tipc_run.out() / "run.json").read_text())
     assert info["duration"] > 0 and info["overrides"]["--mode"] == "lite_train_lite_infer"
+
+
+def test_the_heap_loaded_at_the_start_is_frozen_while_stages_run_and_thawed_at_the_end(tipc_run):
+    """pytest's closing garbage collections skip the frozen heap; nothing stays frozen after."""
+    tipc_run.pytester.makepyfile(
+        freeze_spy="import gc\n"
+        "def pytest_runtest_logfinish(nodeid):\n"
+        "    print('frozen objects during', nodeid, gc.get_freeze_count())\n"
+    )
+    tipc_run.pytester.syspathinsert()
+    result = tipc_run.run("-s", "-p", "freeze_spy")
+    result.assert_outcomes(passed=5)
+    counts = [int(line.split()[-1]) for line in result.outlines if "frozen objects during" in line]
+    assert len(counts) == 5 and min(counts) > 1000
+    assert gc.get_freeze_count() == 0
 
 
 def test_results_python_log_is_byte_exact(tipc_run):

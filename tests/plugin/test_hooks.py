@@ -177,6 +177,7 @@ def test_timeout_kills_the_tree_and_records_timeout(tipc_run, monkeypatch):
     pids = tipc_run.pytester.path / "pids"
     monkeypatch.setenv("TIPC_FAKE", "train:ignore-term,train:grandchild,train:hang")
     monkeypatch.setenv("TIPC_FAKE_PIDS", str(pids))
+    monkeypatch.setattr("tipc.run.executor.GRACE", 0.3)  # the SIGKILL after SIGTERM, without 3 s of waiting
     t0 = time.monotonic()
     result = tipc_run.run("--timeout", "train=1.5")
     result.assert_outcomes(failed=1, skipped=4)

@@ -88,9 +88,9 @@ def test_no_front_imports_the_other(front, other):
     assert edges == set()
 
 
-# What a serial run that writes no target.yaml loads only later, or never: the report's modules and
-# jinja2 (in a thread while the stages run), yaml, the scheduler, the multi-node preflight, data
-# preparation, concurrent.futures. Each would cost every `pytest tipc` its import (benchmarks/overhead.py).
+# What a serial run without a target.yaml loads only at its end, or never: the report's modules and
+# jinja2, yaml, the scheduler, the multi-node preflight, data preparation, concurrent.futures. Each
+# would cost every `pytest tipc` its import before the first stage (benchmarks/overhead.py).
 LOADED_WHEN_USED = (
     "jinja2",
     "markupsafe",

@@ -65,12 +65,6 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def load_templates() -> None:
-    """Compile (or read from the bytecode cache) the templates a report renders, ahead of it."""
-    for name in ("report.html", "redirect.html"):
-        environment().get_template(name)
-
-
 def render(model: ReportModel) -> str:
     return environment().get_template("report.html").render(r=model)
 

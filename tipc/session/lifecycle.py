@@ -35,7 +35,7 @@ from tipc.run.watchdog import Watchdog, start_watchdog
 from tipc.schedule import hostlock
 from tipc.schedule.shard import Sharding, results_folder
 from tipc.session.preflight import preflight
-from tipc.session.report import final_report, prepare_reports, report_root
+from tipc.session.report import final_report, report_root
 from tipc.session.settings import ConfigTarget, Settings, check_interpreters
 
 if TYPE_CHECKING:
@@ -140,13 +140,8 @@ class TipcSession:
     def schedule(self, stages: Iterable[tuple[ConfigTarget, Stage]], worker: tuple[int, int] | None = None) -> None:
         """The stages the front will ask for, to run side by side (``--jobs``); ``worker``: this
         process is pytest-xdist worker ``index`` of ``count`` (it pins its chains to its GPU slot).
-        A serial run (no option) changes nothing: each ``run_stage`` runs its stage then.
-        The report's modules load meanwhile, in the background (``prepare_reports``)."""
-        if self.settings.run.dry_run:
-            return
-        if self.owner:
-            prepare_reports(self.settings)
-        if worker is None and not self.settings.schedule.concurrent:
+        A serial run (no option) changes nothing: each ``run_stage`` runs its stage then."""
+        if self.settings.run.dry_run or (worker is None and not self.settings.schedule.concurrent):
             return
         # The scheduler's machinery (history, budget, broker) only for a run that uses it.
         from tipc.schedule.runner import SlotRunner, start_scheduler

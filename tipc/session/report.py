@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -30,22 +28,6 @@ def writes_reports(settings: Settings) -> bool:
     if not settings.report or settings.run.dry_run:
         return False
     return not any(t.node and t.node.multi_node and t.node.node_rank != 0 for t in settings.targets)
-
-
-def prepare_reports(settings: Settings) -> None:
-    """Load the report's modules and templates in a thread, while the stages run: the ~50 ms
-    (jinja2, the report's model, a garbage collection their objects set off) that the end of
-    a run would otherwise wait for. Nothing when this run writes no report; a report that
-    cannot load says so when it is written (``final_report``)."""
-    if writes_reports(settings):
-        threading.Thread(target=_load_report, name="tipc-report-loader", daemon=True).start()
-
-
-def _load_report() -> None:
-    with contextlib.suppress(Exception):
-        from tipc.report.render import load_templates
-
-        load_templates()
 
 
 def final_report(

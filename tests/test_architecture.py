@@ -86,3 +86,29 @@ def test_no_front_imports_the_other(front, other):
         if name == other or name.startswith(other + ".")
     }
     assert edges == set()
+
+
+# What a serial run without a target.yaml loads only at its end, or never: the report's modules and
+# jinja2, yaml, the scheduler, the multi-node preflight, data preparation, concurrent.futures. Each
+# would cost every `pytest tipc` its import before the first stage (benchmarks/overhead.py).
+LOADED_WHEN_USED = (
+    "jinja2",
+    "markupsafe",
+    "yaml",
+    "tipc.report",
+    "tipc.prepare",
+    "tipc.schedule.runner",
+    "tipc.schedule.jobs",
+    "tipc.cluster.preflight",
+    "tipc.cluster.rendezvous",
+    "concurrent.futures",
+)
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["import pytest, tipc.plugin.hooks, tipc.plugin.run_plugin", "import tipc.cli.run_cmd, tipc.session.lifecycle"],
+    ids=["pytest-front", "cli-front"],
+)
+def test_a_runs_start_loads_nothing_it_may_not_need(code):
+    assert loaded_after(code, *LOADED_WHEN_USED) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -105,6 +106,21 @@ def test_pass_writes_results_summary_and_report(tipc_run):
     assert info["duration"] > 0 and info["overrides"]["--mode"] == "lite_train_lite_infer"
 
 
+def test_the_heap_loaded_at_the_start_is_frozen_while_stages_run_and_thawed_at_the_end(tipc_run):
+    """pytest's closing garbage collections skip the frozen heap; nothing stays frozen after."""
+    tipc_run.pytester.makepyfile(
+        freeze_spy="import gc\n"
+        "def pytest_runtest_logfinish(nodeid):\n"
+        "    print('frozen objects during', nodeid, gc.get_freeze_count())\n"
+    )
+    tipc_run.pytester.syspathinsert()
+    result = tipc_run.run("-s", "-p", "freeze_spy")
+    result.assert_outcomes(passed=5)
+    counts = [int(line.split()[-1]) for line in result.outlines if "frozen objects during" in line]
+    assert len(counts) == 5 and min(counts) > 1000
+    assert gc.get_freeze_count() == 0
+
+
 def test_results_python_log_is_byte_exact(tipc_run):
     from tipc.config import load_config
     from tipc.plan import PlanOptions, build_plan
@@ -161,6 +177,7 @@ def test_timeout_kills_the_tree_and_records_timeout(tipc_run, monkeypatch):
     pids = tipc_run.pytester.path / "pids"
     monkeypatch.setenv("TIPC_FAKE", "train:ignore-term,train:grandchild,train:hang")
     monkeypatch.setenv("TIPC_FAKE_PIDS", str(pids))
+    monkeypatch.setattr("tipc.run.executor.GRACE", 0.3)  # the SIGKILL after SIGTERM, without 3 s of waiting
     t0 = time.monotonic()
     result = tipc_run.run("--timeout", "train=1.5")
     result.assert_outcomes(failed=1, skipped=4)

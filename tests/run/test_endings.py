@@ -52,6 +52,23 @@ def test_the_machine_publishes_what_the_evidence_needs():
     assert isinstance(oom_kills(), int) and memory_limit_kb() > 0
 
 
+@pytest.mark.parametrize(
+    ("vmstat", "kills"),
+    [
+        ("nr_free_pages 100\noom_kill 3\nnr_foo 1\n", 3),
+        ("oom_kill 7", 7),
+        ("nr_free_pages 100\noom_kill_other 5\n", None),
+        ("nr_free_pages 100\n", None),
+        ("oom_kill x\n", None),
+    ],
+    ids=["middle", "alone-no-newline", "longer-name", "absent", "not-a-number"],
+)
+def test_oom_kills_reads_the_counter_by_its_exact_name(tmp_path, monkeypatch, vmstat, kills):
+    (tmp_path / "vmstat").write_text(vmstat)
+    monkeypatch.setattr("tipc.run.endings.VMSTAT", tmp_path / "vmstat")
+    assert oom_kills() == kills
+
+
 def test_a_stage_killed_by_a_signal_is_named_and_its_peak_memory_measured(tmp_path):
     code = (
         "import os, signal\nblock = bytearray(64 * 1024 * 1024)\nblock[::4096] = b'x' * len(block[::4096])\n"

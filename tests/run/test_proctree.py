@@ -20,3 +20,16 @@ def test_snapshot_from_a_pid_reads_the_processes_born_since(monkeypatch):
     finally:
         child.kill()
         child.wait()
+
+
+def test_a_trackers_birth_is_its_roots_start_time_read_after_the_exit_as_at_the_start():
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        started = proctree.snapshot(born_from=child.pid)[child.pid].start
+        os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # exited, not reaped: the pid is still its own
+        assert proctree.Tracker(child.pid).born() == started
+        table = proctree.snapshot(born_from=child.pid)
+        assert table[child.pid].zombie
+        assert proctree.Tracker(child.pid).born(table) == started
+    finally:
+        child.wait()

@@ -125,6 +125,16 @@ def test_clean_close_kills_nothing_and_reaps_the_watchdog(marker, sleepers):
     watchdog.close()  # a second close is harmless
 
 
+def test_dismissed_watchdog_kills_nothing_and_is_reaped_without_being_waited_for(marker, sleepers):
+    watchdog = start_watchdog(marker, grace=0.3)
+    sleeper = sleepers(marker)
+    watchdog.dismiss()
+    assert wait_for(lambda: not Path(f"/proc/{watchdog.pid}").exists(), 5)  # exited and reaped by the thread
+    assert sleeper.poll() is None
+    watchdog.dismiss()  # after a goodbye, neither a dismissal nor a close says anything more
+    watchdog.close()
+
+
 def test_clean_with_block_kills_nothing(marker, sleepers):
     with start_watchdog(marker, grace=0.3) as watchdog:
         sleeper = sleepers(marker)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-
-import yaml
+from typing import TYPE_CHECKING
 
 from tipc.config.bounds import excerpt, read_bounded, stat_path
 from tipc.errors import ConfigError
+
+if TYPE_CHECKING:
+    import yaml
 
 CONFIG_DIR = "test_configs"
 TARGET_CONFIG_DIR = "test_tipc/configs"  # where a PaddleOCR-style repository keeps its TIPC configs
@@ -41,6 +43,8 @@ def declared_repo(config_path: Path) -> Path | None:
     target = Path(config_path).parent / TARGET_FILE
     if not target.is_file():
         return None
+    import yaml  # only for a target.yaml: a run without one does not pay for importing it
+
     shown = str(target)
     data = read_bounded(target, f"a {TARGET_FILE} file holding 'repo: <path>'")
     try:

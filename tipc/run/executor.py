@@ -36,6 +36,7 @@ from tipc.run.proctree import Tracker, kill_marked_by, kill_tree, snapshot
 from tipc.run.watchdog import RUN_MARKER, STAGE_MARKER
 
 LiveSink = Callable[[bytes], None]
+GRACE = 3.0  # seconds a stage's processes get between SIGTERM and SIGKILL, unless the front says otherwise
 
 
 class Ending(str, Enum):
@@ -191,12 +192,12 @@ class _Tee:
 
 
 class ProcessExecutor:
-    """Runs requests as real processes. ``grace``: seconds between SIGTERM and SIGKILL."""
+    """Runs requests as real processes. ``grace``: seconds between SIGTERM and SIGKILL (``GRACE``)."""
 
     def __init__(
-        self, grace: float = 3.0, live: LiveSink | None = None, base_env: Mapping[str, str] | None = None
+        self, grace: float | None = None, live: LiveSink | None = None, base_env: Mapping[str, str] | None = None
     ) -> None:
-        self.grace = grace
+        self.grace = GRACE if grace is None else grace
         self.live = live
         self.base_env = base_env
         self._interrupted = threading.Event()
@@ -288,7 +289,7 @@ class ProcessExecutor:
             kill_tree(tracker, lambda: not _exited(proc.pid), grace, table)
             # The tree misses a process that left the session after the last scan and was
             # orphaned before the exit (a daemon started just before it): it carries the token.
-            kill_marked_by(STAGE_MARKER, stage, grace, born_after=tracker.born, table=table)
+            kill_marked_by(STAGE_MARKER, stage, grace, born_after=tracker.born(table), table=table)
         finally:
             peak = _reap(proc)
             if waiter is not None:

@@ -128,8 +128,17 @@ class Tracker:
     def __init__(self, root: int) -> None:
         self.root = root
         self.seen: dict[int, int] = {}  # pid -> start time, root excluded
-        info = _read_stat(root)
-        self.born = info.start if info is not None else 0  # every descendant starts no earlier
+        self._born: int | None = None
+
+    def born(self, table: dict[int, ProcInfo] | None = None) -> int:
+        """The root's start time (0 if unknown): every descendant starts no earlier. Asked while the
+        root is unreaped, so its pid is still its own. Read when first needed, not at the start:
+        reading the stat of a process that has just called exec waits for its loader (~2.5 ms)."""
+        if self._born is None:
+            info = table.get(self.root) if table is not None else None
+            info = info or _read_stat(self.root)
+            self._born = info.start if info is not None else 0
+        return self._born
 
     def scan(self, table: dict[int, ProcInfo] | None = None) -> dict[int, int]:
         """Record the current members and return those alive now (pid -> start)."""

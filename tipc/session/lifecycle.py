@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tipc.cluster.preflight import PreflightReport
 from tipc.config import load_any_config
 from tipc.doctor.checks import Report
 from tipc.doctor.probes import Probes
@@ -37,7 +36,6 @@ from tipc.run.plan_run import PlanRun
 from tipc.run.probe import cannot_run
 from tipc.run.watchdog import Watchdog, start_watchdog
 from tipc.schedule import hostlock
-from tipc.schedule.runner import Runner, SlotRunner, start_scheduler
 from tipc.schedule.shard import Sharding, results_folder
 from tipc.session.doctor import doctor_on, run_doctor
 from tipc.session.preflight import preflight
@@ -45,7 +43,9 @@ from tipc.session.report import final_report, report_root
 from tipc.session.settings import ConfigTarget, Settings, check_interpreters
 
 if TYPE_CHECKING:
+    from tipc.cluster.preflight import PreflightReport
     from tipc.report.trends import Regression
+    from tipc.schedule.runner import Runner
 
 Emit = Callable[[str], None]
 
@@ -153,11 +153,14 @@ class TipcSession:
         """The stages the front will ask for, to run side by side (``--jobs``); ``worker``: this
         process is pytest-xdist worker ``index`` of ``count`` (it pins its chains to its GPU slot).
         A serial run (no option) changes nothing: each ``run_stage`` runs its stage then."""
-        if self.settings.run.dry_run:
+        if self.settings.run.dry_run or (worker is None and not self.settings.schedule.concurrent):
             return
+        # The scheduler's machinery (history, budget, broker) only for a run that uses it.
+        from tipc.schedule.runner import SlotRunner, start_scheduler
+
         if worker is not None:
             self._runner = SlotRunner.for_worker(self.settings.schedule, *worker, self.run_id)
-        elif self.settings.schedule.concurrent:
+        else:
             selected = [(self.plan_run(t), s) for t, s in stages if not self.blocked(t)]
             self._runner = start_scheduler(selected, self.settings.schedule, self.warnings.append)
 
@@ -188,7 +191,7 @@ class TipcSession:
                 self.warnings.append(f"tipc: {exc}; run.json of {run.results.path} is not final")
             self.warnings.extend(w for w in run.warnings if w not in self.warnings)
         if self._watchdog is not None:
-            self._watchdog.close()
+            self._watchdog.dismiss()
             self._watchdog = None
 
     def records(self) -> list[StageRecord]:

@@ -89,7 +89,8 @@ def test_no_front_imports_the_other(front, other):
 
 
 # What a serial run without a target.yaml loads only at its end, or never: the report's modules and
-# jinja2, yaml, the scheduler, the multi-node preflight, data preparation, concurrent.futures. Each
+# jinja2, yaml, the scheduler, the multi-node preflight, data preparation, concurrent.futures, the golden
+# checks, the doctor, benchmark_train's planning and speed files. Each
 # would cost every `pytest tipc` its import before the first stage (benchmarks/overhead.py).
 LOADED_WHEN_USED = (
     "jinja2",
@@ -102,6 +103,10 @@ LOADED_WHEN_USED = (
     "tipc.cluster.preflight",
     "tipc.cluster.rendezvous",
     "concurrent.futures",
+    "tipc.golden",
+    "tipc.doctor",
+    "tipc.plan.benchmark",
+    "tipc.run.speedlog",
 )
 
 

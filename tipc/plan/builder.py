@@ -19,7 +19,6 @@ from tipc.config.model import Field, TipcConfig
 from tipc.config.ptq import PtqConfig
 from tipc.config.values import mode_value, paired
 from tipc.errors import ConfigError
-from tipc.plan.benchmark import benchmark_chains
 from tipc.plan.chains import Built, ConfigT, Context, train_chain, whole_infer_chain
 from tipc.plan.fragments import literal
 from tipc.plan.golden import with_golden
@@ -66,6 +65,8 @@ def build_plan(config: AnyConfig, options: PlanOptions, python_check: PythonChec
         ctx = Context(config, options, literal(python), log_path, None, None)
         drafts = _whole_infer_drafts(ctx, skipped, whole_infer_chain)
     elif options.mode == "benchmark_train":
+        from tipc.plan.benchmark import benchmark_chains  # only this mode's plans need it
+
         runs, dropped = benchmark_chains(config, options, literal(python), log_path, notes)
         skipped.extend(dropped)
         drafts = [_Draft("", partial(_as_built, b)) for b in runs]

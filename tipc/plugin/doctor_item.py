@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tipc.doctor.render import report_lines
-
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr, TracebackStyle  # pytest exports neither
 
@@ -35,6 +33,8 @@ class DoctorItem(pytest.Item):
         session = self.plugin.session
         if not session.owner:
             raise pytest.skip.Exception("the doctor ran where the run began (the controller)", _use_item_location=True)
+        from tipc.doctor.render import report_lines  # loaded by the doctor's run already
+
         reports = list(session.doctor.values())
         self.add_report_section("call", "tipc doctor", "\n".join(line for r in reports for line in report_lines(r)))
         self.user_properties += [(f"doctor {r.config}", "ok" if r.ok else "failed") for r in reports]

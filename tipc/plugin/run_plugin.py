@@ -27,12 +27,11 @@ from tipc.run import legacy
 from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
 from tipc.run.summary import run_paragraph
 from tipc.schedule.devices import worker_index
-from tipc.session.doctor import doctor_on
 from tipc.session.lifecycle import TipcSession
 from tipc.session.matrix import write_matrix
 from tipc.session.preflight import failure_message
 from tipc.session.problems import selection_line, split
-from tipc.session.settings import ConfigTarget, Settings, resolve_settings
+from tipc.session.settings import ConfigTarget, Settings, doctor_on, resolve_settings
 
 TIPC_DIR = Path(__file__).resolve().parents[1]
 RUN_ID = "tipc_run_id"  # workerinput key: the controller's run id

@@ -25,14 +25,13 @@ from tipc.plan.model import Plan, Skipped, Stage, StageKind
 from tipc.plan.naming import kind_of
 from tipc.results.folder import Interrupted, ResultsDir, archive_interrupted, new_run_id, read_records
 from tipc.results.records import RunInfo, StageRecord, Status
-from tipc.run import golden_check, legacy
+from tipc.run import legacy
 from tipc.run.endings import describe_exit, memory_limit_kb
 from tipc.run.executor import Ending, ExecRequest, ExecResult, Executor
 from tipc.run.false_pass import false_pass, output_signatures
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
 from tipc.run.probe import NO_FACTS, InterpreterFacts, facts_in_background
-from tipc.run.speedlog import speed_run, write_speed
 from tipc.run.watchdog import kill_marked
 from tipc.run.workerlogs import failing_workers, file_sizes, launch_log_dir, worker_logs
 from tipc.version import VERSION
@@ -316,6 +315,8 @@ class PlanRun:
             since = offsets.get(str(metrics_log), 0)
             metrics, note = _extract_metrics(stage.kind.value, metrics_log, since)
             if stage.speed is not None:
+                from tipc.run.speedlog import speed_run, write_speed  # benchmark_train's trains only
+
                 run = speed_run(stage.speed, result.duration, os.environ, self.facts.paddle_version)
                 speed, speed_note = write_speed(stage.speed, cwd, metrics_log, since, run)
                 metrics, note = {**metrics, **speed}, "; ".join(filter(None, (note, speed_note)))
@@ -328,6 +329,8 @@ class PlanRun:
 
     def _check_golden(self, stage: Stage) -> StageRecord:
         """In the harness: judge this run's evidence against the chain's golden, write the findings."""
+        from tipc.run import golden_check  # the golden modules, only for a plan with golden checks
+
         start = time.time()
         outcome = golden_check.check(stage, self.plan, self.done, self.settings.golden_fails, self.settings.node_rank)
         reason = outcome.reason

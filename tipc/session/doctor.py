@@ -13,7 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tipc.config.tags import tag_words
 from tipc.doctor.checks import Report
 from tipc.doctor.examine import examine_config
 from tipc.doctor.probes import Probes, SystemProbes
@@ -23,15 +22,6 @@ from tipc.session.settings import ConfigTarget, Settings
 
 if TYPE_CHECKING:
     from tipc.run.plan_run import PlanRun
-
-FLEET = "fleet"
-
-
-def doctor_on(settings: Settings) -> bool:
-    """``--doctor`` / ``--no-doctor``; neither: on when a config is a fleet config."""
-    if settings.doctor is not None:
-        return settings.doctor
-    return any(FLEET in tag_words(t.path.name) or (t.node is not None and t.node.multi_node) for t in settings.targets)
 
 
 def examine_target(plan: Plan, target: ConfigTarget, settings: Settings, probes: Probes) -> Report:

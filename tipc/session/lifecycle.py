@@ -25,8 +25,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tipc.config import load_any_config
-from tipc.doctor.checks import Report
-from tipc.doctor.probes import Probes
 from tipc.errors import ConfigError, OutputError
 from tipc.plan import Plan, Skipped, Stage, build_plan
 from tipc.results.folder import ResultsDir, new_run_id
@@ -37,13 +35,14 @@ from tipc.run.probe import cannot_run
 from tipc.run.watchdog import Watchdog, start_watchdog
 from tipc.schedule import hostlock
 from tipc.schedule.shard import Sharding, results_folder
-from tipc.session.doctor import doctor_on, run_doctor
 from tipc.session.preflight import preflight
 from tipc.session.report import final_report, report_root
-from tipc.session.settings import ConfigTarget, Settings, check_interpreters
+from tipc.session.settings import ConfigTarget, Settings, check_interpreters, doctor_on
 
 if TYPE_CHECKING:
     from tipc.cluster.preflight import PreflightReport
+    from tipc.doctor.checks import Report
+    from tipc.doctor.probes import Probes
     from tipc.report.trends import Regression
     from tipc.schedule.runner import Runner
 
@@ -139,6 +138,8 @@ class TipcSession:
                 self.warnings.extend(run.warnings)
                 runs.append((target, run))
         if doctor_on(self.settings) and not self.settings.run.dry_run:
+            from tipc.session.doctor import run_doctor  # the checks' modules, only for a run that asks
+
             self.doctor = run_doctor(self.settings, runs, emit, self.probes)
         failed = []
         for target, run in runs:

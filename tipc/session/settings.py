@@ -29,6 +29,7 @@ from tipc.config.formats import check_mode, config_modes
 from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, declared_repo
 from tipc.config.locate import TIPC_CHECKOUT as CHECKOUT
 from tipc.config.modes import MODES, Mode, parse_mode
+from tipc.config.tags import tag_words
 from tipc.errors import ClusterError, ConfigError, SettingsError
 from tipc.metrics.noise import DEFAULT_K, DEFAULT_MIN_RUNS, DEFAULT_RUNS, TrendPolicy
 from tipc.plan import PlanOptions
@@ -106,6 +107,17 @@ class Settings:
     fail_on: frozenset[str] = DEFAULT_FAIL_ON  # findings that fail the run (--fail-on)
     doctor: bool | None = None  # --doctor / --no-doctor; None: on for fleet configs (tipc.session.doctor)
     trends: TrendPolicy = field(default_factory=TrendPolicy)  # --trend-runs, --noise-k, --trend-min-runs
+
+
+FLEET = "fleet"
+
+
+def doctor_on(settings: Settings) -> bool:
+    """``--doctor`` / ``--no-doctor``; neither: on when a config is a fleet config (its file name
+    says ``fleet``, or its node list names several nodes): where a wrong driver costs a night."""
+    if settings.doctor is not None:
+        return settings.doctor
+    return any(FLEET in tag_words(t.path.name) or (t.node is not None and t.node.multi_node) for t in settings.targets)
 
 
 def display_name(config: Path, cwd: Path, within: Path | None = None) -> str:

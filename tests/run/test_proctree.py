@@ -9,17 +9,31 @@ import sys
 from tipc.run import proctree
 
 
+def _two_in_pid_order() -> tuple[subprocess.Popen[bytes], subprocess.Popen[bytes]]:
+    """An older and a younger sleeper whose pids increase (pid_max is small in containers: a
+    counter that wrapped between the two is retried, so the test compares what it means to)."""
+    while True:
+        older = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+        younger = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+        if younger.pid > older.pid:
+            return older, younger
+        for p in (older, younger):
+            p.kill()
+            p.wait()
+
+
 def test_snapshot_from_a_pid_reads_the_processes_born_since(monkeypatch):
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    older, child = _two_in_pid_order()
     try:
         since = proctree.snapshot(born_from=child.pid)
-        assert child.pid in since and os.getpid() not in since  # we were born before it
+        assert child.pid in since and older.pid not in since  # born before it
         monkeypatch.setattr(proctree, "_last_pid", lambda: child.pid - 1)  # the counter wrapped since
-        assert os.getpid() in proctree.snapshot(born_from=child.pid)
-        assert os.getpid() in proctree.snapshot()
+        assert older.pid in proctree.snapshot(born_from=child.pid)
+        assert older.pid in proctree.snapshot()
     finally:
-        child.kill()
-        child.wait()
+        for p in (older, child):
+            p.kill()
+            p.wait()
 
 
 def test_a_trackers_birth_is_its_roots_start_time_read_after_the_exit_as_at_the_start():

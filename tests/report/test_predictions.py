@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from tests.support.htmlq import parse
 from tests.support.recorded_runs import CPU_CHAIN, HOSTILE, ResultsWriter, case
 from tipc.report import write_report
 from tipc.report.predictions import SHOWN
+from tipc.report.thumbs import looks_like_image
 from tipc.results.records import Status
 
 PREFIX = "[2026/12/01 01:52:42] ppocr INFO: "
@@ -68,6 +70,33 @@ def test_recognised_text_and_score_are_shown_with_the_image(tmp_path):
     assert first.find("svg").attrs["width"] == "100"
     assert "empty" in second.classes and second.find_all("svg") == []  # no image file: the prediction still shows
     assert third.find("span", cls="pred").text == f"“{HOSTILE}”" and third.find_all("script") == []
+
+
+def test_a_file_that_is_not_an_image_shows_its_prediction_without_a_thumbnail(tmp_path):
+    writer = ResultsWriter(tmp_path / "out")
+    (writer.root / "inference").mkdir(parents=True)
+    (writer.root / "inference" / "w1.png").write_text("not a picture\n")
+    infer(writer, 1, rec_log([("w1.png", "kb9hly", 0.9312)]))
+    (figure,) = render(writer, tmp_path).find("div", cls="case").find_all("figure")
+    assert figure.find("span", cls="pred").attrs["data-text"] == "kb9hly" and figure.find_all("svg") == []
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\r", True),
+        (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01", True),
+        (b"GIF89a\x01\x00\x01\x00\x00\x00", True),
+        (b"BM6\x00\x00\x00\x00\x00\x00\x006\x00", True),
+        (b"II*\x00\x08\x00\x00\x00\x00\x00\x00\x00", True),
+        (b"RIFF\x24\x00\x00\x00WEBP", True),
+        (b"RIFF\x24\x00\x00\x00WAVE", False),
+        (b"fake image 0", False),
+        (b"", False),
+    ],
+)
+def test_only_files_that_start_like_an_image_are_opened(head, expected):
+    assert looks_like_image(head) is expected
 
 
 def test_detection_boxes_are_drawn_over_a_thumbnail(tmp_path):

@@ -49,9 +49,21 @@ def thumbnail(path: Path) -> Thumb | None:
     return _thumbnail(path, stat.st_mtime_ns, stat.st_size)
 
 
+# The formats predictors read, by their first bytes: anything else is not opened, so a run whose
+# "images" are not images (a fake target's text files) does not pay for Pillow trying every decoder.
+SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"BM", b"II*\x00", b"MM\x00*")
+
+
+def looks_like_image(head: bytes) -> bool:
+    return head.startswith(SIGNATURES) or (head[:4] == b"RIFF" and head[8:12] == b"WEBP")
+
+
 @functools.lru_cache(maxsize=256)
 def _thumbnail(path: Path, mtime_ns: int, size: int) -> Thumb | None:
     try:
+        with open(path, "rb") as f:
+            if not looks_like_image(f.read(12)):
+                return None
         from PIL import Image
 
         with Image.open(path) as image:

@@ -100,6 +100,17 @@ def test_eval_prints_student_and_teacher_metrics(workdir, trained):
     assert 0 <= metrics["acc"] <= 1
 
 
+@pytest.mark.parametrize("suffix", ["", ".pdparams"], ids=["prefix", "file"])
+def test_the_shipped_weights_load_in_both_path_forms_and_read_unseen_lines(workdir, suffix):
+    """The configs' lite modes start from pretrained/ (a prefix, as PaddleOCR's ``best_accuracy``, or
+    the file): the yml's model takes the weights by name and shape, and they read lines they never saw."""
+    weights = TINYREC / "pretrained" / f"rec_tiny_distillation{suffix}"
+    done = run(tool("tools/eval.py", [f"Global.pretrained_model={weights}", "Global.use_gpu=False"]), workdir)
+    assert done.returncode == 0, done.stderr[-3000:]
+    metrics = extract("eval", done.stdout)
+    assert metrics["acc"] >= 0.8 and metrics["Teacher_acc"] >= 0.8, metrics
+
+
 def test_export_writes_one_model_per_submodel(exported):
     for sub in ("Student", "Teacher"):
         assert (exported / sub / "inference.json").is_file()

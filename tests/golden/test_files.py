@@ -139,4 +139,7 @@ def test_the_shipped_tinyrec_golden_reads():
     path = find_golden(shipped, "train_linux_cpu_normal_normal_infer_python_linux_cpu", MODE, "fp32")
     assert path is not None
     golden = read_golden(path, "fp32")
-    assert golden.train is not None and golden.train.loss_drop > 0 and len(golden.predictions) == 8
+    # The lite chain fine-tunes converged weights: the loss is only checked for finiteness.
+    assert golden.train is not None and golden.train.loss_drop == 0
+    assert len(golden.predictions) == 8 and all(p.text for p in golden.predictions.values())
+    assert golden.tolerance.score == 0.02  # robust to another CPU's last digits (see the file)

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
+from tipc.config.yamldoc import Origin, read_yaml
 from tipc.errors import ConfigError
 from tipc.prepare.overrides import parse_override, with_overrides
 from tipc.prepare.trainyml import parse_train_yml
-from tipc.prepare.yamldoc import Origin, read_yaml
 
 YML = """\
 Global:

@@ -79,8 +79,7 @@ def run(args: argparse.Namespace) -> int:
         print(selection_line(len(planned), problems))
     if interrupted:
         return 130
-    doctor_failed = any(not report.ok for report in session.doctor.values())
-    if stopped or doctor_failed or any(p.is_error for p in problems) or failed(session.records()):
+    if stopped or session.doctor_failed() or any(p.is_error for p in problems) or failed(session.records()):
         return 1
     return 1 if session.fails_on_findings() else 0
 

@@ -21,10 +21,10 @@ from typing import Any
 import yaml
 
 from tipc.config.bounds import read_bounded
+from tipc.config.yamldoc import YamlDoc, read_yaml
 from tipc.errors import ConfigError, InputError
 from tipc.golden.model import TOLERANCE_FIELDS, Golden, Tolerance, TrainFacts, default_tolerance
 from tipc.metrics.predictions import Box, Prediction, image_key, parse_boxes
-from tipc.prepare.yamldoc import YamlDoc, read_yaml
 
 HEADER = "# tipc golden results: see README.md, 'Golden results'. Written by `tipc golden update`; edit freely.\n"
 

@@ -22,7 +22,7 @@ CONVERGENCE_KEY = "loss:"
 SKIP_STEPS = 2
 _TRIM_SHARE = 0.05
 _TRIM_AT_LEAST = 5
-_AT_LEAST_MORE_THAN = 10  # records beyond the skipped ones
+AT_LEAST_MORE_THAN = 10  # records beyond the skipped ones
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +44,7 @@ def token_after(line: str, key: str) -> str | None:
 
 
 def trimmed_mean(records: list[float], skip: int = SKIP_STEPS) -> float | None:
-    if len(records) <= skip + _AT_LEAST_MORE_THAN:
+    if len(records) <= skip + AT_LEAST_MORE_THAN:
         return None
     kept = sorted(records[skip:])
     cut = max(int(len(kept) * _TRIM_SHARE), _TRIM_AT_LEAST)

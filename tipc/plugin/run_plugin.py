@@ -149,8 +149,7 @@ class TipcPlugin:
         for warning in self.session.warnings:
             self.write(warning + "\n")
         self._warned = len(self.session.warnings)
-        doctor_failed = [r for r in self.session.doctor.values() if not r.ok]
-        if doctor_failed and session.config.getoption("dist", "no") != "no":
+        if self.session.doctor_failed() and session.config.getoption("dist", "no") != "no":
             # Workers would run the stages: they cannot see what the controller blocked.
             self._signals.close()
             self.session.end()

@@ -15,8 +15,8 @@ from typing import Any
 
 import yaml
 
+from tipc.config.yamldoc import Origin, YamlDoc
 from tipc.errors import ConfigError
-from tipc.prepare.yamldoc import Origin, YamlDoc
 
 
 @dataclass(frozen=True, slots=True)

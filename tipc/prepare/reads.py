@@ -13,11 +13,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tipc.config.model import NULL, Field, TipcConfig
+from tipc.config.yamldoc import Origin
 from tipc.plan.model import Chain, Plan, Stage, StageKind
 from tipc.plan.trainers import resolve_trainer
 from tipc.prepare.overrides import Override, parse_override
 from tipc.prepare.toolargs import CONFIG_FLAGS, flag_value, opt_pairs, tool_words
-from tipc.prepare.yamldoc import Origin
 
 _SECTIONS = {StageKind.TRAIN: ("Train", "Eval"), StageKind.EVAL: ("Eval",), StageKind.EXPORT: ()}
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tipc.config.modes import MODES
+from tipc.config.yamldoc import read_yaml
 from tipc.errors import ConfigError
-from tipc.prepare.yamldoc import read_yaml
 
 ROLES = ("train", "eval", "infer")
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tipc.config.model import Field, TipcConfig
+from tipc.config.yamldoc import YamlDoc, read_yaml
 from tipc.errors import ConfigError
 from tipc.plan.model import Plan, StageKind
 from tipc.plan.shellwords import split_words
@@ -24,7 +25,6 @@ from tipc.prepare.sizes import Sizes
 from tipc.prepare.styles import ClsStyle, DetStyle, Style, TextStyle
 from tipc.prepare.toolargs import CONFIG_FLAGS, flag_value
 from tipc.prepare.trainyml import DEFAULT_IMAGE_HEIGHT, TrainYml, parse_train_yml
-from tipc.prepare.yamldoc import YamlDoc, read_yaml
 
 _DEFAULT_MIN_LEN, _DEFAULT_MAX_LEN = 3, 8
 DEFAULT_CLS_LABELS = ("0", "180")  # PaddleOCR's direction classifier when the yml lists none

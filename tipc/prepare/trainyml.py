@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from tipc.prepare.yamldoc import YamlDoc, read_yaml
+from tipc.config.yamldoc import YamlDoc, read_yaml
 
 DEFAULT_IMAGE_HEIGHT = 32
 # Transforms whose presence marks a detection pipeline even without model_type.

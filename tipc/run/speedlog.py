@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tipc.metrics.logfile import log_lines
-from tipc.metrics.speed import SKIP_STEPS, SpeedRun, speed_figures, speed_json, speed_metrics
+from tipc.metrics.speed import AT_LEAST_MORE_THAN, SKIP_STEPS, SpeedRun, speed_figures, speed_json, speed_metrics
 from tipc.plan.model import SpeedSpec
 from tipc.results.folder import write_atomic
 
@@ -41,6 +41,6 @@ def write_speed(spec: SpeedSpec, cwd: Path, log: Path, since: int, run: SpeedRun
     if figures.ips is not None:
         return metrics, ""
     return metrics, (
-        f"speed: {figures.records} 'ips:' records in {log}, the analysis needs more than {SKIP_STEPS + 10}: "
-        "ips 0 in the speed JSON (train longer or on more data)"
+        f"speed: {figures.records} 'ips:' records in {log}, the analysis needs more than "
+        f"{SKIP_STEPS + AT_LEAST_MORE_THAN}: ips 0 in the speed JSON (train longer or on more data)"
     )

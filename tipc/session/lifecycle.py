@@ -165,6 +165,10 @@ class TipcSession:
             selected = [(self.plan_run(t), s) for t, s in stages if not self.blocked(t)]
             self._runner = start_scheduler(selected, self.settings.schedule, self.warnings.append)
 
+    def doctor_failed(self) -> bool:
+        """A config failed a ``--doctor`` check: the run fails (its stages were blocked)."""
+        return any(not report.ok for report in self.doctor.values())
+
     def blocked(self, target: ConfigTarget) -> bool:
         """The doctor failed this config: its stages were recorded as blocked at begin."""
         return target.path in self.doctor and not self.doctor[target.path].ok

@@ -31,7 +31,7 @@ from tipc.config.locate import TIPC_CHECKOUT as CHECKOUT
 from tipc.config.modes import MODES, Mode, parse_mode
 from tipc.config.tags import tag_words
 from tipc.errors import ClusterError, ConfigError, SettingsError
-from tipc.metrics.noise import DEFAULT_K, DEFAULT_MIN_RUNS, DEFAULT_RUNS, TrendPolicy
+from tipc.metrics.noise import TrendPolicy
 from tipc.plan import PlanOptions
 from tipc.plan.golden import GOLDEN_DIR
 from tipc.plan.model import BenchmarkOptions
@@ -77,11 +77,8 @@ def resolve_trends(get: Callable[[str], Any]) -> TrendPolicy:
     runs = _parsed(get, "tipc_trend_runs", "--trend-runs", _count)
     k = _parsed(get, "tipc_noise_k", "--noise-k", float)
     min_runs = _parsed(get, "tipc_trend_min_runs", "--trend-min-runs", _count)
-    policy = TrendPolicy(
-        DEFAULT_RUNS if runs is None else runs,
-        DEFAULT_K if k is None else k,
-        DEFAULT_MIN_RUNS if min_runs is None else min_runs,
-    )
+    given = {"runs": runs, "k": k, "min_runs": min_runs}
+    policy = TrendPolicy(**{name: value for name, value in given.items() if value is not None})
     if policy.problem():
         raise SettingsError(policy.problem())
     return policy

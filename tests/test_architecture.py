@@ -8,14 +8,14 @@ cheap. Import checks run in a fresh interpreter: this one has pytest loaded.
 from __future__ import annotations
 
 import ast
-import json
-import subprocess
-import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 
 from tests.support.fake_target import CPU_CONFIG, copy_fake_target
+from tests.support.imports import loaded_after
+from tipc.version import VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 FRONTS = ("tipc.cli", "tipc.plugin")
@@ -37,19 +37,6 @@ with contextlib.redirect_stdout(io.StringIO()):
 """
 
 
-def loaded_after(code: str, *packages: str, args: tuple[str, ...] = ()) -> list[str]:
-    """The modules of ``packages`` that a fresh interpreter holds after running ``code``."""
-    listing = (
-        f"\nimport json, sys\npackages = {packages!r}\n"
-        "print(json.dumps(sorted(m for m in sys.modules if any(m == p or m.startswith(p + '.') for p in packages))))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code + listing, *args], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.splitlines()[-1])
-
-
 def test_the_command_line_never_imports_pytest_nor_the_plugin(tmp_path):
     """Also at run time: ``main`` imports its commands by name, which no source scan sees."""
     config = copy_fake_target(tmp_path / "fake_target") / CPU_CONFIG
@@ -59,6 +46,12 @@ def test_the_command_line_never_imports_pytest_nor_the_plugin(tmp_path):
 def test_the_pytest_entry_point_alone_stays_cheap():
     """What pytest imports in every run: no template engine, no report, runner or results code."""
     assert loaded_after("import tipc.plugin.hooks", "jinja2", "tipc.report", "tipc.run", "tipc.results") == []
+
+
+def test_the_version_is_written_once_and_read_without_a_metadata_search():
+    """``tipc/version.py`` holds it; the installed metadata is built from it (pyproject's dynamic field)."""
+    assert version("tipc") == VERSION
+    assert loaded_after("import tipc.version", "importlib.metadata") == []
 
 
 def imports_of(path: Path) -> set[str]:

@@ -1,10 +1,5 @@
-"""tipc's version, written once: in ``pyproject.toml``, read back from the installed metadata."""
+"""tipc's version, written once: here. The package's metadata is built from it (``pyproject.toml``
+reads it as a dynamic field), so every run reads it for free where asking the installed metadata
+cost each start ~12 ms (``importlib.metadata`` and a search of ``sys.path``)."""
 
-from __future__ import annotations
-
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    VERSION = version("tipc")
-except PackageNotFoundError:  # a checkout on sys.path without ``pip install``
-    VERSION = "0+unknown"
+VERSION = "0.1.0"

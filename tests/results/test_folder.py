@@ -97,6 +97,16 @@ KILLED = textwrap.dedent("""
 """)
 
 
+def test_a_stage_is_running_only_while_it_runs(tmp_path):
+    """Killed between two stages, a run left none running: its entry was emptied, not left behind."""
+    folder = ResultsDir(tmp_path)
+    folder.begin(info("r1"))
+    for sid in ("c::train", "c::export"):
+        with folder.running(record(sid, "r1", Status.FAILED).to_json()):
+            assert [e["id"] for e in folder.running_stages()] == [sid]
+        assert folder.running_stages() == ()
+
+
 def test_a_run_whose_harness_was_killed_is_found_with_its_running_stage(tmp_path):
     harness = subprocess.Popen([sys.executable, "-c", KILLED, str(tmp_path)], stdout=subprocess.PIPE, text=True)
     assert harness.stdout.readline().strip() == "running"

@@ -18,11 +18,12 @@ PADDLES = {
 
 
 def fake_python(tmp_path: Path, body: str) -> str:
-    """An interpreter whose ``paddle`` package is ``body`` (without importing the real one)."""
+    """An interpreter whose ``paddle`` package is ``body``: without site-packages (``-S``), it sees
+    neither the real paddle nor its metadata, only what the test puts in ``tmp_path``."""
     (tmp_path / "paddle").mkdir()
     (tmp_path / "paddle" / "__init__.py").write_text(body)
     script = tmp_path / "python"
-    script.write_text(f'#!/bin/sh\nPYTHONPATH={tmp_path} exec {sys.executable} "$@"\n')
+    script.write_text(f'#!/bin/sh\nPYTHONPATH={tmp_path} exec {sys.executable} -S "$@"\n')
     script.chmod(0o755)
     return str(script)
 
@@ -65,3 +66,21 @@ def test_facts_in_background_answers_later_without_blocking_the_caller(tmp_path)
     answer = facts_in_background(python)
     assert time.perf_counter() - started < 1.0  # the caller goes on while paddle imports
     assert answer() == InterpreterFacts(platform.python_version(), "1.2.3")
+
+
+def test_an_installed_distribution_answers_without_importing_paddle(tmp_path):
+    """Its metadata gives the version: importing paddle costs a second of CPU beside the first stages."""
+    python = fake_python(tmp_path, "raise SystemExit('paddle was imported')\n")
+    info = tmp_path / "paddlepaddle-3.3.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: paddlepaddle\nVersion: 3.3.1\n")
+    assert ask_interpreter(python) == InterpreterFacts(platform.python_version(), "3.3.1")
+
+
+def test_a_paddle_installed_under_both_names_is_imported_to_tell_which(tmp_path):
+    python = fake_python(tmp_path, "__version__ = '3.0.0'\n")
+    for name, version in (("paddlepaddle", "3.3.1"), ("paddlepaddle_gpu", "3.0.0")):
+        info = tmp_path / f"{name}-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name.replace('_', '-')}\nVersion: {version}\n")
+    assert ask_interpreter(python).paddle_version == "3.0.0"

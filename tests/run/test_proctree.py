@@ -47,3 +47,19 @@ def test_a_trackers_birth_is_its_roots_start_time_read_after_the_exit_as_at_the_
         assert proctree.Tracker(child.pid).born(table) == started
     finally:
         child.wait()
+
+
+def test_when_no_pid_was_handed_out_since_the_root_only_the_root_is_read(monkeypatch):
+    """The usual quick stage started nothing: its sweep reads one stat instead of listing /proc."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        monkeypatch.setattr(proctree, "_last_pid", lambda: child.pid)
+
+        def no_listing(path: str) -> list[str]:
+            raise AssertionError(f"{path} was listed")
+
+        monkeypatch.setattr(proctree.os, "listdir", no_listing)
+        assert list(proctree.snapshot(born_from=child.pid)) == [child.pid]
+    finally:
+        child.kill()
+        child.wait()

@@ -14,7 +14,7 @@ import pytest
 
 from tipc.cli.main import main
 from tipc.plan.env import CUDA_VISIBLE_DEVICES
-from tipc.results.folder import read_records
+from tipc.results.folder import ResultsDir, read_records
 from tipc.results.records import StageRecord, Status
 
 from .plans import CONFIG_DIR, MODE, gpu_matrix, variant
@@ -163,7 +163,7 @@ def test_ctrl_c_interrupts_every_running_chain_and_keeps_the_results(fake_repo):
     )
     out = fake_repo / "test_tipc" / "output" / "slow" / MODE
     deadline = time.monotonic() + 30
-    while len(list((out / ".tipc_stage").glob("*"))) < 2 and time.monotonic() < deadline:
+    while len(ResultsDir(out).running_stages()) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     started = time.monotonic()
     proc.send_signal(signal.SIGINT)

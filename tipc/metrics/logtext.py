@@ -16,6 +16,8 @@ def printable(text: str) -> str:
     """``text`` safe for a terminal or a page: escape sequences removed (a log must not retitle or
     garble the reader's terminal), a carriage return read as a line break (progress bars), any
     other control character shown as ``\\xNN``. Tabs and line breaks stay."""
+    if text.isprintable():  # most of a report's strings; it has none of the characters below
+        return text
     text = _ESCAPES.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
     return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 

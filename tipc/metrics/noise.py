@@ -14,7 +14,6 @@ lower for ips and throughput); leaving it on the better side is an improvement, 
 from __future__ import annotations
 
 import enum
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -73,6 +72,8 @@ class Judgement:
 def noise_band(values: Sequence[float], k: float) -> Band:
     """``median ± k · max(scaled MAD, MAD_FLOOR · |median|)`` of at least one value; never below 0
     for figures that cannot be (times, memory, speeds): a very noisy history has a wide band."""
+    import statistics  # ~2 ms, for the reports that judge trends, not for every run's start
+
     median = statistics.median(values)
     mad = MAD_SCALE * statistics.median(abs(v - median) for v in values)
     half = k * max(mad, MAD_FLOOR * abs(median))

@@ -4,6 +4,18 @@
 ``tipc.report.write`` documents the layout of the reports tree.
 """
 
-from tipc.report.write import write_report
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["write_report"]
+
+
+def __getattr__(name: str) -> Any:
+    # Loaded when asked for, not with the package: a run imports the report's modules one by
+    # one while its stages run (``tipc.session.report.preload_reports``), each a small step.
+    if name == "write_report":
+        from tipc.report.write import write_report
+
+        return write_report
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -31,6 +31,7 @@ from pathlib import Path
 from types import FrameType
 from typing import BinaryIO, NoReturn, Protocol
 
+from tipc.run import idle
 from tipc.run.endings import oom_kills
 from tipc.run.proctree import Tracker, kill_marked_by, kill_tree, snapshot
 from tipc.run.watchdog import RUN_MARKER, STAGE_MARKER
@@ -278,6 +279,8 @@ class ProcessExecutor:
         try:  # from the first instruction after the start: a Ctrl-C anywhere still kills the tree
             waiter = _ExitWaiter(proc.pid)
             tee = _Tee(req.log, out.tell(), self.live)
+            while not waiter.wait(0) and idle.step():
+                pass  # the run's later work, a task at a time while the child runs
             ending, reason = self._watch(waiter, tracker, tee, out, req, t0)
         except KeyboardInterrupt:
             pass

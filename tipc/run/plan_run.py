@@ -157,7 +157,7 @@ class PlanRun:
 
     def begin(self) -> None:
         """Own the results folder for this run and ask the stage interpreter for its versions
-        meanwhile: importing paddle takes a second or more, which the first stage need not wait for.
+        meanwhile (a child of its own, which the first stage need not wait for).
         An earlier run found interrupted in the folder is cleaned up and recorded (``warnings``)."""
         self.start = time.time()
         if not self.settings.dry_run:
@@ -264,9 +264,8 @@ class PlanRun:
             self.results.append_legacy(line)
             if self.echo:
                 self.echo(line)
-            if record.status is Status.PASSED:
-                # What was planned, not the devices a scheduler pinned it to: the outputs are the same.
-                self.results.stamp_passed(self.plan.stage(stage.id))
+            # What was planned, not the devices a scheduler pinned it to: the outputs are the same.
+            self.results.stamp(self.plan.stage(stage.id), passed=record.status is Status.PASSED)
         self.results.append_record(record)
         return record
 

@@ -78,6 +78,11 @@ def snapshot(born_from: int = 0) -> dict[int, ProcInfo]:
     ``born_from`` (it is below it now), every process is read.
     """
     last = _last_pid() if born_from else None
+    if last is not None and last == born_from:
+        # No pid handed out since (the usual quick stage that started nothing): nothing was born
+        # after it, and listing /proc would cost each stage's sweep more than the rest of it.
+        info = _read_stat(born_from)
+        return {} if info is None else {born_from: info}
     floor = born_from if last is not None and last >= born_from else 0
     table = {}
     for name in os.listdir(PROC):

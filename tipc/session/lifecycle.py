@@ -36,7 +36,7 @@ from tipc.run.watchdog import Watchdog, start_watchdog
 from tipc.schedule import hostlock
 from tipc.schedule.shard import Sharding, results_folder
 from tipc.session.preflight import preflight
-from tipc.session.report import final_report, report_root
+from tipc.session.report import final_report, preload_reports, report_root
 from tipc.session.settings import ConfigTarget, Settings, check_interpreters, doctor_on
 
 if TYPE_CHECKING:
@@ -130,6 +130,7 @@ class TipcSession:
         if not self.settings.run.dry_run:
             check_interpreters(self.settings)
             self._watchdog = start_watchdog(self.run_id)
+            preload_reports(self.settings)
         runs = []
         for target in self.settings.targets:
             with contextlib.suppress(ConfigError):

@@ -118,7 +118,19 @@ def test_the_heap_loaded_at_the_start_is_frozen_while_stages_run_and_thawed_at_t
     result.assert_outcomes(passed=5)
     counts = [int(line.split()[-1]) for line in result.outlines if "frozen objects during" in line]
     assert len(counts) == 5 and min(counts) > 1000
-    assert gc.get_freeze_count() == 0
+    assert gc.get_freeze_count() == 0  # pytest.main() with plugins returned to this process: thawed
+
+
+def test_the_pytest_command_exits_with_its_heap_still_frozen(tipc_run):
+    """The interpreter's last collection skips it too: thawing only to exit would cost ~30 ms."""
+    tipc_run.pytester.makepyfile(
+        exit_spy="import atexit, gc\natexit.register(lambda: print('frozen objects at exit', gc.get_freeze_count()))\n"
+    )
+    tipc_run.pytester.syspathinsert()
+    result = tipc_run.pytester.runpytest_subprocess(*tipc_run.args(), "-p", "exit_spy")
+    result.assert_outcomes(passed=5)
+    counts = [int(line.split()[-1]) for line in result.outlines if "frozen objects at exit" in line]
+    assert len(counts) == 1 and counts[0] > 1000
 
 
 def test_results_python_log_is_byte_exact(tipc_run):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import platform
 import sys
 import time
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tipc.run.probe import InterpreterFacts, ask_interpreter, facts_in_background
+from tipc.run import idle, probe, versions
+from tipc.run.probe import Answer, InterpreterFacts, ask_interpreter, facts_in_background, same_environment
 
 PADDLES = {
     "paddle-present": "__version__ = '9.8.7'\n",
@@ -84,3 +86,42 @@ def test_a_paddle_installed_under_both_names_is_imported_to_tell_which(tmp_path)
         info.mkdir()
         (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name.replace('_', '-')}\nVersion: {version}\n")
     assert ask_interpreter(python).paddle_version == "3.0.0"
+
+
+@pytest.mark.parametrize(
+    ("python", "same"),
+    [
+        (sys.executable, True),
+        (str(Path(sys.executable).with_name("python3")), Path(sys.executable).with_name("python3").exists()),
+        (os.path.realpath(sys.executable), os.path.realpath(sys.executable) == sys.executable),
+        ("no-such-python", False),
+    ],
+    ids=["itself", "its-python3", "the-base-it-links-to", "missing"],
+)
+def test_the_same_environment_is_the_same_program_in_the_same_folder(python, same):
+    assert same_environment(python) is same
+
+
+def test_in_this_environment_the_metadata_answers_while_a_stage_runs(monkeypatch):
+    def no_child(*args, **kwargs):
+        raise AssertionError("a child was asked")
+
+    monkeypatch.setattr(probe, "ask", no_child)
+    monkeypatch.setattr(idle, "_tasks", type(idle._tasks)())
+    monkeypatch.setattr(versions, "paddle_from_metadata", lambda: "3.3.1")
+    answer = facts_in_background(sys.executable)
+    assert idle.step()  # the look-up, done in the run's first idle moment
+    assert answer() == InterpreterFacts(platform.python_version(), "3.3.1")
+
+
+def test_in_this_environment_a_paddle_without_metadata_is_asked(monkeypatch):
+    monkeypatch.setattr(
+        probe, "ask", lambda argv, timeout: Answer(0, '{"python_version": "3.11.7", "paddle_version": "0.0.0"}')
+    )
+    monkeypatch.setattr(idle, "_tasks", type(idle._tasks)())
+    monkeypatch.setattr(versions, "paddle_from_metadata", lambda: "")
+    probe.interpreter_facts.cache_clear()
+    try:
+        assert facts_in_background(sys.executable)() == InterpreterFacts("3.11.7", "0.0.0")
+    finally:
+        probe.interpreter_facts.cache_clear()

@@ -58,15 +58,19 @@ def activate(config: pytest.Config) -> None:
             scheduled=settings.schedule.concurrent,
         )
     config.pluginmanager.register(TipcPlugin(config, settings, worker), "tipc-run")
-    # Registered in pytest_configure, before pytest's own plugins register theirs: it runs after
-    # their last garbage collection.
-    config.add_cleanup(lambda: _thaw_heap(config))
+    if config.invocation_params.plugins:
+        # pytest.main() given plugin objects (pytester's inline runs, a program embedding pytest)
+        # returns to a process that goes on: the heap is thawed then. The `pytest` command exits
+        # next, and a heap left frozen is skipped by the interpreter's last collection too (~30 ms).
+        # Registered in pytest_configure, before pytest's own plugins register theirs: it runs
+        # after their last garbage collection.
+        config.add_cleanup(lambda: _thaw_heap(config))
 
 
 def _freeze_heap(config: pytest.Config) -> None:
     """What is loaded when the run begins (pytest, tipc, the plans) lives until the process exits:
     ``gc.freeze`` keeps it out of every later collection, pytest's two full ones at its end
-    included (~10 ms each over those objects). Undone at pytest's cleanup, after them."""
+    included (~10 ms each over those objects), and the interpreter's at its exit."""
     gc.freeze()
     config.stash[HEAP_FROZEN] = True
 

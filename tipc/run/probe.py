@@ -1,7 +1,10 @@
 """What the stage interpreter is: its Python and paddle versions, asked once per run.
 
 tipc never imports paddle; the interpreter the stages run with is asked instead,
-in a child bounded by a timeout. The answers go into ``run.json`` and into the
+in a child bounded by a timeout (``versions.py``). When the stages run in the
+harness's own environment, its installed metadata answers in-process instead,
+while the first stage runs (``tipc.run.idle``): no second interpreter competes with
+the first stages for the CPU. The answers go into ``run.json`` and into the
 multi-node preflight, which compares paddle versions across nodes.
 """
 
@@ -10,37 +13,21 @@ from __future__ import annotations
 import functools
 import json
 import os
+import platform
 import shutil
 import subprocess
 import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+
+from tipc.run import idle
 
 PROBE_TIMEOUT = 60.0  # importing paddle on a loaded machine takes seconds, not minutes
 
-# Prints one JSON object; a missing paddle is "" rather than an error. The version comes
-# from the installed distribution's metadata (~30 ms) rather than from importing paddle (a second
-# or more of CPU beside the first stages); only a paddle installed without metadata (a source
-# build on PYTHONPATH) or under both names is imported to tell.
-PROBE = """\
-import json, platform
-from importlib import metadata
-found = []
-for name in ("paddlepaddle", "paddlepaddle-gpu"):
-    try:
-        found.append(metadata.version(name))
-    except metadata.PackageNotFoundError:
-        pass
-version = found[0] if len(found) == 1 else ""
-if not version:
-    try:
-        import paddle
-        version = paddle.__version__
-    except Exception:
-        version = ""
-print(json.dumps({"python_version": platform.python_version(), "paddle_version": version}))
-"""
+# Run by path (it imports nothing of tipc); prints one JSON object.
+VERSIONS_SCRIPT = str(Path(__file__).with_name("versions.py"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +78,7 @@ def ask_interpreter(python: str, timeout: float = PROBE_TIMEOUT) -> InterpreterF
     """Run ``python`` once to learn its versions; never raises, never outlives ``timeout``."""
     if shutil.which(python) is None:  # asked here: through `nice`, a missing one would read as exit 127
         return InterpreterFacts(problem=f"cannot start {python!r}: not found or not executable")
-    done = ask(niced([python, "-c", PROBE]), timeout)
+    done = ask(niced([python, VERSIONS_SCRIPT]), timeout)
     if done.timed_out:
         return InterpreterFacts(problem=f"{python} did not answer within {timeout:g} s")
     if done.error:
@@ -132,9 +119,50 @@ def interpreter_facts(python: str) -> InterpreterFacts:
     return ask_interpreter(python)
 
 
+def same_environment(python: str) -> bool:
+    """``python`` is this very interpreter in this very environment: the same program in the same
+    folder (a venv's ``python`` and ``python3`` are; a venv's python and the base interpreter it
+    links to are not: their packages differ)."""
+    path = shutil.which(python)
+    here = sys.executable
+    return (
+        path is not None
+        and os.path.dirname(os.path.abspath(path)) == os.path.dirname(os.path.abspath(here))
+        and os.path.realpath(path) == os.path.realpath(here)
+    )
+
+
 def facts_in_background(python: str) -> Callable[[], InterpreterFacts]:
-    """Start ``interpreter_facts`` in a thread; the returned call waits for its answer (bounded
-    by the probe's own timeout), so the child never outlives the run that waits for it.
+    """The stage interpreter's facts, asked now; the returned call waits for the answer (bounded by
+    the probe's own timeout), so no child outlives the run that waits for it. In this environment
+    its metadata answers, in the run's first idle moment; a paddle without metadata is asked."""
+    if not same_environment(python):
+        return _asked_in_background(python)
+    answer: list[Callable[[], InterpreterFacts]] = []
+
+    def look() -> None:
+        if answer:
+            return
+        from tipc.run.versions import paddle_from_metadata  # importlib.metadata: ~8 ms, not at the start
+
+        version = paddle_from_metadata()
+        if version:
+            facts = InterpreterFacts(platform.python_version(), version)
+            answer.append(lambda: facts)
+        else:
+            answer.append(_asked_in_background(python))
+
+    idle.later(look)
+
+    def wait() -> InterpreterFacts:
+        look()
+        return answer[0]()
+
+    return wait
+
+
+def _asked_in_background(python: str) -> Callable[[], InterpreterFacts]:
+    """``interpreter_facts`` in a thread; the returned call waits for it.
     A bare thread: ``concurrent.futures`` would cost every run ~4 ms to import."""
     answer: list[InterpreterFacts] = []
     thread = threading.Thread(target=lambda: answer.append(interpreter_facts(python)), name="tipc-probe")

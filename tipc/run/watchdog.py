@@ -106,8 +106,13 @@ def start_watchdog(marker: str, grace: float = 3.0) -> Watchdog:
     """Start the watchdog of run ``marker``; it is not waited for, it reads its pipe when it is ready."""
     if not marker:
         raise ValueError("a watchdog needs a non-empty run marker")
+    # Here, not at the top: the watchdog's own process imports this module, and should import little.
+    from tipc.run.probe import niced
+
+    # At the lowest priority and without site-packages (-S): its start (~30 ms of CPU) must not slow
+    # the first stages; killing, when it must, needs no CPU to speak of.
     proc = subprocess.Popen(
-        [sys.executable, "-I", "-c", _MAIN, _ROOT, marker, repr(grace)],
+        niced([sys.executable, "-I", "-S", "-c", _MAIN, _ROOT, marker, repr(grace)]),
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         bufsize=0,

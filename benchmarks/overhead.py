@@ -1,8 +1,9 @@
 """Harness overhead, side by side: bare argv lists, PaddleOCR's bash, ``pytest tipc`` and ``tipc run``.
 
 Builds a fake-target plan of 54 stages (2 chains × (train, eval, export, 24 infer
-cases); the fake scripts do almost nothing), then times, best of ``--repeat``
-interleaved rounds, each from a clean output folder:
+cases); the fake scripts do almost nothing), then times ``--repeat`` interleaved rounds,
+each from a clean output folder and a clean report folder, and prints the best round of
+each (then the medians):
 
 * bare:  each stage's argv through ``subprocess.run`` into a log file, in plan order;
 * bash:  ``test_tipc/test_train_inference_python.sh <config> <mode>`` from a PaddleOCR
@@ -26,6 +27,7 @@ import argparse
 import compileall
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -66,17 +68,17 @@ def make_repo(work: Path, paddleocr: Path | None) -> tuple[Path, Path]:
     return repo, config
 
 
-def best_of(repeat: int, runs: dict[str, Callable[[], None]], reset: Callable[[], None]) -> dict[str, float]:
-    """The fastest of ``repeat`` rounds for each run. Each round times every run once, in turn,
-    so that a busy spell on a shared machine slows all of them alike instead of one."""
-    best = {name: float("inf") for name in runs}
+def timings(repeat: int, runs: dict[str, Callable[[], None]], reset: Callable[[], None]) -> dict[str, list[float]]:
+    """``repeat`` rounds of each run, sorted. Each round times every run once, in turn, so that a
+    busy spell on a shared machine slows all of them alike instead of one."""
+    seen: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(repeat):
         for name, run in runs.items():
             reset()
             t0 = time.perf_counter()
             run()
-            best[name] = min(best[name], time.perf_counter() - t0)
-    return best
+            seen[name].append(time.perf_counter() - t0)
+    return {name: sorted(values) for name, values in seen.items()}
 
 
 def paddleocr_checkout(given: str | None) -> tuple[Path | None, str]:
@@ -125,7 +127,10 @@ def main() -> int:
         output = repo / "test_tipc" / "output"
 
         def reset() -> None:
+            # Every round alike: reports kept from round to round would have each report read
+            # one more earlier run than the round before, and the best round be the first.
             shutil.rmtree(output, ignore_errors=True)
+            shutil.rmtree(work / "reports", ignore_errors=True)
 
         def bare() -> None:
             for stage in stages:
@@ -209,9 +214,10 @@ def main() -> int:
             "tipc run": tipc_run,
             "pytest alone": pytest_alone,
         }
-        best = best_of(args.repeat, runs, reset)
+        seen = timings(args.repeat, runs, reset)
 
-    print_figures(best, len(stages), args.repeat, skipped)
+    print_figures({name: values[0] for name, values in seen.items()}, len(stages), args.repeat, skipped)
+    print_medians({name: statistics.median(values) for name, values in seen.items()})
     return 0
 
 
@@ -242,6 +248,13 @@ def print_figures(best: dict[str, float], n: int, repeat: int, skipped: str) -> 
         ratio = best["pytest tipc"] / best["bash"]
         verdicts.append(f"pytest tipc / bash = {ratio:.2f} (target <= 1.00: {'met' if ratio <= 1.0 else 'NOT met'})")
     print("\n".join(verdicts))
+
+
+def print_medians(median: dict[str, float]) -> None:
+    """The typical round beside the best one: on a shared machine the best rounds of two contenders
+    may fall in different quiet spells."""
+    ratio = f"; pytest tipc / bash = {median['pytest tipc'] / median['bash']:.2f}" if "bash" in median else ""
+    print("medians: " + ", ".join(f"{name} {seconds:.3f} s" for name, seconds in median.items()) + ratio)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@ costs nothing, instead of after the last stage, where it adds to the run.
 
 The executor does them one at a time after it has started a child, for as long as the
 child runs; each task is small (about one import) so that a quick child's exit is seen
-late by at most that long. A task that fails is dropped: the same call fails again where its result
-is really needed, and is reported there.
+late by at most that long. A task that fails is dropped: the same call fails again where
+its result is really needed, and is reported there.
 """
 
 from __future__ import annotations

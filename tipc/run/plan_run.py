@@ -157,7 +157,7 @@ class PlanRun:
 
     def begin(self) -> None:
         """Own the results folder for this run and ask the stage interpreter for its versions
-        meanwhile (a child of its own, which the first stage need not wait for).
+        meanwhile (``facts_in_background``: the first stage does not wait for the answer).
         An earlier run found interrupted in the folder is cleaned up and recorded (``warnings``)."""
         self.start = time.time()
         if not self.settings.dry_run:

@@ -185,6 +185,48 @@ def test_failed_export_blocks_infer_only(tipc_run, monkeypatch):
     result.stdout.fnmatch_lines(["SKIPPED [[]2[]] *blocked: export failed (see *_nodes_1_export.log)"])
 
 
+def test_an_item_a_mark_may_skip_is_not_started_ahead(tipc_run):
+    """Each stage starts as the one before it passes (``PlanRun.run_stage``), but only when pytest
+    will run it: one that a mark skips never starts."""
+    tipc_run.pytester.syspathinsert()
+    tipc_run.pytester.makepyfile(
+        marks="""
+        import pytest
+
+        def pytest_collection_modifyitems(items):
+            for item in items:
+                if item.name == "eval":
+                    item.add_marker(pytest.mark.skip(reason="not tonight"))
+        """
+    )
+    result = tipc_run.run("-p", "marks")
+    result.assert_outcomes(passed=4, skipped=1)
+    assert not (tipc_run.out() / "norm_train_gpus_-1_autocast_fp32_nodes_1_eval.log").exists()
+    assert [r["id"].rpartition("::")[2] for r in tipc_run.records()] == [s for s in STAGES if s != "eval"]
+
+
+def test_a_session_stopped_after_a_pass_stops_the_stage_started_ahead(tipc_run, monkeypatch):
+    """A plugin that ends the session after an item that passed: the next stage had started the moment
+    that one passed; it is stopped at once and recorded as interrupted, not left running."""
+    monkeypatch.setenv("TIPC_FAKE", "eval:sleep=60")
+    tipc_run.pytester.syspathinsert()
+    tipc_run.pytester.makepyfile(
+        stopper="""
+        def pytest_runtest_teardown(item):
+            if item.name == "train":
+                item.session.shouldstop = "enough for tonight"
+        """
+    )
+    t0 = time.monotonic()
+    result = tipc_run.run("-p", "stopper")
+    assert time.monotonic() - t0 < 30
+    result.assert_outcomes(passed=1)
+    assert [(r["id"].rpartition("::")[2], r["status"], r["reason"]) for r in tipc_run.records()] == [
+        ("train", "passed", ""),
+        ("eval", "failed", "interrupted: the run stopped"),
+    ]
+
+
 def test_timeout_kills_the_tree_and_records_timeout(tipc_run, monkeypatch):
     pids = tipc_run.pytester.path / "pids"
     monkeypatch.setenv("TIPC_FAKE", "train:ignore-term,train:grandchild,train:hang")

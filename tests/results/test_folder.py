@@ -91,20 +91,23 @@ KILLED = textwrap.dedent("""
     folder = ResultsDir(Path(sys.argv[1]))
     folder.begin(RunInfo(model="m", mode="lite_train_lite_infer", config="a.txt", run_id="r1"))
     entry = StageRecord(id="c::train", kind="train", chain="c", status=Status.FAILED, run_id="r1")
-    with folder.running(entry.to_json()):
-        print("running", flush=True)
-        time.sleep(30)
+    folder.note_running(entry.to_json())
+    print("running", flush=True)
+    time.sleep(30)
 """)
 
 
 def test_a_stage_is_running_only_while_it_runs(tmp_path):
-    """Killed between two stages, a run left none running: its entry was emptied, not left behind."""
+    """A stage's note replaces the one before (the next stage starts as the last one ends); killed between
+    two stages, a run left none running: its entry was emptied, not left behind."""
     folder = ResultsDir(tmp_path)
     folder.begin(info("r1"))
+    folder.note_between()  # before any note: nothing to take back, no error
     for sid in ("c::train", "c::export"):
-        with folder.running(record(sid, "r1", Status.FAILED).to_json()):
-            assert [e["id"] for e in folder.running_stages()] == [sid]
-        assert folder.running_stages() == ()
+        folder.note_running(record(sid, "r1", Status.FAILED).to_json())
+        assert [e["id"] for e in folder.running_stages()] == [sid]
+    folder.note_between()
+    assert folder.running_stages() == ()
 
 
 def test_a_run_whose_harness_was_killed_is_found_with_its_running_stage(tmp_path):

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import replace
+from itertools import zip_longest
 from pathlib import Path
 
 from tipc.results.records import Status
-from tipc.run.executor import ProcessExecutor
+from tipc.run.executor import SPARE_LOG, ProcessExecutor
 from tipc.run.limits import resolve_limits
 from tipc.run.plan_run import PlanRun, RunSettings
 
@@ -26,9 +27,11 @@ IDS = [
 
 
 def run_all(plan, **settings) -> tuple[PlanRun, list]:
+    """Every stage in order, each told the next one, as the fronts do (it may start ahead)."""
     session = PlanRun(plan, RunSettings(**settings), ProcessExecutor(grace=0.2))
     session.begin()
-    records = [session.run_stage(s) for s in plan.stages()]
+    stages = list(plan.stages())
+    records = [session.run_stage(s, then) for s, then in zip_longest(stages, stages[1:])]
     session.end()
     return session, records
 
@@ -38,6 +41,7 @@ def test_all_pass_and_everything_is_written(fake_plan):
     assert [(r.id, r.status) for r in records] == [(i, Status.PASSED) for i in IDS]
     out = session.results
     assert [r.id for r in out.records()] == IDS
+    assert not (out.path / SPARE_LOG).exists()  # the spare log file made for a next stage is gone
     legacy = out.legacy_log.read_text().splitlines()
     assert len(legacy) == 5 and all(row.startswith(" Run successfully with command - fake_rec - ") for row in legacy)
     assert legacy[0].endswith("/norm_train_gpus_-1_autocast_fp32.log ")

@@ -112,6 +112,8 @@ def _warn(lines: list[str]) -> None:
 
 def _run_stages(session: TipcSession, targets: list[ConfigTarget]) -> None:
     """Every config's stages in the plan's order, then its dropped cases; a failure's story as it ends."""
+    from itertools import zip_longest
+
     from tipc.results.records import Status
     from tipc.run.plan_run import command_text
     from tipc.run.summary import failure_text
@@ -119,10 +121,11 @@ def _run_stages(session: TipcSession, targets: list[ConfigTarget]) -> None:
     session.schedule((target, stage) for target in targets for stage in session.plan(target).stages())
     for target in targets:
         plan = session.plan(target)
-        for stage in plan.stages():
+        stages = list(plan.stages())
+        for stage, then in zip_longest(stages, stages[1:]):
             if session.settings.run.dry_run:
                 print(f"{stage.id}\n    {command_text(stage)}")
-            record = session.run_stage(target, stage)
+            record = session.run_stage(target, stage, then)
             if record.status.is_failure:
                 print(failure_text(record), file=sys.stderr)
             elif record.status is Status.BLOCKED:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from tipc.errors import TipcError
-from tipc.plan import StageKind
+from tipc.plan import Stage, StageKind
 from tipc.plugin.collect import StageItem, TipcDirectory, keyword_for
 from tipc.plugin.distribution import check_distribution
 from tipc.plugin.pytest_cache import CacheGuard
@@ -105,6 +105,7 @@ class TipcPlugin:
         self.matrix: Path | None = None
         self._warned = 0  # warnings shown at the start are not repeated in the summary
         self.doctor = doctor_on(settings) and not settings.run.dry_run  # its item comes first
+        self._next: pytest.Item | None = None  # the item pytest runs after the current one
 
     def write(self, data: str | bytes, legacy_echo: bool = False) -> None:
         """Straight to the terminal, past pytest's capture (``--live``, dry-run commands)."""
@@ -176,6 +177,23 @@ class TipcPlugin:
             return
         items = (item for item in session.items if isinstance(item, StageItem))
         self.session.schedule(((item.target, item.stage) for item in items), self.worker)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> None:
+        self._next = nextitem
+
+    def following(self, item: StageItem) -> Stage | None:
+        """The stage pytest will run after ``item``'s, when it is of the same config and nothing but
+        its gate can stop it: it may then start the moment ``item``'s stage passes."""
+        then = self._next
+        if not isinstance(then, StageItem) or then.target is not item.target:
+            return None
+        if item.session.shouldstop or item.session.shouldfail:
+            return None
+        # A mark that may keep it from running (a user's conftest adds them): it waits for its turn.
+        if any(mark.name in ("skip", "skipif", "xfail") for mark in then.iter_markers()):
+            return None
+        return then.stage
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         properties = dict(report.user_properties)

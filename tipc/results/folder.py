@@ -339,31 +339,36 @@ class ResultsDir:
         self.path.mkdir(parents=True, exist_ok=True)
         _append(self.legacy_log, line)
 
-    @contextlib.contextmanager
-    def running(self, entry: str) -> Iterator[None]:
-        """Say which stage runs now (``entry``: its record as JSON), for as long as it runs: the next
-        run reads it if we die. Written in one go, not atomically: a torn entry is skipped."""
+    def note_running(self, entry: str) -> None:
+        """Say which stage runs now (``entry``: its record as JSON), until ``note_between`` or the
+        next stage's note: the next run reads it if we die. Written in one go, not atomically: a
+        torn entry is skipped."""
         # One file per thread (a scheduler runs several stages of one process at once), kept from
         # stage to stage and written over in place, padded with blanks that JSON ignores: creating
         # and removing a file, or truncating one, cost every stage 0.2-0.3 ms. Between two stages
         # it says `null`, no entry; the next run's begin removes it.
-        path = self.path / RUNNING / f"{os.getpid()}-{threading.get_ident()}"
+        path = self._note()
         path.parent.mkdir(parents=True, exist_ok=True)
         data = entry.encode()
         with _writing(path):
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
-                width = max(os.fstat(fd).st_size, len(data))
-                os.pwrite(fd, data.ljust(width), 0)
-            except OSError:
+                os.pwrite(fd, data.ljust(max(os.fstat(fd).st_size, len(data))), 0)
+            finally:
                 os.close(fd)
-                raise
-        try:
-            yield
-        finally:
-            with contextlib.suppress(OSError):
-                os.pwrite(fd, b"null".ljust(width), 0)
-            os.close(fd)
+
+    def note_between(self) -> None:
+        """No stage of this thread runs now (its last one's record is written, or about to be)."""
+        path = self._note()
+        with contextlib.suppress(OSError):  # no note of this thread's: nothing to take back
+            fd = os.open(path, os.O_RDWR)
+            try:
+                os.pwrite(fd, b"null".ljust(os.fstat(fd).st_size), 0)
+            finally:
+                os.close(fd)
+
+    def _note(self) -> Path:
+        return self.path / RUNNING / f"{os.getpid()}-{threading.get_ident()}"
 
     def running_stages(self) -> tuple[dict[str, object], ...]:
         """The stage entries left by processes that did not finish their stage (one per thread)."""

@@ -9,6 +9,7 @@ log written during it. It knows nothing of pytest.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shlex
@@ -21,14 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from tipc.metrics.logfile import extract_file
-from tipc.plan.model import Plan, Skipped, Stage, StageKind
+from tipc.plan.model import InferCase, Plan, Skipped, Stage, StageKind
 from tipc.plan.naming import kind_of
 from tipc.results.folder import Interrupted, ResultsDir, archive_interrupted, new_run_id, read_records
 from tipc.results.records import RunInfo, StageRecord, Status
 from tipc.run import legacy
 from tipc.run.endings import describe_exit, memory_limit_kb
-from tipc.run.executor import Ending, ExecRequest, ExecResult, Executor
-from tipc.run.false_pass import false_pass, output_signatures
+from tipc.run.executor import Ending, ExecRequest, ExecResult, Executor, Started
+from tipc.run.false_pass import Signature, false_pass, output_signatures
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
 from tipc.run.probe import NO_FACTS, InterpreterFacts, facts_in_background
@@ -88,11 +89,30 @@ def _resolved(path: Path) -> Path:
     return path.resolve()
 
 
+@functools.lru_cache(maxsize=256)
+def _case_fields(case: InferCase) -> dict[str, Any]:
+    """An infer case as its record holds it: ``asdict`` walks and copies every field, and each stage's
+    record is made twice (the running note, the result) between two stages' processes."""
+    return asdict(case)
+
+
 def command_text(stage: Stage) -> str:
     """What a dry run prints: the env overrides and the argv, as one shell-readable line."""
     env = " ".join(f"{k}={shlex.quote(v)}" if v is not None else f"-u {k}" for k, v in stage.env.items())
     prefix = f"env {env} " if env else ""
     return f"{prefix}{shlex.join(stage.argv)}"
+
+
+class _Flight:
+    """A started stage and what judging it needs: its outputs and appended logs as they were."""
+
+    __slots__ = ("before", "offsets", "stage", "started")
+
+    def __init__(self, stage: Stage, started: Started, before: dict[str, Signature | None], offsets: dict[str, int]):
+        self.stage = stage
+        self.started = started
+        self.before = before
+        self.offsets = offsets
 
 
 class PlanRun:
@@ -119,6 +139,7 @@ class PlanRun:
         self.run_id = run_id or new_run_id()
         self.done: dict[str, StageRecord] = {}
         self.start = 0.0
+        self._ahead: _Flight | None = None  # the next stage, started while this one's record was written
         self._facts: Callable[[], InterpreterFacts] = lambda: NO_FACTS
         self.notes: list[str] = []  # decided during the run (preflight lines), for run.json
         self.warnings: list[str] = []  # for the front to show: an earlier run found interrupted
@@ -195,6 +216,8 @@ class PlanRun:
 
     def end(self) -> None:
         """Carry over the earlier records of stages this run left out, and close the folder."""
+        self.stop_ahead()
+        self.executor.close()
         if not self.settings.dry_run and self.start:
             facts = self.facts
             if facts.problem:
@@ -243,7 +266,7 @@ class PlanRun:
             model=self.plan.model,
             mode=self.plan.mode,
             config=self.plan.config_path,
-            infer=None if case is None else asdict(case),
+            infer=None if case is None else dict(_case_fields(case)),
             run_id=self.run_id,
             shard=self.plan.shard,
             **kw,
@@ -269,35 +292,73 @@ class PlanRun:
         self.results.append_record(record)
         return record
 
-    def run_stage(self, stage: Stage) -> StageRecord:
-        """Gate, run and record one stage. Re-raises KeyboardInterrupt after recording it."""
+    def run_stage(self, stage: Stage, then: Stage | None = None) -> StageRecord:
+        """Gate, run and record one stage. Re-raises KeyboardInterrupt after recording it.
+
+        ``then``: the stage of this plan the front will ask for next. When this one passes and
+        ``then``'s gate is open, ``then`` starts at once and this stage's record is written while
+        it runs: the time between two stages' processes is only what judging this one and
+        starting the next take, not the records or the front's own reporting (a pytest item's
+        protocol). The next ``run_stage`` finds it running."""
         if self.settings.dry_run:  # every stage "passes" by having its command printed
             skip = not_applicable(stage, self.settings.node_rank)
             status, reason = (Status.SKIPPED, NOT_RANK0) if skip else (Status.PASSED, "dry run")
             return self._finish(stage, self._record(stage, status, reason), ran=False)
+        flight, self._ahead = self._ahead, None
+        if flight is not None and flight.stage.id != stage.id:
+            # Asked for another stage first (a plugin re-running the last one): the stage started
+            # ahead is stopped, unrecorded; its turn starts it anew, its log written over. What it
+            # began to write must not stand in for it meanwhile.
+            flight.started.finish(stop=True)
+            self.results.stamp(self.plan.stage(flight.stage.id), passed=False)
+            flight = None
         if stage.kind is StageKind.GOLDEN:
             return self._check_golden(stage)
-        decision = decide(
-            stage, self.plan, self.done, self.results.passed_before, self.settings.node_rank, self.include_hint
-        )
-        if decision.status is not None:  # not decision.runs, spelled so that the type narrows
-            return self._finish(stage, self._record(stage, decision.status, decision.reason), ran=False)
+        if flight is None:
+            decision = decide(
+                stage, self.plan, self.done, self.results.passed_before, self.settings.node_rank, self.include_hint
+            )
+            if decision.status is not None:  # not decision.runs, spelled so that the type narrows
+                return self._finish(stage, self._record(stage, decision.status, decision.reason), ran=False)
+            flight = self._start(stage)
+        return self._complete(flight, then)
+
+    def _start(self, stage: Stage) -> _Flight:
         cwd = self.cwd_of(stage)
         before = output_signatures(stage, cwd)
         offsets = file_sizes(self._appended_logs(stage))
-        killed = self._record(
-            stage,
-            Status.FAILED,
-            "interrupted: the harness was killed while this stage ran",
-            start=time.time(),
-            log_offsets=offsets,
-        )
-        with self.results.running(killed.to_json()):
-            result = self.executor.run(self._request(stage))
+        start = time.time()
+        started = self.executor.start(self._request(stage))
+        try:  # the note follows the start: the time between two stages is only what starting takes
+            killed = self._record(
+                stage,
+                Status.FAILED,
+                "interrupted: the harness was killed while this stage ran",
+                start=start,
+                log_offsets=offsets,
+            )
+            self.results.note_running(killed.to_json())
+        except BaseException:  # a full disk or a Ctrl-C: the stage must not run on unrecorded
+            started.finish(stop=True)
+            raise
+        return _Flight(stage, started, before, offsets)
+
+    def _start_ahead(self, stage: Stage | None) -> None:
+        """Start ``stage`` now when its gate is open; a closed gate is recorded at its turn."""
+        if stage is None or stage.kind is StageKind.GOLDEN:
+            return
+        decision = decide(stage, self.plan, self.done, self.results.passed_before, self.settings.node_rank)
+        if decision.runs:
+            self._ahead = self._start(stage)
+
+    def _complete(self, flight: _Flight, then: Stage | None, stop: bool = False) -> StageRecord:
+        stage, offsets = flight.stage, flight.offsets
+        result = flight.started.finish(stop)
+        cwd = self.cwd_of(stage)
         metrics_log = self._copy_train_log(stage, offsets)
         status, reason = _status(result)
         if status is Status.PASSED:
-            problem = false_pass(stage, cwd, self.log_of(stage), self._owns_outputs(stage), before)
+            problem = false_pass(stage, cwd, self.log_of(stage), self._owns_outputs(stage), flight.before)
             status, reason = (Status.FAILED, problem) if problem else (status, reason)
         reason = "; ".join(filter(None, (reason, self._launch_story(stage, status, offsets))))
         record = self._record(
@@ -310,21 +371,45 @@ class PlanRun:
             log_offsets=offsets,
             peak_rss_mb=None if result.peak_rss_kb is None else round(result.peak_rss_kb / 1024, 1),
         )
-        if result.ending is not Ending.NOT_STARTED:
-            since = offsets.get(str(metrics_log), 0)
-            metrics, note = _extract_metrics(stage.kind.value, metrics_log, since)
-            if stage.speed is not None:
-                from tipc.run.speedlog import speed_run, write_speed  # benchmark_train's trains only
-
-                run = speed_run(stage.speed, result.duration, os.environ, self.facts.paddle_version)
-                speed, speed_note = write_speed(stage.speed, cwd, metrics_log, since, run)
-                metrics, note = {**metrics, **speed}, "; ".join(filter(None, (note, speed_note)))
-            record = replace(record, metrics=metrics, reason="; ".join(filter(None, (reason, note))))
         interrupted = result.ending is Ending.INTERRUPTED
-        self._finish(stage, record, ran=not interrupted)
+        self.done[stage.id] = record  # what the next stage's gate reads; its metrics follow
+        if status is Status.PASSED:
+            self._start_ahead(then)
+        if self._ahead is None:
+            self.results.note_between()
+        try:
+            if result.ending is not Ending.NOT_STARTED:
+                record = self._with_metrics(stage, record, result, metrics_log, offsets)
+            if interrupted:  # what it left half-written must not stand in for it in a later run
+                self.results.stamp(self.plan.stage(stage.id), passed=False)
+            self._finish(stage, record, ran=not interrupted)
+        except BaseException:  # a Ctrl-C or a full disk: the stage started ahead must not run on alone
+            self.stop_ahead()
+            raise
         if interrupted:
             raise KeyboardInterrupt(result.reason)
         return record
+
+    def _with_metrics(
+        self, stage: Stage, record: StageRecord, result: ExecResult, metrics_log: Path, offsets: dict[str, int]
+    ) -> StageRecord:
+        since = offsets.get(str(metrics_log), 0)
+        metrics, note = _extract_metrics(stage.kind.value, metrics_log, since)
+        if stage.speed is not None:
+            from tipc.run.speedlog import speed_run, write_speed  # benchmark_train's trains only
+
+            run = speed_run(stage.speed, result.duration, os.environ, self.facts.paddle_version)
+            speed, speed_note = write_speed(stage.speed, self.cwd_of(stage), metrics_log, since, run)
+            metrics, note = {**metrics, **speed}, "; ".join(filter(None, (note, speed_note)))
+        return replace(record, metrics=metrics, reason="; ".join(filter(None, (record.reason, note))))
+
+    def stop_ahead(self) -> None:
+        """The run ends before the front asked for the stage started ahead (Ctrl-C, ``pytest -x``):
+        it is stopped, and recorded as interrupted."""
+        flight, self._ahead = self._ahead, None
+        if flight is not None:
+            with contextlib.suppress(KeyboardInterrupt):  # what an interrupted stage's record raises
+                self._complete(flight, None, stop=True)
 
     def _check_golden(self, stage: Stage) -> StageRecord:
         """In the harness: judge this run's evidence against the chain's golden, write the findings."""

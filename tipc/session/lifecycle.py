@@ -174,11 +174,13 @@ class TipcSession:
         """The doctor failed this config: its stages were recorded as blocked at begin."""
         return target.path in self.doctor and not self.doctor[target.path].ok
 
-    def run_stage(self, target: ConfigTarget, stage: Stage) -> StageRecord:
+    def run_stage(self, target: ConfigTarget, stage: Stage, then: Stage | None = None) -> StageRecord:
+        """``then``: the stage of the same config the front will ask for next, if it knows it: a
+        serial run starts it the moment this one passes (``PlanRun.run_stage``)."""
         run = self.plan_run(target)
         if self.blocked(target) and stage.id in run.done:
             return run.done[stage.id]
-        return run.run_stage(stage) if self._runner is None else self._runner.run(run, stage)
+        return run.run_stage(stage, then) if self._runner is None else self._runner.run(run, stage)
 
     def skip_dropped(self, target: ConfigTarget, skipped: Skipped) -> StageRecord:
         return self.plan_run(target).skip_dropped(skipped)

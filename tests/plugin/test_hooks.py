@@ -205,6 +205,52 @@ def test_an_item_a_mark_may_skip_is_not_started_ahead(tipc_run):
     assert [r["id"].rpartition("::")[2] for r in tipc_run.records()] == [s for s in STAGES if s != "eval"]
 
 
+def test_the_first_stage_starts_while_pytest_collects(tipc_run):
+    tipc_run.pytester.syspathinsert()
+    tipc_run.pytester.makepyfile(
+        clock="""
+        import time
+
+        def pytest_collection_finish(session):
+            session.config.stash_collected = time.time()
+
+        def pytest_terminal_summary(config):
+            print(f"collected at {config.stash_collected!r}")
+        """
+    )
+    result = tipc_run.run("-p", "clock", "-s")
+    result.assert_outcomes(passed=5)
+    (line,) = [line for line in result.outlines if line.startswith("collected at ")]
+    assert tipc_run.records()[0]["start"] < float(line.split()[-1])
+
+
+@pytest.mark.parametrize("plugin", ["skip_train", "eval_first"])
+def test_a_first_stage_pytest_will_not_run_first_is_stopped_unrecorded(tipc_run, plugin):
+    """A plugin that skips or reorders items: the stage started at the session's start is stopped
+    as soon as the items are known, and leaves neither a record nor a log."""
+    tipc_run.pytester.syspathinsert()
+    tipc_run.pytester.makepyfile(
+        skip_train="""
+        import pytest
+
+        def pytest_collection_modifyitems(items):
+            items[0].add_marker(pytest.mark.skip(reason="not tonight"))
+        """,
+        eval_first="""
+        def pytest_collection_modifyitems(items):
+            items[0], items[1] = items[1], items[0]
+        """,
+    )
+    result = tipc_run.run("-p", plugin, "-rs")
+    train = [r for r in tipc_run.records() if r["id"].endswith("::train")]
+    if plugin == "skip_train":
+        result.assert_outcomes(passed=0, skipped=5)
+        assert train == []
+        assert not (tipc_run.out() / "norm_train_gpus_-1_autocast_fp32_nodes_1_train.log").exists()
+    else:  # eval first finds no trained model; train then runs at its turn, once
+        assert [(r["status"], r["reason"]) for r in train] == [("passed", "")]
+
+
 def test_a_session_stopped_after_a_pass_stops_the_stage_started_ahead(tipc_run, monkeypatch):
     """A plugin that ends the session after an item that passed: the next stage had started the moment
     that one passed; it is stopped at once and recorded as interrupted, not left running."""

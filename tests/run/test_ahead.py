@@ -73,6 +73,7 @@ def test_a_stage_asked_for_again_stops_the_one_started_ahead_unrecorded(plan_run
     assert time.monotonic() - t0 < 10
     assert [r[0] for r in records(plan_run)] == ["train", "eval", "train", "train"]
     assert not plan_run.results.passed_before(evaluate)
+    assert not plan_run.log_of(evaluate).exists()
     monkeypatch.delenv("TIPC_FAKE")
     assert plan_run.run_stage(evaluate).status is Status.PASSED
     assert "# exit code: 0" in plan_run.log_of(evaluate).read_text()  # its log written anew

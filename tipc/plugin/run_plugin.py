@@ -81,6 +81,11 @@ def _thaw_heap(config: pytest.Config) -> None:
         config.stash[HEAP_FROZEN] = False
 
 
+def _may_skip(item: pytest.Item) -> bool:
+    """A mark that may keep the item from running (a user's conftest adds them): its stage waits for its turn."""
+    return any(mark.name in ("skip", "skipif", "xfail") for mark in item.iter_markers())
+
+
 class TipcPlugin:
     def __init__(self, config: pytest.Config, settings: Settings, workerinput: dict[str, Any] | None) -> None:
         self.config = config
@@ -106,6 +111,7 @@ class TipcPlugin:
         self._warned = 0  # warnings shown at the start are not repeated in the summary
         self.doctor = doctor_on(settings) and not settings.run.dry_run  # its item comes first
         self._next: pytest.Item | None = None  # the item pytest runs after the current one
+        self._early: tuple[ConfigTarget, Stage] | None = None  # started at the session's start
 
     def write(self, data: str | bytes, legacy_echo: bool = False) -> None:
         """Straight to the terminal, past pytest's capture (``--live``, dry-run commands)."""
@@ -165,6 +171,50 @@ class TipcPlugin:
             self.session.end()
             pytest.exit("\n".join(failure_message(r) for r in refused), returncode=pytest.ExitCode.TESTS_FAILED)
         _freeze_heap(self.config)
+        self._early = self._start_early(session.config)
+
+    def _start_early(self, config: pytest.Config) -> tuple[ConfigTarget, Stage] | None:
+        """Start the first config's first stage now, while pytest collects: it is the first item
+        pytest runs unless the command line or a plugin selects, reorders or skips items; the
+        command line is read here, the rest once collected (``pytest_collection_finish``)."""
+        option = config.option
+        if (
+            self.worker is not None
+            or self.doctor  # its item comes first
+            or self.settings.schedule.concurrent
+            or self.settings.run.dry_run
+            or config.getoption("dist", "no") != "no"
+            or option.keyword
+            or option.markexpr
+            or option.setuponly
+            or option.setupplan
+            or any(config.getoption(name, None) for name in ("lf", "failedfirst", "stepwise", "deselect"))
+            or any("::" in arg for arg in config.args)
+        ):
+            return None
+        target = self.settings.targets[0]
+        try:
+            stage = next(self.session.plan(target).stages(), None)
+        except TipcError:  # its collector reports it
+            return None
+        if stage is None:
+            return None
+        self.session.start_ahead(target, stage)
+        return target, stage
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """The stage started early is not the first item pytest will run after all: it is stopped."""
+        early, self._early = self._early, None
+        if early is None:
+            return
+        first = session.items[0] if session.items else None
+        if (
+            not isinstance(first, StageItem)
+            or (first.target, first.stage.id) != (early[0], early[1].id)
+            or _may_skip(first)
+        ):
+            self.session.cancel_ahead(early[0])
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> None:
@@ -188,10 +238,7 @@ class TipcPlugin:
         then = self._next
         if not isinstance(then, StageItem) or then.target is not item.target:
             return None
-        if item.session.shouldstop or item.session.shouldfail:
-            return None
-        # A mark that may keep it from running (a user's conftest adds them): it waits for its turn.
-        if any(mark.name in ("skip", "skipif", "xfail") for mark in then.iter_markers()):
+        if item.session.shouldstop or item.session.shouldfail or _may_skip(then):
             return None
         return then.stage
 

@@ -304,14 +304,9 @@ class PlanRun:
             skip = not_applicable(stage, self.settings.node_rank)
             status, reason = (Status.SKIPPED, NOT_RANK0) if skip else (Status.PASSED, "dry run")
             return self._finish(stage, self._record(stage, status, reason), ran=False)
+        if self._ahead is not None and self._ahead.stage.id != stage.id:
+            self.cancel_ahead()  # asked for another stage first (a plugin re-running the last one)
         flight, self._ahead = self._ahead, None
-        if flight is not None and flight.stage.id != stage.id:
-            # Asked for another stage first (a plugin re-running the last one): the stage started
-            # ahead is stopped, unrecorded; its turn starts it anew, its log written over. What it
-            # began to write must not stand in for it meanwhile.
-            flight.started.finish(stop=True)
-            self.results.stamp(self.plan.stage(flight.stage.id), passed=False)
-            flight = None
         if stage.kind is StageKind.GOLDEN:
             return self._check_golden(stage)
         if flight is None:
@@ -343,8 +338,9 @@ class PlanRun:
             raise
         return _Flight(stage, started, before, offsets)
 
-    def _start_ahead(self, stage: Stage | None) -> None:
-        """Start ``stage`` now when its gate is open; a closed gate is recorded at its turn."""
+    def start_ahead(self, stage: Stage | None) -> None:
+        """Start ``stage`` now when its gate is open (a closed gate is recorded at its turn): the
+        next ``run_stage`` of it finds it running."""
         if stage is None or stage.kind is StageKind.GOLDEN:
             return
         decision = decide(stage, self.plan, self.done, self.results.passed_before, self.settings.node_rank)
@@ -374,7 +370,7 @@ class PlanRun:
         interrupted = result.ending is Ending.INTERRUPTED
         self.done[stage.id] = record  # what the next stage's gate reads; its metrics follow
         if status is Status.PASSED:
-            self._start_ahead(then)
+            self.start_ahead(then)
         if self._ahead is None:
             self.results.note_between()
         try:
@@ -402,6 +398,17 @@ class PlanRun:
             speed, speed_note = write_speed(stage.speed, self.cwd_of(stage), metrics_log, since, run)
             metrics, note = {**metrics, **speed}, "; ".join(filter(None, (note, speed_note)))
         return replace(record, metrics=metrics, reason="; ".join(filter(None, (record.reason, note))))
+
+    def cancel_ahead(self) -> None:
+        """The stage started ahead will not be asked for now: it is stopped, unrecorded, its log
+        removed; its turn, if it comes, starts it anew. What it began to write must not stand in
+        for it meanwhile."""
+        flight, self._ahead = self._ahead, None
+        if flight is not None:
+            flight.started.finish(stop=True)
+            self.results.stamp(self.plan.stage(flight.stage.id), passed=False)
+            with contextlib.suppress(OSError):  # a log of a stage that did not run would mislead
+                self.log_of(flight.stage).unlink()
 
     def stop_ahead(self) -> None:
         """The run ends before the front asked for the stage started ahead (Ctrl-C, ``pytest -x``):

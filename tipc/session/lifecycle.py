@@ -182,6 +182,15 @@ class TipcSession:
             return run.done[stage.id]
         return run.run_stage(stage, then) if self._runner is None else self._runner.run(run, stage)
 
+    def start_ahead(self, target: ConfigTarget, stage: Stage) -> None:
+        """Start ``stage`` before the front asks for it, when its gate is open (``PlanRun.start_ahead``);
+        the front asks for it next or cancels it (``cancel_ahead``)."""
+        if self.owner and not self.blocked(target):
+            self.plan_run(target).start_ahead(stage)
+
+    def cancel_ahead(self, target: ConfigTarget) -> None:
+        self.plan_run(target).cancel_ahead()
+
     def skip_dropped(self, target: ConfigTarget, skipped: Skipped) -> StageRecord:
         return self.plan_run(target).skip_dropped(skipped)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 import time
 from pathlib import Path
@@ -90,3 +91,44 @@ def test_without_a_report_nothing_of_it_is_loaded(tmp_path):
         " '--no-report'])\n"
     )
     assert loaded_after(code, "jinja2", "tipc.report") == []
+
+
+def test_each_stage_s_part_of_the_report_is_made_while_the_next_stage_runs(tmp_path, monkeypatch):
+    """Only the last stage's details are left for the report at the run's end (``tipc.report.ahead``),
+    and the page is the one the report makes of the records alone."""
+    from tipc.cli.main import main
+    from tipc.report import stages, write
+
+    made: list[tuple[str, bool]] = []
+    writing: list[bool] = []
+    view, write_report = stages._view, write.write_report
+
+    def counted(record, *args):
+        made.append((record.id.rpartition("::")[2], bool(writing)))
+        return view(record, *args)
+
+    def report(*args, **kwargs):
+        writing.append(True)
+        return write_report(*args, **kwargs)
+
+    monkeypatch.setattr(stages, "_view", counted)
+    monkeypatch.setattr(write, "write_report", report)
+    config = copy_fake_target(tmp_path / "fake_target") / CPU_CONFIG
+    reports = tmp_path / "reports"
+    args = ["run", "--config", str(config), "--mode", "lite_train_lite_infer", "--python", sys.executable]
+    assert main([*args, "--report-dir", str(reports)]) == 0
+    assert [name for name, at_end in made if not at_end] == [
+        "train",
+        "eval",
+        "export",
+        "infer[cpu-mkldnn_False-threads_1-fp32-bs1]",
+    ]
+    assert [name for name, at_end in made if at_end] == ["infer[cpu-mkldnn_False-threads_1-fp32-bs2]"]
+    (page,) = reports.glob("*/*/2*/index.html")
+    results = tmp_path / "fake_target" / "test_tipc" / "output" / "fake_rec" / "lite_train_lite_infer"
+    again = write_report([results], tmp_path / "again")  # from the records alone, nothing made ahead
+
+    def same(text: str) -> str:  # but for when it was generated
+        return re.sub(r" on \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}", "", text)
+
+    assert same(page.read_text()) == same(again.read_text())

@@ -10,7 +10,7 @@ import markupsafe
 from tipc.metrics.logtext import printable
 from tipc.report.figures import THROUGHPUT_DEFINITION
 from tipc.report.matrix import ABSENT_WHY
-from tipc.report.model import ReportModel
+from tipc.report.model import ReportModel, StageView
 from tipc.report.svg import fmt_number
 
 
@@ -61,8 +61,15 @@ def environment() -> jinja2.Environment:
         bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
     env.filters.update(num=num, duration=duration, percent=percent, short=fmt_number)
-    env.globals.update(THROUGHPUT_DEFINITION=THROUGHPUT_DEFINITION, ABSENT_WHY=ABSENT_WHY)
+    env.globals.update(THROUGHPUT_DEFINITION=THROUGHPUT_DEFINITION, ABSENT_WHY=ABSENT_WHY, stage_html=stage_html)
     return env
+
+
+@lru_cache(maxsize=1024)
+def stage_html(view: StageView) -> markupsafe.Markup:
+    """One stage's details, rendered once: a run renders each as its stage ends, while the next one
+    runs (``tipc.report.ahead``), and the report at its end puts them in place."""
+    return markupsafe.Markup(environment().get_template("stage.html").render(s=view))
 
 
 def render(model: ReportModel) -> str:

@@ -78,6 +78,11 @@ def report_mode_dir(out_root: Path, model: str, mode: str) -> Path:
     return Path(out_root) / _dir_name(model) / _dir_name(mode)
 
 
+def run_report_dir(out_root: Path, model: str, mode: str, run_id: str) -> Path:
+    """The folder of one run's report."""
+    return report_mode_dir(out_root, model, mode) / _dir_name(run_id)
+
+
 def _to_stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
@@ -199,9 +204,12 @@ def write_report(
     summary = summarize_runs(runs)
     records = all_records(runs)
     # Results from before run ids are named by their start second, as reports always were.
-    name = _dir_name(summary.run_id) if summary.run_id else summary.timestamp
     mode_dir = report_mode_dir(out_root, summary.model, summary.mode)
-    report_dir = mode_dir / name
+    if summary.run_id:
+        report_dir = run_report_dir(out_root, summary.model, summary.mode, summary.run_id)
+    else:
+        report_dir = mode_dir / summary.timestamp
+    name = report_dir.name
     report_dir.mkdir(parents=True, exist_ok=True)
 
     past = read_history(mode_dir, name, warn or _to_stderr) if history else ()

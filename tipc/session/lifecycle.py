@@ -36,7 +36,7 @@ from tipc.run.watchdog import Watchdog, start_watchdog
 from tipc.schedule import hostlock
 from tipc.schedule.shard import Sharding, results_folder
 from tipc.session.preflight import preflight
-from tipc.session.report import final_report, preload_reports, report_root
+from tipc.session.report import final_report, preload_reports, prepare_later, report_root
 from tipc.session.settings import ConfigTarget, Settings, check_interpreters, doctor_on
 
 if TYPE_CHECKING:
@@ -83,6 +83,7 @@ class TipcSession:
         self.doctor: dict[Path, Report] = {}  # --doctor's report per config, when it ran
         self.probes: Probes | None = None  # the doctor's probes (None: the machine's)
         self.regressions: list[Regression] = []  # figures the reports found outside their noise band
+        self._report_root: Path | None = None  # where the reports go, once asked
 
     # --- plans and plan runs, one per config ---
 
@@ -180,7 +181,15 @@ class TipcSession:
         run = self.plan_run(target)
         if self.blocked(target) and stage.id in run.done:
             return run.done[stage.id]
-        return run.run_stage(stage, then) if self._runner is None else self._runner.run(run, stage)
+        record = run.run_stage(stage, then) if self._runner is None else self._runner.run(run, stage)
+        self._prepare_report(run, record)
+        return record
+
+    def _prepare_report(self, run: PlanRun, record: StageRecord) -> None:
+        if self.owner and not self.settings.run.dry_run:
+            if self._report_root is None:
+                self._report_root = report_root(self.settings, Path.cwd())
+            prepare_later(self.settings, self._report_root, run.plan, self.run_id, record)
 
     def start_ahead(self, target: ConfigTarget, stage: Stage) -> None:
         """Start ``stage`` before the front asks for it, when its gate is open (``PlanRun.start_ahead``);
@@ -192,7 +201,10 @@ class TipcSession:
         self.plan_run(target).cancel_ahead()
 
     def skip_dropped(self, target: ConfigTarget, skipped: Skipped) -> StageRecord:
-        return self.plan_run(target).skip_dropped(skipped)
+        run = self.plan_run(target)
+        record = run.skip_dropped(skipped)
+        self._prepare_report(run, record)
+        return record
 
     def end(self) -> None:
         if self._runner is not None:  # an early end (Ctrl-C, pytest -x) interrupts what still runs

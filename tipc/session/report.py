@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tipc.plan import Plan
 from tipc.results.folder import ResultsDir
+from tipc.results.records import StageRecord
 from tipc.run import idle
 from tipc.session.settings import Settings
 
@@ -47,6 +50,7 @@ REPORT_MODULES = (
     "tipc.report.build",
     "jinja2",
     "tipc.report.write",
+    "tipc.report.ahead",
 )
 
 
@@ -61,6 +65,21 @@ def _template() -> None:
     from tipc.report.render import environment
 
     environment().get_template("report.html")
+    environment().get_template("stage.html")
+
+
+def prepare_later(settings: Settings, root: Path, plan: Plan, run_id: str, record: StageRecord) -> None:
+    """Have ``record``'s part of the report made in the coming idle moments (``tipc.report.ahead``):
+    its stage has ended, and the next one runs meanwhile."""
+    if writes_reports(settings):
+        idle.later(partial(_prepare, record, root, plan.model, plan.mode, run_id))
+
+
+def _prepare(record: StageRecord, root: Path, model: str, mode: str, run_id: str) -> None:
+    from tipc.report.ahead import prepare_stage
+    from tipc.report.write import run_report_dir
+
+    prepare_stage(record, run_report_dir(root, model, mode, run_id))
 
 
 def final_report(

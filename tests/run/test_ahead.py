@@ -60,6 +60,22 @@ def test_nothing_starts_ahead_of_a_failure(plan_run, monkeypatch):
     assert not plan_run.log_of(export).exists()
 
 
+def test_a_false_pass_takes_back_the_stage_started_at_its_exit(plan_run, monkeypatch):
+    """The next stage starts on the exit code (before the sweep and the judging); a stage that
+    exited 0 but is judged failed stops it, unrecorded, and its gate then says why."""
+    import tipc.run.plan_run as module
+
+    monkeypatch.setattr(module, "false_pass", lambda *a, **k: "exit code 0 but it did not write latest.pdparams")
+    monkeypatch.setenv("TIPC_FAKE", "eval:sleep=30")
+    train, evaluate, *_ = stages(plan_run)
+    t0 = time.monotonic()
+    assert plan_run.run_stage(train, evaluate).status is Status.FAILED
+    assert not plan_run.log_of(evaluate).exists()
+    assert plan_run.run_stage(evaluate).status is Status.BLOCKED
+    assert time.monotonic() - t0 < 10
+    assert [r[:2] for r in records(plan_run)] == [("train", "failed"), ("eval", "blocked")]
+
+
 def test_a_stage_asked_for_again_stops_the_one_started_ahead_unrecorded(plan_run, monkeypatch):
     """A plugin re-running the last stage: the stage started ahead is stopped and runs at its turn;
     what it began to write does not pass for its earlier run's outputs meanwhile."""

@@ -349,7 +349,14 @@ class PlanRun:
 
     def _complete(self, flight: _Flight, then: Stage | None, stop: bool = False) -> StageRecord:
         stage, offsets = flight.stage, flight.offsets
-        result = flight.started.finish(stop)
+        # On a clean exit ``then`` starts before the stage is swept, reaped and judged: as if it
+        # passed. A stage judged otherwise below takes it back.
+        on_clean_exit = None if then is None else functools.partial(self._start_after, stage, then)
+        try:
+            result = flight.started.finish(stop, on_clean_exit)
+        except BaseException:  # a Ctrl-C or a full disk while ``then`` started
+            self.stop_ahead()
+            raise
         cwd = self.cwd_of(stage)
         metrics_log = self._copy_train_log(stage, offsets)
         status, reason = _status(result)
@@ -368,12 +375,12 @@ class PlanRun:
             peak_rss_mb=None if result.peak_rss_kb is None else round(result.peak_rss_kb / 1024, 1),
         )
         interrupted = result.ending is Ending.INTERRUPTED
-        self.done[stage.id] = record  # what the next stage's gate reads; its metrics follow
-        if status is Status.PASSED:
-            self.start_ahead(then)
-        if self._ahead is None:
-            self.results.note_between()
+        self.done[stage.id] = record
         try:
+            if status is not Status.PASSED:  # exit code 0, but a false pass: ``then``'s gate closes
+                self.cancel_ahead()
+            if self._ahead is None:
+                self.results.note_between()
             if result.ending is not Ending.NOT_STARTED:
                 record = self._with_metrics(stage, record, result, metrics_log, offsets)
             if interrupted:  # what it left half-written must not stand in for it in a later run
@@ -385,6 +392,11 @@ class PlanRun:
         if interrupted:
             raise KeyboardInterrupt(result.reason)
         return record
+
+    def _start_after(self, stage: Stage, then: Stage) -> None:
+        """``stage`` exited 0: start ``then`` now if its gate opens once ``stage`` has passed."""
+        self.done[stage.id] = self._record(stage, Status.PASSED)  # for the gate; the real record follows
+        self.start_ahead(then)
 
     def _with_metrics(
         self, stage: Stage, record: StageRecord, result: ExecResult, metrics_log: Path, offsets: dict[str, int]

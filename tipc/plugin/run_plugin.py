@@ -190,6 +190,7 @@ class TipcPlugin:
             or option.setupplan
             or any(config.getoption(name, None) for name in ("lf", "failedfirst", "stepwise", "deselect"))
             or any("::" in arg for arg in config.args)
+            or not self.settings.targets
         ):
             return None
         target = self.settings.targets[0]

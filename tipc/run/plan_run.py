@@ -139,7 +139,7 @@ class PlanRun:
         self.run_id = run_id or new_run_id()
         self.done: dict[str, StageRecord] = {}
         self.start = 0.0
-        self._ahead: _Flight | None = None  # the next stage, started while this one's record was written
+        self._ahead: _Flight | None = None  # the next stage, started as the last one exited
         self._facts: Callable[[], InterpreterFacts] = lambda: NO_FACTS
         self.notes: list[str] = []  # decided during the run (preflight lines), for run.json
         self.warnings: list[str] = []  # for the front to show: an earlier run found interrupted
@@ -295,11 +295,11 @@ class PlanRun:
     def run_stage(self, stage: Stage, then: Stage | None = None) -> StageRecord:
         """Gate, run and record one stage. Re-raises KeyboardInterrupt after recording it.
 
-        ``then``: the stage of this plan the front will ask for next. When this one passes and
-        ``then``'s gate is open, ``then`` starts at once and this stage's record is written while
-        it runs: the time between two stages' processes is only what judging this one and
-        starting the next take, not the records or the front's own reporting (a pytest item's
-        protocol). The next ``run_stage`` finds it running."""
+        ``then``: the stage of this plan the front will ask for next. When this one exits 0 and
+        ``then``'s gate opens on its passing, ``then`` starts at once; this stage is swept, judged
+        and recorded while it runs, and the front reports it (a pytest item's protocol) meanwhile:
+        the time between two stages' processes is only what starting the next one takes. The next
+        ``run_stage`` finds it running; a false pass here takes it back."""
         if self.settings.dry_run:  # every stage "passes" by having its command printed
             skip = not_applicable(stage, self.settings.node_rank)
             status, reason = (Status.SKIPPED, NOT_RANK0) if skip else (Status.PASSED, "dry run")

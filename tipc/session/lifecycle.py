@@ -177,7 +177,7 @@ class TipcSession:
 
     def run_stage(self, target: ConfigTarget, stage: Stage, then: Stage | None = None) -> StageRecord:
         """``then``: the stage of the same config the front will ask for next, if it knows it: a
-        serial run starts it the moment this one passes (``PlanRun.run_stage``)."""
+        serial run starts it the moment this one exits 0 (``PlanRun.run_stage``)."""
         run = self.plan_run(target)
         if self.blocked(target) and stage.id in run.done:
             return run.done[stage.id]

@@ -224,6 +224,13 @@ def test_the_first_stage_starts_while_pytest_collects(tipc_run):
     assert tipc_run.records()[0]["start"] < float(line.split()[-1])
 
 
+def test_listing_the_fixtures_starts_no_stage(tipc_run):
+    """A session that runs no item (``--fixtures``) does not start the first stage early."""
+    tipc_run.run("--fixtures")
+    assert not (tipc_run.out() / "norm_train_gpus_-1_autocast_fp32.log").exists()
+    assert not any(r["id"].endswith("::train") for r in tipc_run.records())
+
+
 @pytest.mark.parametrize("plugin", ["skip_train", "eval_first"])
 def test_a_first_stage_pytest_will_not_run_first_is_stopped_unrecorded(tipc_run, plugin):
     """A plugin that skips or reorders items: the stage started at the session's start is stopped

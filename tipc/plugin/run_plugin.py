@@ -188,7 +188,10 @@ class TipcPlugin:
             or option.markexpr
             or option.setuponly
             or option.setupplan
-            or any(config.getoption(name, None) for name in ("lf", "failedfirst", "stepwise", "deselect"))
+            or any(
+                config.getoption(name, None)
+                for name in ("lf", "failedfirst", "stepwise", "deselect", "showfixtures", "show_fixtures_per_test")
+            )
             or any("::" in arg for arg in config.args)
             or not self.settings.targets
         ):

@@ -44,8 +44,10 @@ def test_the_command_line_never_imports_pytest_nor_the_plugin(tmp_path):
 
 
 def test_the_pytest_entry_point_alone_stays_cheap():
-    """What pytest imports in every run: no template engine, no report, runner or results code."""
-    assert loaded_after("import tipc.plugin.hooks", "jinja2", "tipc.report", "tipc.run", "tipc.results") == []
+    """What pytest imports in every run: no template engine, no report, runner or results code, no
+    plan or cluster model (declaring the options needs none of them)."""
+    heavy = ("jinja2", "tipc.report", "tipc.run", "tipc.results", "tipc.plan", "tipc.cluster.node")
+    assert loaded_after("import tipc.plugin.hooks", *heavy) == []
 
 
 def test_the_version_is_written_once_and_read_without_a_metadata_search():

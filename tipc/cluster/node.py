@@ -14,10 +14,9 @@ from typing import Literal, TypedDict
 
 from tipc.cluster.device import Device, choose_device
 from tipc.cluster.identity import local_addresses, this_node
+from tipc.cluster.options import DEFAULT_RENDEZVOUS_TIMEOUT
 from tipc.cluster.ports import FindPorts, find_free_range, resolve_start_port
 from tipc.cluster.topology import Resolver, default_resolver, node_list
-
-DEFAULT_RENDEZVOUS_TIMEOUT = 60.0
 
 
 @dataclass(frozen=True, slots=True)

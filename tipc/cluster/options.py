@@ -9,11 +9,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tipc.cluster.node import DEFAULT_RENDEZVOUS_TIMEOUT, ClusterArgs
-from tipc.cluster.topology import split_list
 from tipc.errors import ClusterError
+
+if TYPE_CHECKING:
+    from tipc.cluster.node import ClusterArgs
+
+# Here, not in tipc.cluster.node: declaring the options (every pytest start, tipc's or not) loads
+# nothing of the cluster's model.
+DEFAULT_RENDEZVOUS_TIMEOUT = 60.0
 
 OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
     (
@@ -99,6 +104,9 @@ def add_options(add: Callable[..., Any]) -> None:
 
 def cluster_args(get: Callable[[str], Any], port_count: int = 1) -> ClusterArgs:
     """The options' values as ``ClusterArgs``; ``port_count`` = processes per node."""
+    from tipc.cluster.node import ClusterArgs
+    from tipc.cluster.topology import split_list
+
     ips = get("tipc_ips")
     timeout = get("tipc_rendezvous_timeout")
     if timeout <= 0:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import base64
 import functools
 import io
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,24 +31,34 @@ class Thumb:
 
 
 def image_file(logged: str, cwd: str, argv: tuple[str, ...]) -> Path | None:
-    candidates = [Path(cwd) / logged]
+    # Strings, not Paths: a report looks up three images per infer case, and pathlib's parsing
+    # was most of the predictions section's time.
+    candidates = [os.path.join(cwd, logged)]
     for i, arg in enumerate(argv):
         value = arg.partition("=")[2] if arg.startswith("--image_dir=") else ""
         if arg == "--image_dir" and i + 1 < len(argv):
             value = argv[i + 1]
         if value:
-            folder = Path(cwd) / value
-            candidates.append((folder if folder.is_dir() else folder.parent) / Path(logged).name)
-    return next((p for p in candidates if p.is_file() and p.stat().st_size <= MAX_BYTES), None)
+            folder = os.path.join(cwd, value)
+            parent = folder if os.path.isdir(folder) else os.path.dirname(folder)
+            candidates.append(os.path.join(parent, os.path.basename(logged.rstrip("/"))))
+    for candidate in candidates:
+        try:
+            st = os.stat(candidate)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_BYTES:
+            return Path(candidate)
+    return None
 
 
 def thumbnail(path: Path) -> Thumb | None:
     """The image's thumbnail; one decode per file and version, however many cases read the image."""
     try:
-        stat = path.stat()
+        info = path.stat()
     except OSError:
         return None
-    return _thumbnail(path, stat.st_mtime_ns, stat.st_size)
+    return _thumbnail(path, info.st_mtime_ns, info.st_size)
 
 
 # The formats predictors read, by their first bytes: anything else is not opened, so a run whose

@@ -63,3 +63,24 @@ def test_when_no_pid_was_handed_out_since_the_root_only_the_root_is_read(monkeyp
     finally:
         child.kill()
         child.wait()
+
+
+def test_the_next_stage_started_since_is_no_reason_to_list_proc(monkeypatch):
+    """The next stage starts as this one exits: the pids handed out since are the harness's own
+    (its roots) and the sweep still reads one stat; any other pid since, and /proc is listed."""
+    older, child = _two_in_pid_order()  # a stage (older) and the next one (child), started after it
+    listed: list[str] = []
+    listdir = os.listdir
+    monkeypatch.setattr(proctree.os, "listdir", lambda path: listed.append(path) or listdir(path))
+    try:
+        monkeypatch.setattr(proctree, "_last_pid", lambda: child.pid)
+        handed_out = set(range(older.pid + 1, child.pid + 1))  # the next stage, and whatever came between
+        assert list(proctree.snapshot(older.pid, started_since=handed_out)) == [older.pid]
+        assert listed == []
+        monkeypatch.setattr(proctree, "_last_pid", lambda: older.pid + 2)
+        proctree.snapshot(older.pid, started_since={older.pid + 2})  # older.pid + 1: not the harness's
+        assert listed == [proctree.PROC]
+    finally:
+        for p in (older, child):
+            p.kill()
+            p.wait()

@@ -258,6 +258,7 @@ class _Launch:
         self._tracker = Tracker(proc.pid)
         self._waiter = _ExitWaiter(proc.pid)
         self._tee = _Tee(req.log, out.tell(), executor.live)
+        executor.running.add(proc.pid)
 
     def finish(self, stop: bool = False, on_clean_exit: OnExit | None = None) -> ExecResult:
         try:
@@ -304,13 +305,16 @@ class _Launch:
             try:
                 # After a clean exit this only sweeps leftovers (a detached daemon, a worker
                 # the launcher forgot); otherwise it is the kill itself.
-                table = snapshot(proc.pid)  # one read of /proc for both sweeps, of processes born since
+                # One read of /proc for both sweeps, of processes born since (the stages started since
+                # this one exited are the harness's own).
+                table = snapshot(proc.pid, executor.running)
                 kill_tree(self._tracker, lambda: not _exited(proc.pid), grace, table)
                 # The tree misses a process that left the session after the last scan and was
                 # orphaned before the exit (a daemon started just before it): it carries the token.
                 kill_marked_by(STAGE_MARKER, self._stage, grace, born_after=self._tracker.born(table), table=table)
             finally:
                 peak = _reap(proc)
+                executor.running.discard(proc.pid)
                 waiter.close()
                 self._tee.close()
         return ending, reason, peak
@@ -356,6 +360,7 @@ class ProcessExecutor:
         self._interrupted = threading.Event()
         self._spare: Path | None = None
         self._closed = False
+        self.running: set[int] = set()  # the root pids of the stages started and not yet finished
 
     def interrupt(self) -> None:
         self._interrupted.set()

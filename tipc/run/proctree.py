@@ -18,7 +18,7 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 PROC = "/proc"
@@ -69,18 +69,24 @@ def _last_pid() -> int | None:
         return None
 
 
-def snapshot(born_from: int = 0) -> dict[int, ProcInfo]:
+def snapshot(born_from: int = 0, started_since: Collection[int] = ()) -> dict[int, ProcInfo]:
     """Every process visible in /proc now; with ``born_from`` (a pid), only those started after it.
 
     Pids are handed out in increasing order until the counter wraps at ``pid_max``, so the
     processes started after ``born_from`` have larger pids, and reading only theirs keeps the
     sweep after every stage from reading hundreds of files. Once the counter has wrapped past
-    ``born_from`` (it is below it now), every process is read.
+    ``born_from`` (it is below it now), every process is read. ``started_since``: processes the
+    caller itself started after ``born_from`` (the next stage, started as this one exited).
     """
     last = _last_pid() if born_from else None
-    if last is not None and last == born_from:
-        # No pid handed out since (the usual quick stage that started nothing): nothing was born
-        # after it, and listing /proc would cost each stage's sweep more than the rest of it.
+    if (
+        last is not None
+        and born_from <= last <= born_from + len(started_since)
+        and all(pid in started_since for pid in range(born_from + 1, last + 1))
+    ):
+        # No pid handed out since but the caller's own (the usual quick stage that started
+        # nothing): nothing was born of it, and listing /proc would cost each stage's sweep more
+        # than the rest of it.
         info = _read_stat(born_from)
         return {} if info is None else {born_from: info}
     floor = born_from if last is not None and last >= born_from else 0

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.processes import gone, wait_for
+from tipc.run import proctree
 from tipc.run.executor import SPARE_LOG, Ending, ExecRequest, ProcessExecutor, child_env
 
 
@@ -242,3 +243,40 @@ def test_each_log_after_the_first_is_the_spare_made_while_the_last_stage_ran(tmp
     assert text.startswith(f"# command: {sys.executable} -c") and "two\n" in text and "meanwhile" not in text
     executor.close()
     assert sorted(p.name for p in second.log.parent.iterdir()) == ["b.log", "stage.log"]
+
+
+# Exits 0 at once; with "leave", it leaves an escaped grandchild that ignores SIGTERM. Writes the
+# pid that matters (its own, or the grandchild's) to argv[1].
+EXITS = """
+import os, subprocess, sys
+pid = os.getpid()
+if sys.argv[2] == "leave":
+    escape = "import os, signal, time; os.setsid(); signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"
+    pid = subprocess.Popen([sys.executable, "-c", escape]).pid
+open(sys.argv[1], "w").write(str(pid))
+"""
+
+
+@pytest.mark.parametrize("what", ["nothing", "leave"])
+def test_the_next_stage_starts_at_a_clean_exit_once_nothing_of_the_stage_is_left(tmp_path, monkeypatch, what):
+    """``on_clean_exit`` (where the next stage starts) comes before the sweep and the reap when
+    nothing was started since the child, and after the sweep when something was."""
+    pid_file = tmp_path / "pid"
+    seen: list[bool] = []
+    # The last pid the kernel handed out: the child's, or its grandchild's (whatever else this
+    # machine starts meanwhile, in another test worker, say, does not count here).
+    monkeypatch.setattr(proctree, "_last_pid", lambda: int(pid_file.read_text()))
+
+    def on_clean_exit() -> None:
+        pid = int(pid_file.read_text())
+        if what == "nothing":  # still its zombie: not reaped yet
+            seen.append(os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None)
+        else:  # the grandchild was swept already
+            seen.append(gone(pid))
+
+    argv = (sys.executable, "-c", EXITS, str(pid_file), what)
+    started = ProcessExecutor(grace=0.2).start(
+        ExecRequest(argv=argv, cwd=str(tmp_path), env={}, log=tmp_path / "l.log")
+    )
+    assert started.finish(on_clean_exit=on_clean_exit).returncode == 0
+    assert seen == [True]

@@ -34,7 +34,7 @@ from typing import BinaryIO, NoReturn, Protocol
 
 from tipc.run import idle
 from tipc.run.endings import oom_kills
-from tipc.run.proctree import Tracker, kill_marked_by, kill_tree, snapshot
+from tipc.run.proctree import Tracker, born_nothing, kill_marked_by, kill_tree, snapshot
 from tipc.run.watchdog import RUN_MARKER, STAGE_MARKER
 
 LiveSink = Callable[[bytes], None]
@@ -80,8 +80,8 @@ OnExit = Callable[[], None]
 class Started(Protocol):
     def finish(self, stop: bool = False, on_clean_exit: OnExit | None = None) -> ExecResult:
         """Supervise the stage to its end; ``stop``: end it now, as INTERRUPTED (its tree killed).
-        ``on_clean_exit``: called the moment the child has exited 0, before what it left is swept
-        and it is reaped (the next stage may start then)."""
+        ``on_clean_exit``: called once the child has exited 0 (the next stage may start then): at
+        once when nothing was started since the child, else after what it left was swept."""
 
 
 class Executor(Protocol):
@@ -296,10 +296,13 @@ class _Launch:
             pass
         self._ended = time.monotonic()  # its duration ends here, not after the sweep or a kill's grace
         grace = 0.0 if ending is Ending.EXITED else executor.grace
+        # The child is not reaped yet: its status is read, not taken.
+        clean = ending is Ending.EXITED and on_clean_exit is not None and _exit_code(proc.pid) == 0
         try:
-            # Before the sweep (~0.4 ms here, right after an exit): the next stage waits for nothing
-            # it does not need. The child is not reaped yet: its status is read, not taken.
-            if ending is Ending.EXITED and on_clean_exit is not None and _exit_code(proc.pid) == 0:
+            if clean and on_clean_exit is not None and born_nothing(proc.pid):
+                # Nothing of this stage can outlive it: the next one starts before the sweep, which
+                # then reads one stat, not /proc.
+                clean = False
                 on_clean_exit()
         finally:
             try:
@@ -317,6 +320,8 @@ class _Launch:
                 executor.running.discard(proc.pid)
                 waiter.close()
                 self._tee.close()
+        if clean and on_clean_exit is not None:  # it started processes: the next stage waits for their sweep
+            on_clean_exit()
         return ending, reason, peak
 
     def _watch(self) -> tuple[Ending, str]:

@@ -69,6 +69,20 @@ def _last_pid() -> int | None:
         return None
 
 
+def _none_born(born_from: int, last: int, started_since: Collection[int]) -> bool:
+    """No pid was handed out after ``born_from`` up to ``last`` but the caller's own: nothing was
+    born of ``born_from`` (the usual quick stage that started nothing)."""
+    return born_from <= last <= born_from + len(started_since) and all(
+        pid in started_since for pid in range(born_from + 1, last + 1)
+    )
+
+
+def born_nothing(pid: int) -> bool:
+    """Nothing was started since ``pid``, on the whole machine: nothing of it can outlive it."""
+    last = _last_pid()
+    return last is not None and _none_born(pid, last, ())
+
+
 def snapshot(born_from: int = 0, started_since: Collection[int] = ()) -> dict[int, ProcInfo]:
     """Every process visible in /proc now; with ``born_from`` (a pid), only those started after it.
 
@@ -79,14 +93,8 @@ def snapshot(born_from: int = 0, started_since: Collection[int] = ()) -> dict[in
     caller itself started after ``born_from`` (the next stage, started as this one exited).
     """
     last = _last_pid() if born_from else None
-    if (
-        last is not None
-        and born_from <= last <= born_from + len(started_since)
-        and all(pid in started_since for pid in range(born_from + 1, last + 1))
-    ):
-        # No pid handed out since but the caller's own (the usual quick stage that started
-        # nothing): nothing was born of it, and listing /proc would cost each stage's sweep more
-        # than the rest of it.
+    if last is not None and _none_born(born_from, last, started_since):
+        # Listing /proc would cost each stage's sweep more than the rest of it.
         info = _read_stat(born_from)
         return {} if info is None else {born_from: info}
     floor = born_from if last is not None and last >= born_from else 0

@@ -205,10 +205,8 @@ def write_report(
     records = all_records(runs)
     # Results from before run ids are named by their start second, as reports always were.
     mode_dir = report_mode_dir(out_root, summary.model, summary.mode)
-    if summary.run_id:
-        report_dir = run_report_dir(out_root, summary.model, summary.mode, summary.run_id)
-    else:
-        report_dir = mode_dir / summary.timestamp
+    run_dir = run_report_dir(out_root, summary.model, summary.mode, summary.run_id) if summary.run_id else None
+    report_dir = run_dir or mode_dir / summary.timestamp
     name = report_dir.name
     report_dir.mkdir(parents=True, exist_ok=True)
 

@@ -297,13 +297,14 @@ class _Launch:
         self._ended = time.monotonic()  # its duration ends here, not after the sweep or a kill's grace
         grace = 0.0 if ending is Ending.EXITED else executor.grace
         # The child is not reaped yet: its status is read, not taken.
-        clean = ending is Ending.EXITED and on_clean_exit is not None and _exit_code(proc.pid) == 0
+        clean = ending is Ending.EXITED and _exit_code(proc.pid) == 0
+        then = on_clean_exit if clean else None
         try:
-            if clean and on_clean_exit is not None and born_nothing(proc.pid):
+            if then is not None and born_nothing(proc.pid):
                 # Nothing of this stage can outlive it: the next one starts before the sweep, which
                 # then reads one stat, not /proc.
-                clean = False
-                on_clean_exit()
+                starting, then = then, None
+                starting()
         finally:
             try:
                 # After a clean exit this only sweeps leftovers (a detached daemon, a worker
@@ -320,8 +321,8 @@ class _Launch:
                 executor.running.discard(proc.pid)
                 waiter.close()
                 self._tee.close()
-        if clean and on_clean_exit is not None:  # it started processes: the next stage waits for their sweep
-            on_clean_exit()
+        if then is not None:  # it started processes: the next stage waits for their sweep
+            then()
         return ending, reason, peak
 
     def _watch(self) -> tuple[Ending, str]:

@@ -50,6 +50,15 @@ def test_the_pytest_entry_point_alone_stays_cheap():
     assert loaded_after("import tipc.plugin.hooks", *heavy) == []
 
 
+def test_the_watchdog_process_loads_nothing_of_the_harness_until_it_must_kill():
+    """It starts beside the first stage: every module it loads is CPU taken from that stage."""
+    goodbye = (
+        "import io, sys\nsys.stdin = io.TextIOWrapper(io.BytesIO(b'goodbye\\n'))\n"
+        "from tipc.run.watchdog_main import serve\nserve('a-run', 1.0)"
+    )
+    assert loaded_after(goodbye, "tipc") == ["tipc", "tipc.run", "tipc.run.watchdog_main"]
+
+
 def test_the_version_is_written_once_and_read_without_a_metadata_search():
     """``tipc/version.py`` holds it; the installed metadata is built from it (pyproject's dynamic field)."""
     assert version("tipc") == VERSION

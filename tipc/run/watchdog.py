@@ -22,18 +22,19 @@ import threading
 from pathlib import Path
 from types import TracebackType
 
+from tipc.run.probe import niced
 from tipc.run.proctree import kill_marked_by
+from tipc.run.watchdog_main import GOODBYE
 
 RUN_MARKER = "TIPC_RUN_ID"  # the run's id, in every stage process's environment
 STAGE_MARKER = "TIPC_STAGE_ID"  # one stage's own token, for the executor's sweep at its end
 
-_GOODBYE = b"goodbye\n"
 _REAP = 1.0  # seconds a goodbye'd watchdog may take to exit before it is killed
 # The watchdog runs isolated (-I): no PYTHONPATH, no cwd on its path, so it imports this
 # very tipc, found from its location, rather than whatever else is installed.
 _ROOT = str(Path(__file__).resolve().parents[2])
 _MAIN = (
-    "import sys; sys.path.insert(0, sys.argv[1]); from tipc.run.watchdog import serve; "
+    "import sys; sys.path.insert(0, sys.argv[1]); from tipc.run.watchdog_main import serve; "
     "serve(sys.argv[2], float(sys.argv[3]))"
 )
 
@@ -76,7 +77,7 @@ class Watchdog:
         if self._pipe.closed:
             return False
         with contextlib.suppress(BrokenPipeError):  # it has died already: nobody to tell
-            self._pipe.write(_GOODBYE)
+            self._pipe.write(GOODBYE)
         self._pipe.close()
         return True
 
@@ -106,11 +107,9 @@ def start_watchdog(marker: str, grace: float = 3.0) -> Watchdog:
     """Start the watchdog of run ``marker``; it is not waited for, it reads its pipe when it is ready."""
     if not marker:
         raise ValueError("a watchdog needs a non-empty run marker")
-    # Here, not at the top: the watchdog's own process imports this module, and should import little.
-    from tipc.run.probe import niced
-
-    # At the lowest priority and without site-packages (-S): its start (~30 ms of CPU) must not slow
-    # the first stages; killing, when it must, needs no CPU to speak of.
+    # At the lowest priority, without site-packages (-S) and without the harness's modules
+    # (``watchdog_main``): its start must not slow the first stage; killing, when it must, needs
+    # no CPU to speak of.
     proc = subprocess.Popen(
         niced([sys.executable, "-I", "-S", "-c", _MAIN, _ROOT, marker, repr(grace)]),
         stdin=subprocess.PIPE,
@@ -121,9 +120,3 @@ def start_watchdog(marker: str, grace: float = 3.0) -> Watchdog:
         close_fds=True,
     )  # stderr stays ours: a watchdog that cannot start says so
     return Watchdog(proc, marker)
-
-
-def serve(marker: str, grace: float) -> None:
-    """The watchdog's own side: read the pipe to its end; no goodbye means the harness died."""
-    if not sys.stdin.buffer.read().endswith(_GOODBYE):
-        kill_marked(marker, grace)

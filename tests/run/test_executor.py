@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -243,6 +244,23 @@ def test_each_log_after_the_first_is_the_spare_made_while_the_last_stage_ran(tmp
     assert text.startswith(f"# command: {sys.executable} -c") and "two\n" in text and "meanwhile" not in text
     executor.close()
     assert sorted(p.name for p in second.log.parent.iterdir()) == ["b.log", "stage.log"]
+
+
+def test_the_harness_yields_its_cpu_to_the_child_it_just_spawned(tmp_path, monkeypatch):
+    """Once per start, right after the spawn (benchmarks/spawn_yield.py: why)."""
+    events: list[str] = []
+
+    class Spied(subprocess.Popen):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            events.append("spawned")
+
+    monkeypatch.setattr(subprocess, "Popen", Spied)
+    monkeypatch.setattr(os, "sched_yield", lambda: events.append("yielded"))
+    started = ProcessExecutor(grace=0.2).start(request(tmp_path, "import time; time.sleep(0.1)"))
+    assert events == ["spawned", "yielded"]
+    assert started.finish().returncode == 0
+    assert events == ["spawned", "yielded"]
 
 
 # Exits 0 at once; with "leave", it leaves an escaped grandchild that ignores SIGTERM. Writes the

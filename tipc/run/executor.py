@@ -453,9 +453,9 @@ class ProcessExecutor:
             _close_log(out, result)
             return _Ended(result)
         # The child is queued on the harness's CPU, and the scheduler leaves it there behind the
-        # harness's next work for milliseconds while the other CPU idles: a stage of a quick plan
-        # took 3 ms longer for 3 ms of harness work after its spawn, 0.8 ms longer after a yield
-        # (which lets the child run here and the idle CPU take the harness).
+        # harness's next work for milliseconds while another CPU idles: a short child took 2.5 ms
+        # longer for 3 ms of the harness's work after its spawn, 0.3 ms after a yield, which lets
+        # it run here and an idle CPU take the harness (benchmarks/spawn_yield.py).
         os.sched_yield()
         idle.later(partial(self._make_spare, request.log.parent))
         try:

@@ -263,6 +263,24 @@ def test_the_harness_yields_its_cpu_to_the_child_it_just_spawned(tmp_path, monke
     assert events == ["spawned", "yielded"]
 
 
+def test_a_ctrl_c_as_the_harness_yields_kills_the_child_it_just_spawned(tmp_path, monkeypatch):
+    spawned: list[int] = []
+
+    class Spied(subprocess.Popen):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            spawned.append(self.pid)
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(subprocess, "Popen", Spied)
+    monkeypatch.setattr(os, "sched_yield", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        ProcessExecutor(grace=0.2).start(request(tmp_path, "import time; time.sleep(60)"))
+    assert len(spawned) == 1 and gone(spawned[0])
+
+
 # Exits 0 at once; with "leave", it leaves an escaped grandchild that ignores SIGTERM. Writes the
 # pid that matters (its own, or the grandchild's) to argv[1].
 EXITS = """

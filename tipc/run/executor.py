@@ -452,13 +452,13 @@ class ProcessExecutor:
             )
             _close_log(out, result)
             return _Ended(result)
-        # The child is queued on the harness's CPU, and the scheduler leaves it there behind the
-        # harness's next work for milliseconds while another CPU idles: a short child took 2.5 ms
-        # longer for 3 ms of the harness's work after its spawn, 0.3 ms after a yield, which lets
-        # it run here and an idle CPU take the harness (benchmarks/spawn_yield.py).
-        os.sched_yield()
-        idle.later(partial(self._make_spare, request.log.parent))
         try:
+            # The child is queued on the harness's CPU, and the scheduler leaves it there behind the
+            # harness's next work for milliseconds while another CPU idles: a short child took 2.5 ms
+            # longer for 3 ms of the harness's work after its spawn, 0.3 ms after a yield, which lets
+            # it run here and an idle CPU take the harness (benchmarks/spawn_yield.py).
+            os.sched_yield()
+            idle.later(partial(self._make_spare, request.log.parent))
             # Read as the child starts, not before: the harness's part of the time between two
             # stages is then no longer. A kill in the child's first instant is not a memory kill.
             return _Launch(self, proc, out, request, (start, t0), stage, oom_kills())

@@ -8,6 +8,8 @@ cheap. Import checks run in a fresh interpreter: this one has pytest loaded.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
+from graphlib import CycleError, TopologicalSorter
 from importlib.metadata import version
 from pathlib import Path
 
@@ -65,11 +67,14 @@ def test_the_version_is_written_once_and_read_without_a_metadata_search():
     assert loaded_after("import tipc.version", "importlib.metadata") == []
 
 
-def imports_of(path: Path) -> set[str]:
-    """Every module a source file imports, at the top or inside a function, relative ones resolved."""
+def imports_of(path: Path, at_import: bool = False) -> set[str]:
+    """Every module a source file imports, at the top or inside a function, relative ones resolved;
+    ``at_import``: only what importing it runs (not in a function, nor under ``TYPE_CHECKING``)."""
     package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = ast.walk(tree) if not at_import else _at_import(tree.body)
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in nodes:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -77,6 +82,39 @@ def imports_of(path: Path) -> set[str]:
             module = ".".join(filter(None, (base, node.module)))
             found.update(f"{module}.{alias.name}" for alias in node.names)  # `from pkg import mod` names a module
     return found
+
+
+def _at_import(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    for node in body:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            yield from _at_import(node.orelse)
+        elif isinstance(node, (ast.If, ast.Try)):
+            for part in (
+                node.body,
+                node.orelse,
+                getattr(node, "finalbody", []),
+                *(h.body for h in getattr(node, "handlers", [])),
+            ):
+                yield from _at_import(part)
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node
+
+
+def test_importing_tipc_runs_no_import_cycle():
+    """Module by module, what importing it imports; imports inside functions are the code's
+    deliberate laziness (the watchdog's process, the report's modules) and are left out."""
+    modules = {
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): p
+        for p in (ROOT / "tipc").rglob("*.py")
+    }
+    graph = {
+        name: {m if m in modules else m.rpartition(".")[0] for m in imports_of(path, at_import=True)} & modules.keys()
+        for name, path in modules.items()
+    }
+    try:
+        tuple(TopologicalSorter(graph).static_order())
+    except CycleError as cycle:
+        pytest.fail(f"import cycle: {' -> '.join(cycle.args[1])}")
 
 
 @pytest.mark.parametrize(("front", "other"), [FRONTS, FRONTS[::-1]], ids=["cli", "plugin"])

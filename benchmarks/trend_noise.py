@@ -16,7 +16,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from tipc.metrics.noise import MAD_FLOOR, MAD_SCALE, TrendPolicy, Verdict, judge
+from tipc.metrics.noise import MAD_FLOOR, MAD_SCALE, TrendPolicy, TrendVerdict, judge
 from tipc.report.figures import FIGURE_BY_KEY
 from tipc.report.trend_store import TREND_FILE, read_store
 
@@ -47,7 +47,7 @@ def main(argv: list[str]) -> int:
         better = FIGURE_BY_KEY[figure].higher_is_better
         flagged = [
             sum(
-                judge(values[:i], values[i], better, TrendPolicy(k=k)).verdict is Verdict.REGRESSION
+                judge(values[:i], values[i], better, TrendPolicy(k=k)).verdict is TrendVerdict.REGRESSION
                 for i in range(1, len(values))
             )
             for k in KS

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tipc.metrics.noise import MAD_FLOOR, Band, TrendPolicy, Verdict, judge, noise_band
+from tipc.metrics.noise import MAD_FLOOR, Band, TrendPolicy, TrendVerdict, judge, noise_band
 
 POLICY = TrendPolicy(runs=30, k=3.0, min_runs=5)
 STABLE = [10.0] * 10
@@ -18,20 +18,25 @@ NOISY = [10.0 + _rng.gauss(0, 0.5) for _ in range(20)]  # σ = 0.5 ms around 10 
 @pytest.mark.parametrize(
     ("earlier", "value", "higher_is_better", "verdict"),
     [
-        (STABLE, 10.01, False, Verdict.STEADY),  # 0.1 % on a history that never moved
-        (STABLE, 10.29, False, Verdict.STEADY),  # inside the floor: 3 × 1 % of the median
-        (STABLE, 10.4, False, Verdict.REGRESSION),
-        (NOISY, 11.0, False, Verdict.STEADY),  # 2 σ: the noise it always had
-        (NOISY, 9.0, False, Verdict.STEADY),
-        (NOISY, 13.0, False, Verdict.REGRESSION),  # a real step: +30 %
-        (NOISY, 7.0, False, Verdict.IMPROVEMENT),  # faster is noted, never a failure
-        ([100.0] * 8, 70.0, True, Verdict.REGRESSION),  # ips fell
-        ([100.0] * 8, 130.0, True, Verdict.IMPROVEMENT),
-        ([10.0] * 4, 50.0, False, Verdict.LEARNING),  # four earlier runs: not yet judged
-        ([10.0, None, 10.0, None, 10.0, 10.0], 50.0, False, Verdict.LEARNING),  # runs without the figure do not count
-        ([10.0, None, 10.0, None, 10.0, 10.0, 10.0], 50.0, False, Verdict.REGRESSION),
-        (STABLE, None, False, Verdict.NO_VALUE),
-        ([], 10.0, False, Verdict.LEARNING),
+        (STABLE, 10.01, False, TrendVerdict.STEADY),  # 0.1 % on a history that never moved
+        (STABLE, 10.29, False, TrendVerdict.STEADY),  # inside the floor: 3 × 1 % of the median
+        (STABLE, 10.4, False, TrendVerdict.REGRESSION),
+        (NOISY, 11.0, False, TrendVerdict.STEADY),  # 2 σ: the noise it always had
+        (NOISY, 9.0, False, TrendVerdict.STEADY),
+        (NOISY, 13.0, False, TrendVerdict.REGRESSION),  # a real step: +30 %
+        (NOISY, 7.0, False, TrendVerdict.IMPROVEMENT),  # faster is noted, never a failure
+        ([100.0] * 8, 70.0, True, TrendVerdict.REGRESSION),  # ips fell
+        ([100.0] * 8, 130.0, True, TrendVerdict.IMPROVEMENT),
+        ([10.0] * 4, 50.0, False, TrendVerdict.LEARNING),  # four earlier runs: not yet judged
+        (
+            [10.0, None, 10.0, None, 10.0, 10.0],
+            50.0,
+            False,
+            TrendVerdict.LEARNING,
+        ),  # runs without the figure do not count
+        ([10.0, None, 10.0, None, 10.0, 10.0, 10.0], 50.0, False, TrendVerdict.REGRESSION),
+        (STABLE, None, False, TrendVerdict.NO_VALUE),
+        ([], 10.0, False, TrendVerdict.LEARNING),
     ],
     ids=[
         "stable-tiny-wobble",
@@ -62,15 +67,17 @@ def test_a_step_change_keeps_flagging_until_it_is_the_new_normal():
     for _ in range(12):
         verdicts.append(judge(history, 13.0, False, POLICY).verdict)
         history.append(13.0)
-    assert verdicts[:10] == [Verdict.REGRESSION] * 10
-    assert verdicts[-1] is Verdict.STEADY
+    assert verdicts[:10] == [TrendVerdict.REGRESSION] * 10
+    assert verdicts[-1] is TrendVerdict.STEADY
 
 
 def test_only_the_last_runs_make_the_band():
     old_level, new_level = [50.0] * 20, [10.0] * 5
     judged = judge(old_level + new_level, 10.0, False, TrendPolicy(runs=5, k=3.0, min_runs=5))
-    assert judged.verdict is Verdict.STEADY and judged.runs == 5
-    assert judge(old_level + new_level, 10.0, False, TrendPolicy(runs=25, min_runs=5)).verdict is Verdict.IMPROVEMENT
+    assert judged.verdict is TrendVerdict.STEADY and judged.runs == 5
+    assert (
+        judge(old_level + new_level, 10.0, False, TrendPolicy(runs=25, min_runs=5)).verdict is TrendVerdict.IMPROVEMENT
+    )
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The results_python.log line, byte for byte against the bash's shape (spec §4.2)."""
+"""The results_python.log line, byte for byte against the bash's shape (docs/spec.md §4.2)."""
 
 from __future__ import annotations
 

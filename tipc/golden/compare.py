@@ -33,7 +33,7 @@ class Evidence:
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class GoldenVerdict:
     findings: tuple[Finding, ...] = ()
     notes: tuple[str, ...] = ()
     goldens: tuple[str, ...] = ()  # the files judged against
@@ -129,7 +129,7 @@ def all_empty(predictions: tuple[Prediction, ...]) -> bool:
     return bool(predictions) and all(p.empty for p in predictions)
 
 
-def compare(goldens: Mapping[str, Golden], evidence: Evidence) -> Verdict:
+def compare(goldens: Mapping[str, Golden], evidence: Evidence) -> GoldenVerdict:
     """``goldens``: by precision, those found. Training and eval facts are judged once, against the
     golden of the first precision that has one (fp32 when it is there)."""
     findings: list[Finding] = []
@@ -153,6 +153,6 @@ def compare(goldens: Mapping[str, Golden], evidence: Evidence) -> Verdict:
         else:
             notes.append(f"every prediction of {case.name} is empty" + (", as its golden expects" if golden else ""))
     unjudged = sorted({c.precision for c in evidence.cases} - goldens.keys())
-    return Verdict(
+    return GoldenVerdict(
         tuple(findings), tuple(notes), tuple(sorted(g.source for g in goldens.values())), tuple(unjudged), tuple(empty)
     )

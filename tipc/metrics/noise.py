@@ -44,7 +44,7 @@ class TrendPolicy:
         return ""
 
 
-class Verdict(enum.Enum):
+class TrendVerdict(enum.Enum):
     REGRESSION = "regression"
     IMPROVEMENT = "improvement"
     STEADY = "steady"  # inside the band
@@ -64,7 +64,7 @@ class Band:
 
 @dataclass(frozen=True, slots=True)
 class Judgement:
-    verdict: Verdict
+    verdict: TrendVerdict
     band: Band | None  # None while learning
     runs: int  # earlier values the band was made of (or that exist, while learning)
 
@@ -88,11 +88,11 @@ def judge(
     (left out; only the last ``policy.runs`` values count)."""
     known = [v for v in earlier if v is not None][-policy.runs :]
     if value is None:
-        return Judgement(Verdict.NO_VALUE, None, len(known))
+        return Judgement(TrendVerdict.NO_VALUE, None, len(known))
     if len(known) < policy.min_runs:
-        return Judgement(Verdict.LEARNING, None, len(known))
+        return Judgement(TrendVerdict.LEARNING, None, len(known))
     band = noise_band(known, policy.k)
     if band.holds(value):
-        return Judgement(Verdict.STEADY, band, len(known))
+        return Judgement(TrendVerdict.STEADY, band, len(known))
     better = (value > band.high) == higher_is_better
-    return Judgement(Verdict.IMPROVEMENT if better else Verdict.REGRESSION, band, len(known))
+    return Judgement(TrendVerdict.IMPROVEMENT if better else TrendVerdict.REGRESSION, band, len(known))

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tipc.metrics.noise import Band, TrendPolicy, Verdict, judge
+from tipc.metrics.noise import Band, TrendPolicy, TrendVerdict, judge
 from tipc.report.figures import FIGURE_BY_KEY, FIGURES
 from tipc.report.naming import StageKey
 from tipc.report.sparkline import Sparkline, sparkline
 from tipc.report.svg import fmt_number
 from tipc.report.trend_store import RunFigures, SeriesKey
 
-_RANK = {Verdict.REGRESSION.value: 0, Verdict.IMPROVEMENT.value: 1}
+_RANK = {TrendVerdict.REGRESSION.value: 0, TrendVerdict.IMPROVEMENT.value: 1}
 _FIGURE_ORDER = {f.key: i for i, f in enumerate(FIGURES)}
 
 
@@ -52,7 +52,7 @@ class TrendRow:
     figure: str
     unit: str
     value: float | None
-    verdict: str  # a noise.Verdict value
+    verdict: str  # a noise.TrendVerdict value
     band: Band | None
     runs: int  # earlier values judged against (or known, while learning)
     spark: Sparkline | None  # None when no run has a value
@@ -129,6 +129,6 @@ def build_trends(
     regressions = tuple(
         Regression(config, r.stage, r.figure, r.unit, r.value, r.band, r.runs, r.anchor)
         for r, config in rows
-        if r.verdict == Verdict.REGRESSION.value and r.band is not None and r.value is not None
+        if r.verdict == TrendVerdict.REGRESSION.value and r.band is not None and r.value is not None
     )
     return Trends(tuple(r for r, _ in rows), regressions, policy, min(earlier, default=0))

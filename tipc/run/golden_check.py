@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tipc.golden.compare import Verdict, compare
+from tipc.golden.compare import GoldenVerdict, compare
 from tipc.golden.evidence import gather
 from tipc.golden.files import GoldenError, find_golden, read_golden
 from tipc.golden.model import Golden
@@ -30,7 +30,7 @@ UPDATE_HINT = "tipc golden update --from <this results folder>"
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class GoldenOutcome:
     status: Status
     reason: str
     lines: tuple[str, ...] = ()  # the check's log
@@ -58,7 +58,7 @@ def _precisions(stage: Stage, plan: Plan) -> list[str]:
     return list(dict.fromkeys(c.precision for c in cases if c is not None)) or ["fp32"]
 
 
-def _judged(verdict: Verdict, fails: bool) -> tuple[Status, str]:
+def _judged(verdict: GoldenVerdict, fails: bool) -> tuple[Status, str]:
     tail = [*verdict.notes, *(f"no golden for {p}" for p in verdict.unjudged)]
     if not verdict.findings:
         return Status.PASSED, "; ".join(tail)
@@ -74,19 +74,19 @@ def check(
     done: Mapping[str, StageRecord],
     fails: bool,
     node_rank: int = 0,
-) -> Outcome:
+) -> GoldenOutcome:
     """``done``: this run's records by stage id; ``fails``: findings fail the stage (--fail-on golden)."""
     gap = _not_this_run(stage, plan, done)
     if gap:
-        return Outcome(Status.BLOCKED, gap)
+        return GoldenOutcome(Status.BLOCKED, gap)
     gate = decide(stage, plan, done, lambda _: False, node_rank)
     if gate.status is not None:
-        return Outcome(gate.status, gate.reason)
+        return GoldenOutcome(gate.status, gate.reason)
     precisions = _precisions(stage, plan)
     try:
         goldens = _goldens(stage, plan, precisions)
     except GoldenError as exc:
-        return Outcome(Status.FAILED, f"golden file unreadable: {exc}", (str(exc),))
+        return GoldenOutcome(Status.FAILED, f"golden file unreadable: {exc}", (str(exc),))
     verdict = compare(goldens, gather([(plan.stage(r), done[r]) for r in stage.requires]))
     metrics: dict[str, Any] = {
         "findings": len(verdict.findings),
@@ -98,7 +98,7 @@ def check(
         reason = "; ".join(
             (f"no golden for {plan.mode} {'/'.join(precisions)} in {where}/ (write one: {UPDATE_HINT})", *verdict.notes)
         )
-        return Outcome(Status.NO_GOLDEN, reason, (reason,), metrics)
+        return GoldenOutcome(Status.NO_GOLDEN, reason, (reason,), metrics)
     status, reason = _judged(verdict, fails)
     lines = (
         *(f"golden: {g}" for g in verdict.goldens),
@@ -106,7 +106,7 @@ def check(
         *(f"note: {n}" for n in verdict.notes),
         f"{status.value}: {len(verdict.findings)} finding(s)",
     )
-    return Outcome(status, reason, lines, metrics)
+    return GoldenOutcome(status, reason, lines, metrics)
 
 
 def failure_text(record: StageRecord, limit: int = 40) -> str:

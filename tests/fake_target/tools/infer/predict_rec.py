@@ -1,4 +1,4 @@
-"""Fake ``tools/infer/predict_rec.py``: ``Predicts of`` lines and, with --benchmark, AutoLog's block (spec §6.1)."""
+"""Fake ``tools/infer/predict_rec.py``: ``Predicts of`` lines and, with --benchmark, AutoLog's block (docs/spec.md §6.1)."""
 
 import argparse
 import os

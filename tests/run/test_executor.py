@@ -246,35 +246,34 @@ def test_each_log_after_the_first_is_the_spare_made_while_the_last_stage_ran(tmp
     assert sorted(p.name for p in second.log.parent.iterdir()) == ["b.log", "stage.log"]
 
 
-def test_the_harness_yields_its_cpu_to_the_child_it_just_spawned(tmp_path, monkeypatch):
-    """Once per start, right after the spawn (benchmarks/spawn_yield.py: why)."""
-    events: list[str] = []
+@pytest.fixture
+def spawned(monkeypatch) -> list[int]:
+    """The pids of the processes started from here on, in order."""
+    pids: list[int] = []
 
     class Spied(subprocess.Popen):
         def __init__(self, *args, **kwargs) -> None:
             super().__init__(*args, **kwargs)
-            events.append("spawned")
+            pids.append(self.pid)
 
     monkeypatch.setattr(subprocess, "Popen", Spied)
-    monkeypatch.setattr(os, "sched_yield", lambda: events.append("yielded"))
+    return pids
+
+
+def test_the_harness_yields_its_cpu_to_the_child_it_just_spawned(tmp_path, monkeypatch, spawned):
+    """Once per start, right after the spawn (benchmarks/spawn_yield.py: why)."""
+    children_at_yield: list[int] = []
+    monkeypatch.setattr(os, "sched_yield", lambda: children_at_yield.append(len(spawned)))
     started = ProcessExecutor(grace=0.2).start(request(tmp_path, "import time; time.sleep(0.1)"))
-    assert events == ["spawned", "yielded"]
+    assert children_at_yield == [1]
     assert started.finish().returncode == 0
-    assert events == ["spawned", "yielded"]
+    assert children_at_yield == [1]
 
 
-def test_a_ctrl_c_as_the_harness_yields_kills_the_child_it_just_spawned(tmp_path, monkeypatch):
-    spawned: list[int] = []
-
-    class Spied(subprocess.Popen):
-        def __init__(self, *args, **kwargs) -> None:
-            super().__init__(*args, **kwargs)
-            spawned.append(self.pid)
-
+def test_a_ctrl_c_as_the_harness_yields_kills_the_child_it_just_spawned(tmp_path, monkeypatch, spawned):
     def interrupted() -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(subprocess, "Popen", Spied)
     monkeypatch.setattr(os, "sched_yield", interrupted)
     with pytest.raises(KeyboardInterrupt):
         ProcessExecutor(grace=0.2).start(request(tmp_path, "import time; time.sleep(60)"))

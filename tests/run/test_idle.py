@@ -16,10 +16,7 @@ from tipc.run import idle
 from tipc.run.executor import ExecRequest, ProcessExecutor
 from tipc.session.report import REPORT_MODULES
 
-
-@pytest.fixture(autouse=True)
-def no_leftover_tasks(monkeypatch):
-    monkeypatch.setattr(idle, "_tasks", type(idle._tasks)())
+pytestmark = pytest.mark.usefixtures("idle_queue")
 
 
 def test_each_step_does_the_next_task_and_a_failing_one_is_dropped():

@@ -3,9 +3,11 @@
 # chains through tipc's GPU paths (the plan, the doctor, one config alone, several side by side
 # with --jobs auto), then tests/gpu/gpu_check.py judges what they recorded. docs/gpu-check.md.
 #
-# The venv builds nothing: a .pth file puts the interpreter's own packages (torch, jinja2, pyyaml,
-# pillow) and this checkout on its path (`venv --system-site-packages` would miss the packages
-# where that interpreter is itself a venv's, as on the lent GPU machines).
+# tipc runs in a venv of its own that builds nothing: a .pth file puts the interpreter's packages
+# (jinja2, pyyaml, pillow) and this checkout on its path (`venv --system-site-packages` would miss
+# them where that interpreter is itself a venv's, as on the lent GPU machines). The stages run with
+# the interpreter itself, the target's, which has torch and the pip NVIDIA libraries (what the
+# doctor looks at) and not tipc: --autolog-shim gives its predictor tipc's drop-in auto_log.
 set -eu
 cd "$(dirname "$0")/../.."
 GPU_PYTHON=${GPU_PYTHON:-python3}
@@ -16,28 +18,31 @@ AMP=gpurec/train_linux_gpu_normal_amp_infer_python_linux_gpu_cpu.txt
 MULTI=gpurec/train_linux_gpu_multi_normal_infer_python_linux_gpu_cpu.txt
 OUT_DIR=examples/gpurec/test_tipc/gpu-check  # the configs' repo is examples/gpurec: ./test_tipc/gpu-check there
 
-"$GPU_PYTHON" -m venv --without-pip "$GPU_VENV"
+STAGE_PY=$(command -v "$GPU_PYTHON")
+"$STAGE_PY" -c 'import torch; assert torch.cuda.is_available(), "torch sees no CUDA device"'
+"$STAGE_PY" -m venv --without-pip "$GPU_VENV"
 PY=$(cd "$GPU_VENV/bin" && pwd)/python
-{ "$GPU_PYTHON" -c 'import site; print("\n".join(site.getsitepackages()))'; pwd; } \
+{ "$STAGE_PY" -c 'import site; print("\n".join(site.getsitepackages()))'; pwd; } \
   > "$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/tipc-gpu.pth"
-"$PY" -c 'import jinja2, yaml, PIL, torch; assert torch.cuda.is_available(), "torch sees no CUDA device"'
+"$PY" -c 'import jinja2, yaml, PIL, tipc'
 TIPC="$PY -m tipc"
 
 rm -rf "$OUT_DIR" && mkdir -p "$OUT_DIR"
 echo "== tipc plan (--device auto)"
-$TIPC plan --config "$MULTI" --mode "$MODE" --python "$PY" > "$OUT_DIR/plan.txt"
+$TIPC plan --config "$MULTI" --mode "$MODE" --python "$STAGE_PY" > "$OUT_DIR/plan.txt"
 head -12 "$OUT_DIR/plan.txt"
 echo "== tipc doctor (no launcher on PYTHONPATH: the doctor asks the interpreter's own paddle)"
-$TIPC doctor --config "$MULTI" --mode "$MODE" --python "$PY" > "$OUT_DIR/doctor.txt" || true
-$TIPC doctor --config "$MULTI" --mode "$MODE" --python "$PY" --json > "$OUT_DIR/doctor.json" || true
+$TIPC doctor --config "$MULTI" --mode "$MODE" --python "$STAGE_PY" --autolog-shim > "$OUT_DIR/doctor.txt" || true
+$TIPC doctor --config "$MULTI" --mode "$MODE" --python "$STAGE_PY" --autolog-shim --json > "$OUT_DIR/doctor.json" || true
 cat "$OUT_DIR/doctor.txt"
 $TIPC prepare --config "$ONE" --mode "$MODE"
 # The stand-in launcher (examples/gpurec/README.md) for the multi-GPU trainings, for these runs only.
 export PYTHONPATH="$PWD/examples/gpurec/launcher${PYTHONPATH:+:$PYTHONPATH}"
 echo "== tipc run: one config, one stage at a time"
-$TIPC run --config "$ONE" --mode "$MODE" --python "$PY" --no-report --output-root ./test_tipc/gpu-check/serial
+$TIPC run --config "$ONE" --mode "$MODE" --python "$STAGE_PY" --autolog-shim --no-report \
+  --output-root ./test_tipc/gpu-check/serial
 echo "== tipc run: two configs, three chains, --jobs auto"
-$TIPC run --config "$AMP" --config "$MULTI" --mode "$MODE" --python "$PY" --no-report \
+$TIPC run --config "$AMP" --config "$MULTI" --mode "$MODE" --python "$STAGE_PY" --autolog-shim --no-report \
   --jobs auto --mem-per-chain 4G --output-root ./test_tipc/gpu-check/scheduled
 echo "== the checks"
 unset PYTHONPATH

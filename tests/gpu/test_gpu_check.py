@@ -154,3 +154,12 @@ def test_main_passes_a_good_run_and_fails_a_cpu_one(tmp_path, monkeypatch, capsy
     assert "gpu-check: passed" in capsys.readouterr().out
     assert gpu_check.main([*args, "--scheduled", str(scheduled)]) == 1
     assert "scheduled: run.json says device 'cpu', not gpu" in capsys.readouterr().out
+
+
+def test_a_doctor_that_wrote_no_json_is_a_finding_not_a_crash(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TIPC_GPUS_AVAILABLE", "0")
+    serial = write_results(tmp_path / "serial", "gpu", [rec(), rec(stage="infer", infer=GPU_CASE, metrics=FIGURES)])
+    (tmp_path / "doctor.json").write_text("")
+    argv = ["--doctor", str(tmp_path / "doctor.json"), "--serial", str(serial), "--scheduled", str(serial)]
+    assert gpu_check.main(argv) == 1
+    assert "no 'nvidia driver' check" in capsys.readouterr().out

@@ -55,7 +55,7 @@ bench: install
 # On a machine with NVIDIA GPUs and PyTorch, offline: the stand-in GPU target through tipc's GPU
 # paths, judged by tests/gpu/gpu_check.py (docs/gpu-check.md). Builds its own venv, .venv-gpu.
 gpu-check:
-	tests/gpu/gpu-check.sh
+	sh tests/gpu/gpu-check.sh
 
 clean:
 	rm -rf $(VENV) .venv-gpu reports/*/ examples/*/test_tipc/output examples/gpurec/test_tipc/gpu-check

@@ -10,7 +10,7 @@ FLEET_CONFIG ?= tinyrec/train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt
 # The configs say `python:python3`; tipc uses it when it resolves on PATH, so the venv comes first.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: install demo browser test test-fast lint typecheck bench nightly-local clean
+.PHONY: install demo browser test test-fast lint typecheck bench nightly-local gpu-check clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,5 +52,10 @@ nightly-local: install
 bench: install
 	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
 
+# On a machine with NVIDIA GPUs and PyTorch, offline: the stand-in GPU target through tipc's GPU
+# paths, judged by tests/gpu/gpu_check.py (docs/gpu-check.md). Builds its own venv, .venv-gpu.
+gpu-check:
+	sh tests/gpu/gpu-check.sh
+
 clean:
-	rm -rf $(VENV) reports/*/ examples/*/test_tipc/output
+	rm -rf $(VENV) .venv-gpu reports/*/ examples/*/test_tipc/output examples/gpurec/test_tipc/gpu-check

@@ -82,11 +82,15 @@ class TipcPlugin:
         self.matrix: Path | None = None
         self._warned = 0  # warnings shown at the start are not repeated in the summary
         self.doctor = doctor_on(settings) and not settings.run.dry_run  # its item comes first
+        self._ended = False
 
     def write(self, data: str | bytes, legacy_echo: bool = False) -> None:
         """Straight to the terminal, past pytest's capture (``--live``, dry-run commands)."""
         capman = self.config.pluginmanager.getplugin("capturemanager")
-        with capman.global_and_fixture_disabled() if capman else contextlib.nullcontext():
+        with (
+            capman.global_and_fixture_disabled() if capman else contextlib.nullcontext(),
+            contextlib.suppress(BrokenPipeError),  # a closed stdout: the stage's record is written already
+        ):
             if legacy_echo:
                 legacy.echo(data if isinstance(data, str) else data.decode(errors="replace"), sys.stdout)
             elif isinstance(data, bytes):
@@ -127,18 +131,19 @@ class TipcPlugin:
         except TipcError as exc:  # the results folder is another run's
             self._signals.close()
             raise pytest.UsageError(str(exc)) from None
+        # pytest skips sessionfinish when its own start fails after this (a closed stdout:
+        # `pytest tipc | head -1`); its cleanups always run, and end the run there.
+        self.config.add_cleanup(self._end_if_unfinished)
         for warning in self.session.warnings:
             self.write(warning + "\n")
         self._warned = len(self.session.warnings)
         if self.session.doctor_failed() and session.config.getoption("dist", "no") != "no":
             # Workers would run the stages: they cannot see what the controller blocked.
-            self._signals.close()
-            self.session.end()
+            self._end()
             pytest.exit("tipc doctor failed; nothing was run", returncode=pytest.ExitCode.TESTS_FAILED)
         if refused:
             # Before collection, so nothing runs; sessionfinish is not called after an exit here.
-            self._signals.close()
-            self.session.end()
+            self._end(report=False)
             pytest.exit("\n".join(failure_message(r) for r in refused), returncode=pytest.ExitCode.TESTS_FAILED)
 
     @pytest.hookimpl(tryfirst=True)
@@ -164,15 +169,30 @@ class TipcPlugin:
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         # tryfirst: before the cache provider writes what --lf will read next time.
+        self._end()
+        if self.session.owner and self.session.fails_on_findings() and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # --fail-on regression: pytest's status says so
+
+    def _end(self, report: bool = True) -> None:
+        """End the run once: its folders, ``run.json``, the watchdog, then its reports."""
+        if self._ended:
+            return
+        self._ended = True
         self._signals.close()
         self.cache.settle()
         self.session.end()  # in a worker, only what ran in the background ends
-        if not self.session.owner:
-            return
-        self.reports = self.session.write_reports(Path.cwd())
-        self.matrix = write_matrix(self.session, Path.cwd(), self.reports)
-        if self.session.fails_on_findings() and session.exitstatus == pytest.ExitCode.OK:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # --fail-on regression: pytest's status says so
+        if self.session.owner and report:
+            self.reports = self.session.write_reports(Path.cwd())
+            self.matrix = write_matrix(self.session, Path.cwd(), self.reports)
+
+    def _end_if_unfinished(self) -> None:
+        if not self._ended:
+            self._end()
+            print(
+                "tipc: pytest stopped before its session's end (a closed stdout?); the run was ended "
+                f"and its results kept: {', '.join(str(f.path) for f in self.session.folders())}",
+                file=sys.stderr,
+            )
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.session.owner and not self.settings.run.dry_run:

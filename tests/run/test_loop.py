@@ -41,7 +41,8 @@ open(os.path.join(save, "latest.pdparams"), "wb").write(b"w")
 
 
 def shared_log_plan(fake_plan):
-    """Two trains of one chain that append to one ``S/train.log``: 300 steps of loss 1, then 21 of loss 99."""
+    """Two trains of one chain that append to one ``S/train.log``: 100000 steps of loss 1 (long
+    enough to read that a stage started as it exits would write meanwhile), then 21 of loss 99."""
     chain = fake_plan.chains[0]
     train = chain.stages[0]
     save = chain.save_dir
@@ -50,7 +51,7 @@ def shared_log_plan(fake_plan):
         argv = (sys.executable, "-c", APPEND_STEPS, save, str(first), str(steps), str(loss))
         return replace(train, id=f"{chain.id}::{name}", name=name, argv=argv, log=f"{save}_{name}.log", requires=())
 
-    stages = (trainer("profile", 1, 300, 1.0), trainer("speed", 301, 21, 99.0))
+    stages = (trainer("profile", 1, 100_000, 1.0), trainer("speed", 100_001, 21, 99.0))
     return replace(fake_plan, chains=(replace(chain, stages=stages),))
 
 
@@ -61,12 +62,12 @@ def test_each_train_of_a_shared_log_keeps_its_own_figures(fake_plan):
     first, second = (run.run_stage(stage) for stage in plan.stages())
     run.end()
     assert (first.status, second.status) == (Status.PASSED, Status.PASSED)
-    assert (first.metrics["steps"], first.metrics["loss"]) == (300, 1.0)
+    assert (first.metrics["steps"], first.metrics["loss"]) == (100_000, 1.0)
     assert (second.metrics["steps"], second.metrics["loss"]) == (21, 99.0)
     save = Path(run.cwd) / plan.chains[0].save_dir
     assert Path(f"{save}.log").read_text().count("global_step") == 21  # S.log: the last train's part, as the bash
     (offset,) = second.log_offsets.values()
-    assert offset == (save / "train.log").read_bytes().index(b"epoch: [1/1], global_step: 301,")
+    assert offset == (save / "train.log").read_bytes().index(b"epoch: [1/1], global_step: 100001,")
 
 
 def test_a_live_sink_that_raises_costs_no_record_and_leaves_no_process(fake_plan):
@@ -149,7 +150,7 @@ def test_pytest_tipc_into_head_ends_the_run_and_loses_no_record(fake_repo, tmp_p
         assert records and list((tmp_path / "reports").rglob("index.html"))
 
 
-KILLS = 8  # random moments; each round is about a second of the fake target's run
+KILLS = 12  # random moments; each round is about a second of the fake target's run
 
 
 def test_a_sigkilled_harness_leaves_every_finished_stage_recorded_and_no_process(fake_repo, fake_plan):
@@ -178,6 +179,7 @@ def test_a_sigkilled_harness_leaves_every_finished_stage_recorded_and_no_process
         clean_up = PlanRun(fake_plan, RunSettings(), ProcessExecutor(grace=0.2))
         clean_up.begin()
         clean_up.end()
+        seen.add(clean_up.run_id)
         archived = out / "runs" / run_id / "results.jsonl"
         records = [json.loads(line) for line in archived.read_text().splitlines()] if archived.exists() else []
         legacy = legacy_log.read_text().splitlines()[lines_before:]

@@ -57,3 +57,18 @@ def test_a_trackers_birth_is_its_roots_start_time_read_after_the_exit_as_at_the_
         assert tree.Tracker(child.pid).born(table) == started
     finally:
         child.wait()
+
+
+def test_a_sweep_reads_no_table_when_nothing_was_started_since_the_root(monkeypatch):
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)
+        monkeypatch.setattr(tree, "_last_pid", lambda: child.pid)
+
+        def listed(path: str) -> list[str]:
+            raise AssertionError(f"{path} was listed")
+
+        monkeypatch.setattr(tree.os, "listdir", listed)
+        tree.sweep(tree.Tracker(child.pid), lambda: False, "token", 0.1)
+    finally:
+        child.wait()

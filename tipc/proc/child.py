@@ -182,7 +182,7 @@ def run_child(
         os.sched_yield()
         waiter = _ExitWaiter(proc.pid)
         oom_before = oom_kills()
-        ending, reason = _watch(proc.pid, waiter, tracker, t0, limits, activity, tick, stop)
+        ending, reason = _watch(waiter, t0, limits, activity, tick, stop)
     except KeyboardInterrupt:
         pass
     except Exception as exc:  # noqa: BLE001 - whatever broke the watch, the record says so and the tree goes
@@ -206,9 +206,7 @@ def run_child(
 
 
 def _watch(
-    pid: int,
     waiter: _ExitWaiter,
-    tracker: Tracker,
     t0: float,
     limits: Limits,
     activity: Callable[[], int] | None,
@@ -218,7 +216,8 @@ def _watch(
     deadline = t0 + limits.timeout if limits.timeout else float("inf")
     hang = limits.hang_timeout if activity is not None else None
     last_activity, last_change = -1, t0
-    # An exit ends the wait at once (pidfd); the tick paces the tree scan, the tee and the clocks.
+    # An exit ends the wait at once (pidfd); the tick paces the tee and the clocks. The tree is read
+    # at the end only (one /proc listing): whatever left it meanwhile still carries the token.
     wait, max_wait = 0.05, (0.2 if tick is not None else 0.5)
     while True:
         now = time.monotonic()
@@ -228,7 +227,6 @@ def _watch(
         wait = min(wait * 2, max_wait)
         if stop is not None and stop.is_set():
             return Ending.INTERRUPTED, "interrupted: the run was stopped"
-        tracker.scan()  # remember descendants while their parent links still lead to us
         if tick is not None:
             tick()
         now = time.monotonic()

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 PROC = "/proc"
+LAST_PID = "/proc/sys/kernel/ns_last_pid"
 RUN_MARKER = "TIPC_RUN_ID"  # the run's id, in the environment of every process the run starts
 PROC_MARKER = "TIPC_STAGE_ID"  # one started process's own token, inherited by its descendants
 
@@ -61,6 +62,16 @@ def _read_stat(pid: int) -> ProcInfo | None:
         start=int(rest[19]),
         zombie=rest[0] in (b"Z", b"X"),
     )
+
+
+def _last_pid() -> int | None:
+    """The pid the kernel handed out last (None where it does not say). Only its equality with a
+    stage's root is used (nothing started since), never an order of pids."""
+    try:
+        with open(LAST_PID, "rb") as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return None
 
 
 def snapshot() -> dict[int, ProcInfo]:
@@ -232,6 +243,8 @@ def sweep(tracker: Tracker, root_alive: Callable[[], bool], token: str, grace: f
     """Leave nothing of a started process running: its tree (group, session, descendants seen),
     then whatever still carries its token (one that left the session between two scans and was
     orphaned). Called on every way out of a supervision, before the root is reaped."""
+    if not root_alive() and not tracker.seen and _last_pid() == tracker.root:
+        return  # no process was created on this machine since the root: nothing of it is left
     table = snapshot()
     kill_tree(tracker, root_alive, grace, table)
     kill_marked_by(PROC_MARKER, token, grace, born_after=tracker.born(table), table=table)

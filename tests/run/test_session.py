@@ -186,7 +186,12 @@ def launch_plan(fake_plan, tmp_path, ips=("127.0.0.2", "127.0.0.3")):
     chain = fake_plan.chains[0]
     train = chain.stages[0]
     argv = (train.argv[0], "-m", "paddle.distributed.launch", f"--log_dir={chain.save_dir}_launch_log", *train.argv[1:])
-    train = replace(train, argv=argv, env={**train.env, "PYTHONPATH": str(tmp_path / "fakepaddle")})
+    train = replace(
+        train,
+        argv=argv,
+        env={**train.env, "PYTHONPATH": str(tmp_path / "fakepaddle")},
+        launch_log=f"{chain.save_dir}_launch_log",
+    )
     chain = replace(chain, stages=(train, *chain.stages[1:]), topology=replace(chain.topology, ips=ips))
     return replace(fake_plan, chains=(chain,))
 

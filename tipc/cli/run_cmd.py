@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from tipc.errors import OutputError
     from tipc.proc.executor import ProcessExecutor, sigterm_as_interrupt
     from tipc.run import legacy
-    from tipc.session.lifecycle import TipcSession, failed
+    from tipc.session.lifecycle import TipcSession, verdict
     from tipc.session.preflight import failure_message
     from tipc.session.problems import selection_line, split
     from tipc.session.settings import resolve_settings
@@ -85,11 +85,8 @@ def run(args: argparse.Namespace) -> int:
     if _closed:
         print("tipc: stdout was closed before the run ended (a reader such as `head` left): what was not "
               "shown is in the logs, the results and the report", file=sys.stderr)  # fmt: skip
-    if interrupted:
-        return 130
-    if stopped or session.doctor_failed() or any(p.is_error for p in problems) or failed(session.records()):
-        return 1
-    return 1 if session.fails_on_findings() else 0
+    config_errors = any(p.is_error for p in problems)
+    return verdict(session, interrupted=interrupted, stopped=stopped, config_errors=config_errors).exit_code
 
 
 def _results(session: TipcSession) -> None:

@@ -25,7 +25,7 @@ from tipc.run.endings import describe_exit, memory_limit_kb
 from tipc.run.false_pass import Signature, false_pass, output_signatures
 from tipc.run.limits import Limits
 from tipc.run.speedlog import speed_run, write_speed
-from tipc.run.workerlogs import failing_workers, file_sizes, launch_log_dir, worker_logs
+from tipc.run.workerlogs import failing_workers, file_sizes, worker_logs
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +92,7 @@ class StageRun:
         self.stage = stage
         self.context = context
         self.log = log
-        self.log_dir = launch_log_dir(stage.argv, context.cwd)
+        self.log_dir = context.cwd / stage.launch_log if stage.launch_log else None
         self.before: dict[str, Signature | None] = output_signatures(stage, context.cwd)
         self.offsets = file_sizes(self._appended_logs())
 

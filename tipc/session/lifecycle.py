@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -227,6 +228,29 @@ class TipcSession:
         return "regression" in self.settings.fail_on and bool(self.regressions)
 
 
+class Verdict(Enum):
+    """What a whole run came to, as both fronts tell it (``tipc run``'s exit status)."""
+
+    PASSED = 0  # every stage that ran passed (or was skipped), every config planned
+    FAILED = 1  # a stage failed, timed out or hung; a config could not be planned; the doctor failed;
+    #             a preflight or a full disk stopped the run; --fail-on regression found one
+    INTERRUPTED = 130  # Ctrl-C or SIGTERM: the results so far are kept
+
+    @property
+    def exit_code(self) -> int:
+        return int(self.value)
+
+
 def failed(records: Iterable[StageRecord]) -> bool:
-    """What the exit status says: a stage failed, timed out or hung (``Status.is_failure``)."""
+    """A stage failed, timed out or hung (``Status.is_failure``)."""
     return any(r.status.is_failure for r in records)
+
+
+def verdict(session: TipcSession, *, interrupted: bool, stopped: bool, config_errors: bool) -> Verdict:
+    """The run's verdict once it ended: ``stopped`` before its stages ran out (a preflight, a full
+    disk); ``config_errors``: a config could not be planned."""
+    if interrupted:
+        return Verdict.INTERRUPTED
+    if stopped or config_errors or session.doctor_failed() or failed(session.records()) or session.fails_on_findings():
+        return Verdict.FAILED
+    return Verdict.PASSED

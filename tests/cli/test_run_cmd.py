@@ -54,7 +54,7 @@ def test_failure_exits_1_with_log_tail_even_when_the_report_breaks(fake_repo, ca
     def broken_report(*args, **kwargs):
         raise RuntimeError("template bug")
 
-    monkeypatch.setattr("tipc.report.write.write_report", broken_report)
+    monkeypatch.setattr("tipc.session.report.write_report", broken_report)
     monkeypatch.setenv("TIPC_FAKE", "train:fail")
     assert tipc_run(fake_repo) == 1
     captured = capsys.readouterr()

@@ -150,7 +150,7 @@ def test_garbage_is_not_an_answer():
 def test_the_machine_is_asked_once_per_interpreter(monkeypatch, tmp_path):
     """A matrix of configs shares one interpreter: it is asked once, not once per config."""
     from tipc.doctor import probes as probes_module
-    from tipc.run.probe import Answer
+    from tipc.proc.child import Answer
 
     asked: list[list[str]] = []
 

@@ -1,7 +1,7 @@
 """Where the facts come from: a Protocol, and the machine's implementation.
 
 ``SystemProbes`` asks the stage interpreter (``inspect_env.py``, ``paddle.utils.run_check()``)
-and ``nvidia-smi`` through ``tipc.run.probe.ask``, the one place tipc asks programs questions
+and ``nvidia-smi`` through ``tipc.proc.child.ask``, the one place tipc asks programs questions
 (bounded, no stdin, a session of its own), and reads free disk space itself. Tests give a
 fake ``Probes`` with the answers of a GPU machine, a broken driver, a CPU build.
 """
@@ -15,7 +15,7 @@ from typing import Protocol
 
 from tipc.doctor import inspect_env
 from tipc.doctor.facts import Driver, Environment, RunCheck, parse_environment, parse_nvidia_smi
-from tipc.run.probe import ask
+from tipc.proc.child import ask
 
 INSPECT_TIMEOUT = 60.0  # importing paddle on a loaded machine: seconds, not minutes
 RUN_CHECK_TIMEOUT = 180.0  # run_check trains a few steps (on every GPU with NCCL on a GPU build)

@@ -111,6 +111,7 @@ class Stage:
     copy_train_log: tuple[str, str] | None = None  # (S/train.log, S.log) copied after train, as the bash does
     speed: SpeedSpec | None = None  # benchmark_train: the speed JSON written from this train's figures
     golden_dir: str = ""  # golden stages: the folder their goldens are looked up in (tipc.golden.files)
+    launch_log: str = ""  # launch stages: the launcher's --log_dir (workerlog.N), relative to cwd
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,7 @@ def _stage_json(stage: Stage) -> dict[str, Any]:
         "legacy_log": stage.legacy_log,
         **({"speed": asdict(stage.speed)} if stage.speed else {}),  # benchmark_train's trains only
         **({"golden_dir": stage.golden_dir} if stage.golden_dir else {}),  # golden checks only
+        **({"launch_log": stage.launch_log} if stage.launch_log else {}),  # launch stages only
     }
 
 

@@ -65,10 +65,8 @@ def environment() -> jinja2.Environment:
     return env
 
 
-@lru_cache(maxsize=1024)
 def stage_html(view: StageView) -> markupsafe.Markup:
-    """One stage's details, rendered once: a run renders each as its stage ends, while the next one
-    runs (``tipc.report.ahead``), and the report at its end puts them in place."""
+    """One stage's details (``templates/stage.html``), put in place by the report's page."""
     return markupsafe.Markup(environment().get_template("stage.html").render(s=view))
 
 

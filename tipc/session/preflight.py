@@ -9,13 +9,11 @@ merge`` still joins the nodes), and the front exits non-zero with the summary.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeGuard
+from typing import TypeGuard
 
 from tipc.cluster.node import NodeContext
+from tipc.cluster.preflight import PreflightReport, run_preflight
 from tipc.run.plan_run import PlanRun
-
-if TYPE_CHECKING:
-    from tipc.cluster.preflight import PreflightReport
 
 FAILED = "tipc preflight failed; nothing was run:"
 
@@ -29,8 +27,6 @@ def preflight(session: PlanRun, node: NodeContext | None, emit: Callable[[str], 
     dry run). Each check's line goes to ``emit`` as it is decided and into ``run.json``'s notes."""
     if not needs_preflight(node) or session.settings.dry_run:
         return None
-    from tipc.cluster.preflight import run_preflight  # ports, sockets, the rendezvous: several nodes only
-
     facts = session.facts
     report = run_preflight(
         node,

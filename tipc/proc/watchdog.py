@@ -2,7 +2,7 @@
 
 Every stage process carries the run's id in its environment (``RUN_MARKER``),
 and every descendant inherits it, including those that leave the stage's
-session. The executor sweeps each stage as it ends; but a harness that is
+session. Each supervised process is swept as it ends (``tipc.proc.child``); but a harness that is
 SIGKILLed (the OOM killer, a CI job's timeout, ``kill -9``) runs no cleanup at
 all, and its stages, each in a session of its own, would run on unowned.
 
@@ -18,23 +18,19 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from types import TracebackType
 
-from tipc.run.probe import niced
-from tipc.run.proctree import kill_marked_by
-from tipc.run.watchdog_main import GOODBYE
-
-RUN_MARKER = "TIPC_RUN_ID"  # the run's id, in every stage process's environment
-STAGE_MARKER = "TIPC_STAGE_ID"  # one stage's own token, for the executor's sweep at its end
+from tipc.proc.child import niced
+from tipc.proc.tree import RUN_MARKER, kill_marked_by
+from tipc.proc.watchdog_main import GOODBYE
 
 _REAP = 1.0  # seconds a goodbye'd watchdog may take to exit before it is killed
 # The watchdog runs isolated (-I): no PYTHONPATH, no cwd on its path, so it imports this
 # very tipc, found from its location, rather than whatever else is installed.
 _ROOT = str(Path(__file__).resolve().parents[2])
 _MAIN = (
-    "import sys; sys.path.insert(0, sys.argv[1]); from tipc.run.watchdog_main import serve; "
+    "import sys; sys.path.insert(0, sys.argv[1]); from tipc.proc.watchdog_main import serve; "
     "serve(sys.argv[2], float(sys.argv[3]))"
 )
 
@@ -65,12 +61,6 @@ class Watchdog:
         """The run ended cleanly: say goodbye, so that the watchdog kills nothing, and reap it."""
         if self._goodbye():
             self._reap()
-
-    def dismiss(self) -> None:
-        """``close`` without waiting: the watchdog's own exit (an interpreter's teardown, ~15 ms)
-        overlaps what the harness does next (its reports), and a thread reaps it."""
-        if self._goodbye():
-            threading.Thread(target=self._reap, name="tipc-watchdog-reap", daemon=True).start()
 
     def _goodbye(self) -> bool:
         """Say goodbye and close the pipe; False when that was done already."""

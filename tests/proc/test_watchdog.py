@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.support.processes import gone, wait_for
-from tipc.run.watchdog import RUN_MARKER, kill_marked, start_watchdog
+from tipc.proc.tree import RUN_MARKER
+from tipc.proc.watchdog import kill_marked, start_watchdog
 
 ROOT = str(Path(__file__).resolve().parents[2])
 
@@ -81,8 +82,8 @@ def test_empty_marker_is_refused():
 HARNESS = """
 import sys, threading, time
 from pathlib import Path
-from tipc.run.executor import ExecRequest, ProcessExecutor
-from tipc.run.watchdog import start_watchdog
+from tipc.proc.executor import ExecRequest, ProcessExecutor
+from tipc.proc.watchdog import start_watchdog
 marker, out = sys.argv[1], Path(sys.argv[2])
 watchdog = start_watchdog(marker, grace=0.3)
 (out / "watchdog").write_text(str(watchdog.pid))
@@ -125,16 +126,6 @@ def test_clean_close_kills_nothing_and_reaps_the_watchdog(marker, sleepers):
     watchdog.close()  # a second close is harmless
 
 
-def test_dismissed_watchdog_kills_nothing_and_is_reaped_without_being_waited_for(marker, sleepers):
-    watchdog = start_watchdog(marker, grace=0.3)
-    sleeper = sleepers(marker)
-    watchdog.dismiss()
-    assert wait_for(lambda: not Path(f"/proc/{watchdog.pid}").exists(), 5)  # exited and reaped by the thread
-    assert sleeper.poll() is None
-    watchdog.dismiss()  # after a goodbye, neither a dismissal nor a close says anything more
-    watchdog.close()
-
-
 def test_clean_with_block_kills_nothing(marker, sleepers):
     with start_watchdog(marker, grace=0.3) as watchdog:
         sleeper = sleepers(marker)
@@ -143,7 +134,7 @@ def test_clean_with_block_kills_nothing(marker, sleepers):
 
 
 # The exception path leaves the watchdog unreaped (it outlives us on purpose), so its Popen warns when
-# collected; tipc.run.watchdog owns that, the test only checks the sweep.
+# collected; tipc.proc.watchdog owns that, the test only checks the sweep.
 def test_with_block_ended_by_an_exception_sweeps(marker, sleepers):
     sleeper = sleepers(marker)
     with pytest.raises(RuntimeError), start_watchdog(marker, grace=0.3) as watchdog:

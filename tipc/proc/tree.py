@@ -9,7 +9,9 @@ so that a recycled pid is never mistaken for one of ours.
 
 A descendant that leaves between two scans is caught by its environment
 instead: every process inherits the variables its parent started it with, so
-``kill_marked_by`` finds a stage (or a whole run) by a variable set at its start.
+``kill_marked_by`` finds a stage (or a whole run) by a variable set at its start
+(``RUN_MARKER``, ``PROC_MARKER``). Nothing here depends on the order of pids: the
+kernel hands them out again from the bottom once it reaches ``pid_max``.
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass
 
 PROC = "/proc"
 LAST_PID = "/proc/sys/kernel/ns_last_pid"
+RUN_MARKER = "TIPC_RUN_ID"  # the run's id, in the environment of every process the run starts
+PROC_MARKER = "TIPC_STAGE_ID"  # one started process's own token, inherited by its descendants
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +65,8 @@ def _read_stat(pid: int) -> ProcInfo | None:
 
 
 def _last_pid() -> int | None:
-    """The pid the kernel handed out last (None where it does not say)."""
+    """The pid the kernel handed out last (None where it does not say). Only its equality with a
+    stage's root is used (nothing started since), never an order of pids."""
     try:
         with open(LAST_PID, "rb") as f:
             return int(f.read())
@@ -69,38 +74,12 @@ def _last_pid() -> int | None:
         return None
 
 
-def _none_born(born_from: int, last: int, started_since: Collection[int]) -> bool:
-    """No pid was handed out after ``born_from`` up to ``last`` but the caller's own: nothing was
-    born of ``born_from`` (the usual quick stage that started nothing)."""
-    return born_from <= last <= born_from + len(started_since) and all(
-        pid in started_since for pid in range(born_from + 1, last + 1)
-    )
-
-
-def born_nothing(pid: int) -> bool:
-    """Nothing was started since ``pid``, on the whole machine: nothing of it can outlive it."""
-    last = _last_pid()
-    return last is not None and _none_born(pid, last, ())
-
-
-def snapshot(born_from: int = 0, started_since: Collection[int] = ()) -> dict[int, ProcInfo]:
-    """Every process visible in /proc now; with ``born_from`` (a pid), only those started after it.
-
-    Pids are handed out in increasing order until the counter wraps at ``pid_max``, so the
-    processes started after ``born_from`` have larger pids, and reading only theirs keeps the
-    sweep after every stage from reading hundreds of files. Once the counter has wrapped past
-    ``born_from`` (it is below it now), every process is read. ``started_since``: processes the
-    caller itself started after ``born_from`` (the next stage, started as this one exited).
-    """
-    last = _last_pid() if born_from else None
-    if last is not None and _none_born(born_from, last, started_since):
-        # Listing /proc would cost each stage's sweep more than the rest of it.
-        info = _read_stat(born_from)
-        return {} if info is None else {born_from: info}
-    floor = born_from if last is not None and last >= born_from else 0
+def snapshot() -> dict[int, ProcInfo]:
+    """Every process visible in /proc now. All of them, whatever their pid: pids wrap at
+    ``pid_max`` (32768 on many machines), so a stage's children may have smaller pids than it."""
     table = {}
     for name in os.listdir(PROC):
-        if name.isdigit() and int(name) >= floor:
+        if name.isdigit():
             info = _read_stat(int(name))
             if info is not None:
                 table[info.pid] = info
@@ -161,7 +140,7 @@ class Tracker:
 
     def scan(self, table: dict[int, ProcInfo] | None = None) -> dict[int, int]:
         """Record the current members and return those alive now (pid -> start)."""
-        table = snapshot(self.root) if table is None else table
+        table = snapshot() if table is None else table
         children: dict[int, list[int]] = {}
         for info in table.values():
             children.setdefault(info.ppid, []).append(info.pid)
@@ -258,3 +237,14 @@ def kill_marked_by(
         _signal_each(alive, signal.SIGKILL)
         _wait_dead(alive, time.monotonic() + 0.1)
     return len(found)
+
+
+def sweep(tracker: Tracker, root_alive: Callable[[], bool], token: str, grace: float) -> None:
+    """Leave nothing of a started process running: its tree (group, session, descendants seen),
+    then whatever still carries its token (one that left the session between two scans and was
+    orphaned). Called on every way out of a supervision, before the root is reaped."""
+    if not root_alive() and not tracker.seen and _last_pid() == tracker.root:
+        return  # no process was created on this machine since the root: nothing of it is left
+    table = snapshot()
+    kill_tree(tracker, root_alive, grace, table)
+    kill_marked_by(PROC_MARKER, token, grace, born_after=tracker.born(table), table=table)

@@ -1,4 +1,4 @@
-"""The watchdog's own process (``tipc.run.watchdog``): read the harness's pipe to its end; an end
+"""The watchdog's own process (``tipc.proc.watchdog``): read the harness's pipe to its end; an end
 without a goodbye means the harness died, and the run's processes are killed.
 
 It imports nothing until it must kill. It starts beside the run's first stage, and every module
@@ -16,6 +16,6 @@ GOODBYE = b"goodbye\n"
 
 def serve(marker: str, grace: float) -> None:
     if not sys.stdin.buffer.read().endswith(GOODBYE):
-        from tipc.run.watchdog import kill_marked
+        from tipc.proc.watchdog import kill_marked
 
         kill_marked(marker, grace)

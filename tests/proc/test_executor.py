@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.support.processes import gone, wait_for
-from tipc.run import proctree
-from tipc.run.executor import SPARE_LOG, Ending, ExecRequest, ProcessExecutor, child_env
+from tipc.proc.child import Ending, child_env
+from tipc.proc.executor import ExecRequest, ProcessExecutor
 
 
 def request(tmp_path: Path, code: str, **kw) -> ExecRequest:
@@ -226,26 +226,6 @@ def test_daemon_started_just_before_a_clean_exit_is_swept(tmp_path, how):
         assert gone(pid), f"run {i}: daemon {pid} outlived its stage"
 
 
-def test_each_log_after_the_first_is_the_spare_made_while_the_last_stage_ran(tmp_path):
-    """Creating a file costs up to 0.8 ms here, between two stages; the spare is made during one."""
-    executor = ProcessExecutor(grace=0.2)
-    first = request(tmp_path, "import time; time.sleep(0.2)")
-    assert executor.run(first).returncode == 0
-    spare = first.log.parent / SPARE_LOG
-    assert spare.is_file() and spare.stat().st_size == 0
-    inode = spare.stat().st_ino
-    spare.write_text("written to meanwhile\n")  # not the harness's: not kept
-    second = ExecRequest(
-        argv=(sys.executable, "-c", "print('two')"), cwd=str(tmp_path), env={}, log=tmp_path / "logs" / "b.log"
-    )
-    assert executor.run(second).returncode == 0
-    text = second.log.read_text()
-    assert second.log.stat().st_ino == inode
-    assert text.startswith(f"# command: {sys.executable} -c") and "two\n" in text and "meanwhile" not in text
-    executor.close()
-    assert sorted(p.name for p in second.log.parent.iterdir()) == ["b.log", "stage.log"]
-
-
 @pytest.fixture
 def spawned(monkeypatch) -> list[int]:
     """The pids of the processes started from here on, in order."""
@@ -264,9 +244,7 @@ def test_the_harness_yields_its_cpu_to_the_child_it_just_spawned(tmp_path, monke
     """Once per start, right after the spawn (benchmarks/spawn_yield.py: why)."""
     children_at_yield: list[int] = []
     monkeypatch.setattr(os, "sched_yield", lambda: children_at_yield.append(len(spawned)))
-    started = ProcessExecutor(grace=0.2).start(request(tmp_path, "import time; time.sleep(0.1)"))
-    assert children_at_yield == [1]
-    assert started.finish().returncode == 0
+    assert ProcessExecutor(grace=0.2).run(request(tmp_path, "import time; time.sleep(0.1)")).returncode == 0
     assert children_at_yield == [1]
 
 
@@ -275,43 +253,6 @@ def test_a_ctrl_c_as_the_harness_yields_kills_the_child_it_just_spawned(tmp_path
         raise KeyboardInterrupt
 
     monkeypatch.setattr(os, "sched_yield", interrupted)
-    with pytest.raises(KeyboardInterrupt):
-        ProcessExecutor(grace=0.2).start(request(tmp_path, "import time; time.sleep(60)"))
+    result = ProcessExecutor(grace=0.2).run(request(tmp_path, "import time; time.sleep(60)"))
+    assert result.ending is Ending.INTERRUPTED
     assert len(spawned) == 1 and gone(spawned[0])
-
-
-# Exits 0 at once; with "leave", it leaves an escaped grandchild that ignores SIGTERM. Writes the
-# pid that matters (its own, or the grandchild's) to argv[1].
-EXITS = """
-import os, subprocess, sys
-pid = os.getpid()
-if sys.argv[2] == "leave":
-    escape = "import os, signal, time; os.setsid(); signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"
-    pid = subprocess.Popen([sys.executable, "-c", escape]).pid
-open(sys.argv[1], "w").write(str(pid))
-"""
-
-
-@pytest.mark.parametrize("what", ["nothing", "leave"])
-def test_the_next_stage_starts_at_a_clean_exit_once_nothing_of_the_stage_is_left(tmp_path, monkeypatch, what):
-    """``on_clean_exit`` (where the next stage starts) comes before the sweep and the reap when
-    nothing was started since the child, and after the sweep when something was."""
-    pid_file = tmp_path / "pid"
-    seen: list[bool] = []
-    # The last pid the kernel handed out: the child's, or its grandchild's (whatever else this
-    # machine starts meanwhile, in another test worker, say, does not count here).
-    monkeypatch.setattr(proctree, "_last_pid", lambda: int(pid_file.read_text()))
-
-    def on_clean_exit() -> None:
-        pid = int(pid_file.read_text())
-        if what == "nothing":  # still its zombie: not reaped yet
-            seen.append(os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None)
-        else:  # the grandchild was swept already
-            seen.append(gone(pid))
-
-    argv = (sys.executable, "-c", EXITS, str(pid_file), what)
-    started = ProcessExecutor(grace=0.2).start(
-        ExecRequest(argv=argv, cwd=str(tmp_path), env={}, log=tmp_path / "l.log")
-    )
-    assert started.finish(on_clean_exit=on_clean_exit).returncode == 0
-    assert seen == [True]

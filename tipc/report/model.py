@@ -246,6 +246,15 @@ class FigureMove:
 
 
 @dataclass(frozen=True, slots=True)
+class NotCompared:
+    """A stage whose figures exist but are no result: it did not pass in one of the two runs."""
+
+    label: str
+    anchor: str
+    why: str  # "not compared: failed in this run"
+
+
+@dataclass(frozen=True, slots=True)
 class Comparison:
     against: str  # what we compare with, for the heading
     against_href: str  # link to its report, "" when it has none
@@ -254,6 +263,7 @@ class Comparison:
     fixed: tuple[StageChange, ...]
     still_failing: tuple[StageChange, ...]
     moves: tuple[FigureMove, ...]
+    not_compared: tuple[NotCompared, ...] = ()  # figures of a stage that did not pass in one run
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,6 +56,7 @@ class TrendRow:
     band: Band | None
     runs: int  # earlier values judged against (or known, while learning)
     spark: Sparkline | None  # None when no run has a value
+    note: str = ""  # why this run has no value: "not compared: training failed in this run"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +86,7 @@ def _row(
     earlier: Sequence[Mapping[SeriesKey, float]],
     anchor: str,
     policy: TrendPolicy,
+    why: str,
 ) -> TrendRow:
     figure = FIGURE_BY_KEY[key[2]]
     past = [run.get(key) for run in earlier]
@@ -101,28 +103,41 @@ def _row(
         judged.band,
         judged.runs,
         sparkline(shown, judged.band) if shown else None,
+        why if value is None else "",
     )
 
 
 def _config_rows(
-    current: RunFigures, history: Sequence[RunFigures], anchors: Mapping[StageKey, str], policy: TrendPolicy
+    current: RunFigures,
+    history: Sequence[RunFigures],
+    anchors: Mapping[StageKey, str],
+    policy: TrendPolicy,
+    unjudged: Mapping[StageKey, str],
 ) -> tuple[list[TrendRow], int]:
     earlier = [e.figures for e in history if e.config == current.config and e.run < current.run][-policy.runs :]
     keys = _series_keys(current, earlier)
     multi = len({k[1] for k in keys}) > 1
-    rows = [_row(k, _label(k, multi), current, earlier, anchors.get((k[0], k[1]), ""), policy) for k in keys]
+    rows = [
+        _row(k, _label(k, multi), current, earlier, anchors.get(k[:2], ""), policy, unjudged.get(k[:2], ""))
+        for k in keys
+    ]
     return rows, len(earlier)
 
 
 def build_trends(
-    run: Sequence[RunFigures], history: Sequence[RunFigures], anchors: Mapping[StageKey, str], policy: TrendPolicy
+    run: Sequence[RunFigures],
+    history: Sequence[RunFigures],
+    anchors: Mapping[StageKey, str],
+    policy: TrendPolicy,
+    unjudged: Mapping[StageKey, str] | None = None,
 ) -> Trends:
     """``run``: this run's lines (one per config); ``history``: the trend store as written
-    (``record_run``). Each config's figures are judged against that config's earlier runs."""
+    (``record_run``). Each config's figures are judged against that config's earlier runs.
+    ``unjudged``: this run's stages that did not pass, and why their figures are left out."""
     rows: list[tuple[TrendRow, str]] = []
     earlier = []
     for current in run:
-        config_rows, runs = _config_rows(current, history, anchors, policy)
+        config_rows, runs = _config_rows(current, history, anchors, policy, unjudged or {})
         rows.extend((row, current.config) for row in config_rows)
         earlier.append(runs)
     rows.sort(key=lambda rc: _RANK.get(rc[0].verdict, 2))  # stable: stage order within each rank

@@ -36,6 +36,8 @@ from tipc.report.compare import (
     SUMMARY_FILE,
     PastRun,
     RunSummary,
+    kind_of,
+    not_compared_why,
     previous_run,
     read_history,
     read_summary,
@@ -45,11 +47,13 @@ from tipc.report.compare import compare as compare_runs
 from tipc.report.load import NodeRun, is_carried, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
+from tipc.report.naming import stage_key
 from tipc.report.render import render, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
 from tipc.report.trend_store import record_run, run_figures
 from tipc.report.trends import Regression, Trends, build_trends
 from tipc.results.folder import RECORDS, Warn, has_results, write_atomic
+from tipc.results.records import Status
 
 INDEX = "index.html"
 LATEST = "latest"
@@ -161,10 +165,16 @@ def _trends(
     recorded: the merged run's report records every shard's figures, under its own run id."""
     ids = run_ids(runs)
     records = all_records(runs)
-    current = run_figures(order, (r for r in records if not is_carried(r, ids)))
+    own = [r for r in records if not is_carried(r, ids)]
+    current = run_figures(order, own)
     one_shard = bool(head_info(runs).shard) and len({r.shard for r in records}) == 1
     history = record_run(mode_dir, current, max(policy.runs, DEFAULT_RUNS), warn, write=not one_shard)
-    return build_trends(current, history, anchors.stages, policy)
+    unjudged = {
+        stage_key(r): not_compared_why(Status.PASSED.value, r.status.value, kind_of(r.id))
+        for r in own
+        if r.status is not Status.PASSED
+    }
+    return build_trends(current, history, anchors.stages, policy, unjudged)
 
 
 def update_latest(mode_dir: Path, name: str, title: str) -> None:

@@ -35,6 +35,7 @@ from typing import BinaryIO, NoReturn, Protocol
 from tipc.run import idle
 from tipc.run.endings import oom_kills
 from tipc.run.proctree import Tracker, born_nothing, kill_marked_by, kill_tree, snapshot
+from tipc.run.treemem import TreePeak
 from tipc.run.watchdog import RUN_MARKER, STAGE_MARKER
 
 LiveSink = Callable[[bytes], None]
@@ -72,6 +73,14 @@ class ExecResult:
     reason: str = ""
     peak_rss_kb: int | None = None  # the largest resident size of the child or a descendant it waited for
     oom_killed: bool = False  # killed by a signal while the kernel's OOM kill count rose
+    tree_peak_kb: int | None = None  # the largest sum over the stage's live process tree (tipc.run.treemem)
+
+    @property
+    def stage_peak_kb(self) -> int | None:
+        """The stage's memory: its tree's, or the root's own where that is larger (a peak between
+        two samples) or the tree was never sampled (a stage shorter than a tick)."""
+        known = [kb for kb in (self.tree_peak_kb, self.peak_rss_kb) if kb is not None]
+        return max(known) if known else None
 
 
 OnExit = Callable[[], None]
@@ -256,6 +265,7 @@ class _Launch:
         self._oom_before = oom_before
         self._ended = 0.0
         self._tracker = Tracker(proc.pid)
+        self._memory = TreePeak()
         self._waiter = _ExitWaiter(proc.pid)
         self._tee = _Tee(req.log, out.tell(), executor.live)
         executor.running.add(proc.pid)
@@ -278,6 +288,7 @@ class _Launch:
             reason,
             peak,
             self._oom_before is not None and oom_after is not None and oom_after > self._oom_before,
+            self._memory.peak_kb,
         )
         _close_log(self._out, result)
         return result
@@ -341,7 +352,8 @@ class _Launch:
             tick = min(tick * 2, max_tick)
             if self._executor.interrupted:
                 return Ending.INTERRUPTED, "interrupted: the run was stopped"
-            tracker.scan()  # remember descendants while their parent links still lead to us
+            alive = tracker.scan()  # remember descendants while their parent links still lead to us
+            self._memory.sample((self._proc.pid, *alive))  # the stage's memory: its whole tree's
             tee.pump()
             now = time.monotonic()
             if now >= deadline:

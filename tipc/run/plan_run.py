@@ -52,11 +52,17 @@ class RunSettings:
     golden_fails: bool = True  # golden findings fail their check stage (--fail-on golden)
 
 
+def _mb(kb: int | None) -> float | None:
+    return None if kb is None else round(kb / 1024, 1)
+
+
 def _status(result: ExecResult) -> tuple[Status, str]:
     if result.ending is Ending.EXITED and result.returncode is not None:
         if result.returncode == 0:
             return Status.PASSED, ""
-        return Status.FAILED, describe_exit(result.returncode, result.peak_rss_kb, result.oom_killed, memory_limit_kb())
+        return Status.FAILED, describe_exit(
+            result.returncode, result.stage_peak_kb, result.oom_killed, memory_limit_kb()
+        )
     if result.ending is Ending.TIMEOUT:
         return Status.TIMEOUT, result.reason
     if result.ending is Ending.HUNG:
@@ -372,7 +378,8 @@ class PlanRun:
             start=result.start,
             duration=result.duration,
             log_offsets=offsets,
-            peak_rss_mb=None if result.peak_rss_kb is None else round(result.peak_rss_kb / 1024, 1),
+            peak_rss_mb=_mb(result.stage_peak_kb),
+            process_peak_rss_mb=_mb(result.peak_rss_kb),
         )
         interrupted = result.ending is Ending.INTERRUPTED
         self.done[stage.id] = record

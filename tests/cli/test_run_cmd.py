@@ -82,8 +82,9 @@ def test_bad_options_exit_2(fake_repo, capsys, extra, message):
 
 
 def test_dry_run_prints_commands_only(fake_repo, capsys):
-    assert tipc_run(fake_repo, "--dry-run") == 0
-    assert "tools/export_model.py" in capsys.readouterr().out
+    assert tipc_run(fake_repo, "--dry-run") == 5  # nothing ran: not a pass
+    out = capsys.readouterr().out
+    assert "tools/export_model.py" in out and "dry run: every command was printed; nothing ran (exit status 5)" in out
     assert not (fake_repo / "test_tipc").exists()
 
 

@@ -6,7 +6,8 @@ failed stage's log tail, the summary paragraph and the HTML report's path
 A config that cannot be planned is one line, before anything runs; the others run.
 Exit status: 0 when no stage failed, timed out or hung and every config planned (and, with
 ``--fail-on regression``, no benchmark figure left its noise band), 1 otherwise,
-2 for bad options, 130 when interrupted (results so far are kept). A failed multi-node
+2 for bad options, 5 for a dry run (every command printed, nothing ran: never 0, which reads as
+a pass), 130 when interrupted (results so far are kept). A failed multi-node
 preflight stops before the first stage with exit 1; a config that failed a ``--doctor`` check has
 its stages blocked, and the run exits 1. The lifecycle itself is
 ``tipc.session``'s, shared with pytest.
@@ -81,6 +82,11 @@ def run(args: argparse.Namespace) -> int:
         return 130
     if stopped or session.doctor_failed() or any(p.is_error for p in problems) or failed(session.records()):
         return 1
+    if settings.run.dry_run:
+        from tipc.run.plan_run import DRY_RUN_EXIT
+
+        print(f"tipc: dry run: every command was printed; nothing ran (exit status {DRY_RUN_EXIT}).")
+        return DRY_RUN_EXIT
     return 1 if session.fails_on_findings() else 0
 
 

@@ -25,6 +25,7 @@ from tipc.plugin.pytest_cache import CacheGuard
 from tipc.results.records import Status
 from tipc.run import legacy
 from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
+from tipc.run.plan_run import DRY_RUN, DRY_RUN_EXIT
 from tipc.run.summary import run_paragraph
 from tipc.schedule.devices import worker_index
 from tipc.session.lifecycle import TipcSession
@@ -260,6 +261,8 @@ class TipcPlugin:
         self._signals.close()
         self.cache.settle()
         self.session.end()  # in a worker, only what ran in the background ends
+        if self.settings.run.dry_run and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = DRY_RUN_EXIT  # every item skipped, nothing ran: no green for CI
         if not self.session.owner:
             return
         self.reports = self.session.write_reports(Path.cwd())
@@ -274,7 +277,11 @@ class TipcPlugin:
         if not self.session.owner:
             return
         if self.settings.run.dry_run:
-            terminalreporter.write_line("tipc: dry run: every command was printed; nothing ran, nothing written.")
+            terminalreporter.write_line(
+                "tipc: dry run: every command was printed; nothing ran, nothing written "
+                f"(each stage skipped: {DRY_RUN}; exit status {DRY_RUN_EXIT}).",
+                yellow=True,
+            )
             return
         if self.session.folders():  # none when not one config could be planned
             terminalreporter.write_line(run_paragraph(self.session.folders(), self.session.run_id))

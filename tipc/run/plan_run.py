@@ -52,6 +52,12 @@ class RunSettings:
     golden_fails: bool = True  # golden findings fail their check stage (--fail-on golden)
 
 
+DRY_RUN = "dry run: not run"
+# A dry run's exit status on both fronts when nothing failed to plan: never 0, which CI reads as
+# green; pytest's own "no tests ran" (NO_TESTS_COLLECTED), since none did.
+DRY_RUN_EXIT = 5
+
+
 def _mb(kb: int | None) -> float | None:
     return None if kb is None else round(kb / 1024, 1)
 
@@ -306,10 +312,10 @@ class PlanRun:
         and recorded while it runs, and the front reports it (a pytest item's protocol) meanwhile:
         the time between two stages' processes is only what starting the next one takes. The next
         ``run_stage`` finds it running; a false pass here takes it back."""
-        if self.settings.dry_run:  # every stage "passes" by having its command printed
+        if self.settings.dry_run:  # its command is printed; nothing ran, so nothing passed
             skip = not_applicable(stage, self.settings.node_rank)
-            status, reason = (Status.SKIPPED, NOT_RANK0) if skip else (Status.PASSED, "dry run")
-            return self._finish(stage, self._record(stage, status, reason), ran=False)
+            reason = NOT_RANK0 if skip else DRY_RUN
+            return self._finish(stage, self._record(stage, Status.SKIPPED, reason), ran=False)
         if self._ahead is not None and self._ahead.stage.id != stage.id:
             self.cancel_ahead()  # asked for another stage first (a plugin re-running the last one)
         flight, self._ahead = self._ahead, None

@@ -219,3 +219,11 @@ def test_a_ptq_config_runs_with_the_bashs_lines_and_a_report(tmp_path, capsys, m
     )
     assert (tmp_path / "reports/rec_KL/whole_infer/latest.html").is_file()
     capsys.readouterr()
+
+
+def test_the_summary_says_which_criteria_were_checked(fake_repo, capsys, monkeypatch):
+    monkeypatch.setenv("TIPC_FAKE", "infer:empty")
+    assert tipc_run(fake_repo, "--no-report") == 0
+    err = capsys.readouterr().err
+    assert "tipc: checked: exit codes only (no golden compared, no figure judged against earlier runs)" in err
+    assert "every prediction empty" in err and "the model recognised or detected nothing" in err

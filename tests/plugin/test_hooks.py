@@ -501,3 +501,16 @@ def test_multi_node_refuses_xdist(tipc_run):
     result = tipc_run.run("-n", "2", "--dist", "loadscope", *lone_node0_args())
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*a multi-node run cannot use pytest-xdist*drop -n*"])
+
+
+def test_the_summary_says_which_criteria_were_checked_and_names_a_case_that_predicted_nothing(tipc_run, monkeypatch):
+    monkeypatch.setenv("TIPC_FAKE", "infer:empty")
+    result = tipc_run.run()
+    result.assert_outcomes(passed=5)  # every stage exited 0: the summary says that is all it means
+    result.stdout.fnmatch_lines(
+        [
+            "tipc: report: */index.html",
+            "tipc: checked: exit codes only (no golden compared, no figure judged against earlier runs)",
+            f"tipc: {CHAIN} · infer?cpu-*: every prediction empty (3 of 3): the model recognised or detected nothing",
+        ]
+    )

@@ -17,6 +17,7 @@ from tipc.report.predictions import PredictionsView
 from tipc.report.svg import Plot
 
 if TYPE_CHECKING:  # their own modules build them, and import this one
+    from tipc.report.criteria import Criteria
     from tipc.report.trainbench import TrainBenchmark
     from tipc.report.trends import Trends
 
@@ -289,3 +290,4 @@ class ReportModel:
     train_benchmark: TrainBenchmark | None = None  # benchmark_train runs (tipc.report.trainbench)
     predictions: PredictionsView | None = None  # tipc.report.predictions
     trends: Trends | None = None  # None: no trend history asked for (tipc.report.trends)
+    criteria: Criteria | None = None  # what the verdict rests on, shown beside it (tipc.report.criteria)

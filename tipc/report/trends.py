@@ -67,6 +67,14 @@ class Trends:
     earlier: int  # earlier runs in the history window (the fewest, when several configs share the report)
 
 
+_JUDGED = (TrendVerdict.REGRESSION.value, TrendVerdict.IMPROVEMENT.value, TrendVerdict.STEADY.value)
+
+
+def judged_figures(trends: Trends | None) -> int:
+    """How many of this run's figures were judged against their noise band (not learning, no value)."""
+    return 0 if trends is None else sum(1 for row in trends.rows if row.verdict in _JUDGED)
+
+
 def _label(key: SeriesKey, multi: bool) -> str:
     return f"{key[0]} (node {key[1]})" if multi else key[0]
 

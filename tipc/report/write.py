@@ -44,6 +44,7 @@ from tipc.report.compare import (
     summarize,
 )
 from tipc.report.compare import compare as compare_runs
+from tipc.report.criteria import Criteria
 from tipc.report.load import NodeRun, is_carried, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
@@ -200,6 +201,7 @@ def write_report(
     warn: Warn | None = None,
     trends: TrendPolicy | None = DEFAULT_TRENDS,
     regression: Callable[[Regression], None] | None = None,
+    criteria: Callable[[Criteria], None] | None = None,
 ) -> Path:
     """Render one run (one results dir per node) and return the path of its ``index.html``.
 
@@ -209,6 +211,7 @@ def write_report(
     it) and, only when given, of bad record lines skipped (without it they stop the report).
     ``trends`` (with ``history``): record this run's figures in the trend history and judge each
     against its earlier runs; ``regression`` hears of every figure that left its noise band.
+    ``criteria`` hears what the page's verdict rests on (the console says it too).
     """
     runs: tuple[NodeRun, ...] = load_runs([Path(p) for p in results_dirs], warn)
     summary = summarize_runs(runs)
@@ -236,6 +239,8 @@ def write_report(
         generated=format_time(time.time()),
         trends=trend,
     )
+    if criteria is not None and model.criteria is not None:
+        criteria(model.criteria)
     index = report_dir / INDEX
     write_atomic(index, render(model))
     write_atomic(report_dir / SUMMARY_FILE, summary.to_json())

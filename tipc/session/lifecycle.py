@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from tipc.cluster.preflight import PreflightReport
     from tipc.doctor.checks import Report
     from tipc.doctor.probes import Probes
+    from tipc.report.criteria import Criteria
     from tipc.report.trends import Regression
     from tipc.schedule.runner import Runner
 
@@ -83,6 +84,7 @@ class TipcSession:
         self.doctor: dict[Path, Report] = {}  # --doctor's report per config, when it ran
         self.probes: Probes | None = None  # the doctor's probes (None: the machine's)
         self.regressions: list[Regression] = []  # figures the reports found outside their noise band
+        self.criteria: list[Criteria] = []  # what each report's verdict rests on
         self._report_root: Path | None = None  # where the reports go, once asked
 
     # --- plans and plan runs, one per config ---
@@ -240,11 +242,24 @@ class TipcSession:
         if not self.owner:
             return []
         root = report_root(self.settings, cwd)
-        return final_report(self.settings, self.folders(), root, self.warnings.append, self.regressions.append)
+        return final_report(
+            self.settings, self.folders(), root, self.warnings.append, self.regressions.append, self.criteria.append
+        )
+
+    def criteria_lines(self) -> list[str]:
+        """What the verdict rests on (exit codes only, goldens, regressions) and every infer case that
+        predicted nothing: the reports' (they judged the trends), else this run's records'."""
+        from tipc.report.criteria import criteria_of
+
+        said = self.criteria or ([criteria_of(self.records())] if self.owner and self.folders() else [])
+        lines = [f"tipc: {c.text()}" for c in said]
+        lines += [f"tipc: {e.text()}: the model recognised or detected nothing" for c in said for e in c.empty]
+        return list(dict.fromkeys(lines))
 
     def finding_lines(self) -> list[str]:
-        """What the reports found across runs, a line each; the last says when it fails the run."""
-        lines = [f"tipc: regression: {r.message()}" for r in self.regressions]
+        """What the verdict rests on, then what the reports found across runs, a line each; the last
+        says when it fails the run."""
+        lines = self.criteria_lines() + [f"tipc: regression: {r.message()}" for r in self.regressions]
         if self.fails_on_findings():
             lines.append(f"tipc: --fail-on regression: {len(self.regressions)} regression(s) fail this run")
         return lines

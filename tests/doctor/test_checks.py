@@ -190,9 +190,22 @@ def test_auto_log_matters_only_with_benchmark_stages():
     assert failed.state is State.FAIL
     assert "--autolog-shim" in failed.fix
     dropin = replace(GPU_ENV, auto_log=False, auto_log_where="No module named 'auto_log'", auto_log_dropin="/t/a.py")
-    warned = check_auto_log(with_benchmark, dropin, shim=False)
+    reference = "from tipc.compat.auto_log import AutoLogger\n"  # the reference target tries the drop-in first
+    warned = check_auto_log(with_benchmark, dropin, shim=False, read=lambda path: reference)
     assert warned.state is State.WARN
     assert warned.detail.endswith("tipc.compat.auto_log does (/t/a.py): enough for a target importing it so")
+
+
+def test_a_predictor_that_imports_auto_log_by_name_fails_without_it_whatever_else_imports():
+    # PaddleOCR's tools/infer/predict_rec.py: `import auto_log` under `if args.benchmark:`; the
+    # drop-in importable as tipc.compat.auto_log does not help it, so its stages will fail.
+    dropin = replace(GPU_ENV, auto_log=False, auto_log_where="No module named 'auto_log'", auto_log_dropin="/t/a.py")
+    check = check_auto_log(
+        make_plan(benchmark="--benchmark:True"), dropin, shim=False, read=lambda p: "import auto_log\n"
+    )
+    assert check.state is State.FAIL
+    assert "tools/infer/predict_rec.py imports it by that name, so its stages will fail" in check.detail
+    assert "--autolog-shim" in check.fix
 
 
 def test_single_node_runs_have_no_multi_node_preflight():

@@ -29,7 +29,7 @@ def preflight(session: PlanRun, node: NodeContext | None, emit: Callable[[str], 
     dry run). Each check's line goes to ``emit`` as it is decided and into ``run.json``'s notes."""
     if not needs_preflight(node) or session.settings.dry_run:
         return None
-    from tipc.cluster.preflight import run_preflight  # ports, sockets, the rendezvous: several nodes only
+    from tipc.cluster.preflight import PREFLIGHT, run_preflight  # ports, sockets, the rendezvous: several nodes only
 
     facts = session.facts
     report = run_preflight(
@@ -39,7 +39,7 @@ def preflight(session: PlanRun, node: NodeContext | None, emit: Callable[[str], 
         mode=session.plan.mode,
         emit=emit,
     )
-    session.notes.extend(check.line() for check in report.checks)
+    session.notes.extend(check.line(PREFLIGHT) for check in report.checks)
     if not report.ok:
         session.block_all(f"blocked: {FAILED} {report.summary()}")
     return report

@@ -14,6 +14,7 @@ import functools
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -61,6 +62,17 @@ class Answer:
         return (stream.strip().splitlines() or ["no output"])[-1]
 
 
+# Words of the line that says why a program did not run; the lines after it are often advice
+# (pyenv's "... to be found at the same time.", a traceback's frames are before its error).
+_WHY = re.compile(r"not found|no such file|no module named|error|cannot|can't|denied|not installed", re.IGNORECASE)
+
+
+def telling_line(text: str) -> str:
+    """The last line of ``text`` that says why (an error, a missing file or command), else its last line."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return next((line for line in reversed(lines) if _WHY.search(line)), lines[-1] if lines else "no output")
+
+
 def ask(argv: list[str], timeout: float) -> Answer:
     """Run a question: no stdin, output kept, a session of its own, bounded; never raises.
     (``tipc doctor`` asks its questions of the machine here too: one place starts them.)"""
@@ -87,7 +99,7 @@ def ask_interpreter(python: str, timeout: float = PROBE_TIMEOUT) -> InterpreterF
         answer = json.loads(done.last_line(done.stdout))
         return InterpreterFacts(str(answer["python_version"]), str(answer["paddle_version"]))
     except (ValueError, KeyError, TypeError):
-        return InterpreterFacts(problem=f"{python} exited with {done.returncode}: {done.last_line(done.stderr)}")
+        return InterpreterFacts(problem=f"{python} exited with {done.returncode}: {telling_line(done.stderr)}")
 
 
 RUN_TIMEOUT = 20.0
@@ -109,7 +121,7 @@ def cannot_run(python: str) -> str:
     if done.error:
         return f"cannot run ({done.error})"
     if done.returncode != 0:
-        return f"is on PATH ({path}) but cannot run: exit {done.returncode}: {done.last_line(done.stderr)[:200]}"
+        return f"is on PATH ({path}) but cannot run: exit {done.returncode}: {telling_line(done.stderr)[:200]}"
     return ""
 
 

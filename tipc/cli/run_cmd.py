@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
     from tipc.session.lifecycle import TipcSession, failed
     from tipc.session.preflight import failure_message
-    from tipc.session.problems import selection_line, split
+    from tipc.session.problems import no_stage, selection_line, split
     from tipc.session.settings import resolve_settings
 
     settings = resolve_settings(lambda dest: getattr(args, dest))
@@ -76,8 +76,9 @@ def run(args: argparse.Namespace) -> int:
     if not settings.run.dry_run:
         _results(session)
         _warn(session.warnings[shown:])
-    if problems or len(planned) > 1:
-        print(selection_line(len(planned), problems))
+    empty = no_stage(session, planned)
+    if problems or empty or len(planned) > 1:
+        print(selection_line(len(planned), problems, empty))
     if interrupted:
         return 130
     if stopped or session.doctor_failed() or any(p.is_error for p in problems) or failed(session.records()):

@@ -31,7 +31,7 @@ from tipc.schedule.devices import worker_index
 from tipc.session.lifecycle import TipcSession
 from tipc.session.matrix import write_matrix
 from tipc.session.preflight import failure_message
-from tipc.session.problems import selection_line, split
+from tipc.session.problems import no_stage, selection_line, split
 from tipc.session.settings import ConfigTarget, Settings, doctor_on, resolve_settings
 
 TIPC_DIR = Path(__file__).resolve().parents[1]
@@ -133,7 +133,7 @@ class TipcPlugin:
         """How many configs planned and how many could not, when there was more than one."""
         if self.settings.problems or len(self.settings.targets) > 1:
             planned, problems = split(self.session)
-            terminalreporter.write_line(selection_line(len(planned), problems))
+            terminalreporter.write_line(selection_line(len(planned), problems, no_stage(self.session, planned)))
 
     # --- hooks ---
 

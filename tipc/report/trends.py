@@ -16,7 +16,7 @@ from tipc.metrics.noise import Band, TrendPolicy, TrendVerdict, judge
 from tipc.report.figures import FIGURE_BY_KEY, FIGURES
 from tipc.report.naming import StageKey
 from tipc.report.sparkline import Sparkline, sparkline
-from tipc.report.svg import fmt_number
+from tipc.report.svg import fmt_figure, fmt_range
 from tipc.report.trend_store import RunFigures, SeriesKey
 
 _RANK = {TrendVerdict.REGRESSION.value: 0, TrendVerdict.IMPROVEMENT.value: 1}
@@ -37,11 +37,10 @@ class Regression:
     anchor: str = ""  # the stage's details in the report
 
     def message(self) -> str:
-        b, unit = self.band, f" {self.unit}"
+        b, unit = self.band, self.unit
         return (
-            f"{self.config} {self.stage}: {self.figure} {fmt_number(self.value)}{unit} is outside its noise band "
-            f"{fmt_number(b.low)}–{fmt_number(b.high)}{unit} (median {fmt_number(b.median)}{unit} "
-            f"over {self.runs} earlier runs)"
+            f"{self.config} {self.stage}: {self.figure} {fmt_figure(self.value, unit)} is outside its noise band "
+            f"{fmt_range(b.low, b.high, unit)} (median {fmt_figure(b.median, unit)} over {self.runs} earlier runs)"
         )
 
 

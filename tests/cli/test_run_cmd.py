@@ -227,3 +227,18 @@ def test_the_summary_says_which_criteria_were_checked(fake_repo, capsys, monkeyp
     err = capsys.readouterr().err
     assert "tipc: checked: exit codes only (no golden compared, no figure judged against earlier runs)" in err
     assert "every prediction empty" in err and "the model recognised or detected nothing" in err
+
+
+def test_an_interpreter_without_paddle_is_said_at_the_start_not_found_at_the_end(fake_repo, tmp_path, capsys):
+    # the fake target needs only the standard library; `-S` leaves site-packages (and paddle) out
+    python = tmp_path / "python-without-paddle"
+    python.write_text(f'#!/bin/sh\nexec {sys.executable} -S "$@"\n')
+    python.chmod(0o755)
+    argv = ["run", "--config", str(fake_repo / CPU_CONFIG), "--mode", "lite_train_lite_infer"]
+    assert main([*argv, "--python", str(python), "--no-report"]) == 0
+    out = capsys.readouterr().out
+    warning = f"tipc: warning: {python} has no paddle to import: every stage that imports paddle will fail"
+    assert warning in out
+    assert out.index(warning) < out.index("Run successfully")  # before the first stage's line
+    assert main([*argv, "--python", sys.executable, "--no-report"]) == 0
+    assert "has no paddle" not in capsys.readouterr().out

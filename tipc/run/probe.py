@@ -125,6 +125,24 @@ def cannot_run(python: str) -> str:
     return ""
 
 
+# Found, not imported: importing paddle takes seconds, finding it milliseconds.
+FIND_PADDLE = "import importlib.util, sys; sys.exit(importlib.util.find_spec('paddle') is None)"
+
+
+@functools.lru_cache(maxsize=16)
+def lacks_paddle(python: str) -> str:
+    """ "" when ``python`` finds paddle; else a sentence for the warning a run starts with (a stage
+    interpreter without paddle fails every stage that imports it; the run should say so first)."""
+    if same_environment(python):
+        import importlib.util
+
+        return "" if importlib.util.find_spec("paddle") is not None else f"{python} has no paddle to import"
+    done = ask([python, "-c", FIND_PADDLE], RUN_TIMEOUT)
+    if done.returncode == 1:
+        return f"{python} has no paddle to import"
+    return ""  # it found paddle, or did not answer: cannot_run and the stages say why
+
+
 @functools.lru_cache(maxsize=8)
 def interpreter_facts(python: str) -> InterpreterFacts:
     """``ask_interpreter`` once per interpreter and process (every config of a run shares it)."""

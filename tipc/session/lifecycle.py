@@ -132,6 +132,7 @@ class TipcSession:
             return []
         if not self.settings.run.dry_run:
             check_interpreters(self.settings)
+            self._warn_without_paddle(emit)
             self._watchdog = start_watchdog(self.run_id)
             preload_reports(self.settings)
         runs = []
@@ -153,6 +154,25 @@ class TipcSession:
             if report is not None and not report.ok:
                 failed.append(report)
         return failed
+
+    def _warn_without_paddle(self, emit: Emit) -> None:
+        """Said at the start, not found at the end: an interpreter without paddle fails every stage
+        that imports it (``tipc doctor`` fails it; ``--doctor`` blocks such a config's stages)."""
+        from tipc.run.probe import lacks_paddle
+
+        for python in dict.fromkeys(p.python for p in (self.plan_or_none(t) for t in self.settings.targets) if p):
+            why = lacks_paddle(python)
+            if why:
+                emit(
+                    f"tipc: warning: {why}: every stage that imports paddle will fail; give one that has it "
+                    f"(--python) or install paddlepaddle into it"
+                )
+
+    def plan_or_none(self, target: ConfigTarget) -> Plan | None:
+        try:
+            return self.plan(target)
+        except ConfigError:
+            return None  # the front reports it
 
     def schedule(self, stages: Iterable[tuple[ConfigTarget, Stage]], worker: tuple[int, int] | None = None) -> None:
         """The stages the front will ask for, to run side by side (``--jobs``); ``worker``: this

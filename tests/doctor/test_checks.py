@@ -16,7 +16,7 @@ from tipc.doctor.facts import Driver, Environment, Library, RunCheck
 from tipc.doctor.interpreter import check_interpreter, check_paddle, check_run_check
 from tipc.doctor.libraries import check_library
 from tipc.doctor.nvidia import check_compat, check_driver
-from tipc.doctor.target import check_auto_log, check_nodes, check_scripts
+from tipc.doctor.target import check_auto_log, check_nodes, check_scripts, needs_auto_log_by_name
 
 ON_GPU = gpu_need(True, "gpu", "--device gpu")
 AUTO_NONE = gpu_need(True, "cpu", "--device auto: no CUDA device")
@@ -201,7 +201,10 @@ def test_a_predictor_that_imports_auto_log_by_name_fails_without_it_whatever_els
     # drop-in importable as tipc.compat.auto_log does not help it, so its stages will fail.
     dropin = replace(GPU_ENV, auto_log=False, auto_log_where="No module named 'auto_log'", auto_log_dropin="/t/a.py")
     check = check_auto_log(
-        make_plan(benchmark="--benchmark:True"), dropin, shim=False, read=lambda p: "import auto_log\n"
+        make_plan(benchmark="--benchmark:True"),
+        dropin,
+        shim=False,
+        read=lambda p: "if args.benchmark:\n    import auto_log\n",
     )
     assert check.state is State.FAIL
     assert "tools/infer/predict_rec.py imports it by that name, so its stages will fail" in check.detail
@@ -211,3 +214,22 @@ def test_a_predictor_that_imports_auto_log_by_name_fails_without_it_whatever_els
 def test_single_node_runs_have_no_multi_node_preflight():
     (check,) = check_nodes(None, {})
     assert check.state is State.NA
+
+
+@pytest.mark.parametrize(
+    ("text", "by_name"),
+    [
+        ("if args.benchmark:\n    import auto_log\n", True),
+        ("from auto_log import AutoLogger\n", True),
+        (
+            "try:\n    from tipc.compat.auto_log import AutoLogger\nexcept ImportError:\n    from auto_log import AutoLogger\n",
+            False,
+        ),
+        ("print('---------------------- Env info ----------------------')\n", False),
+        ("import auto_logger_of_mine\n", False),
+    ],
+    ids=["paddleocr", "from-import", "drop-in-first", "prints-its-own-block", "another-module"],
+)
+def test_which_predictors_need_auto_log_by_name(text, by_name):
+    plan = make_plan(benchmark="--benchmark:True")
+    assert bool(needs_auto_log_by_name(plan, read=lambda p: text)) is by_name

@@ -477,7 +477,7 @@ def test_failed_preflight_ends_the_run_before_any_stage(tipc_run):
         [
             "tipc preflight: PASS node list: 127.0.0.2 is node 0 of 127.0.0.2,127.0.0.3*",
             "tipc preflight: FAIL peers: node 1 (127.0.0.3) never arrived within 1 s",
-            "    fix: start the same command on every node*",
+            "     fix: start the same command on every node*",
         ]
     )
     result.stderr.fnmatch_lines(

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -46,6 +47,7 @@ def check_scripts(plan: Plan, exists: Callable[[Path], bool] = Path.is_file) -> 
 
 
 DROPIN = "tipc.compat.auto_log"
+IMPORTS_AUTO_LOG = re.compile(r"^\s*(import\s+auto_log\b|from\s+auto_log\s+import\b)", re.MULTILINE)
 
 
 def _read(path: Path) -> str:
@@ -56,17 +58,18 @@ def _read(path: Path) -> str:
 
 
 def needs_auto_log_by_name(plan: Plan, read: Callable[[Path], str] = _read) -> str:
-    """The first ``--benchmark True`` stage's script that does not name tipc's drop-in (so it can
-    only import ``auto_log`` itself: PaddleOCR's predictors), relative to the plan's folder; ""
-    when every one names it (the reference target tries the drop-in first)."""
+    """The first ``--benchmark True`` stage's script that imports ``auto_log`` by that name and does
+    not name tipc's drop-in (PaddleOCR's predictors), relative to the plan's folder; "" when none
+    does (the reference target tries the drop-in first; a script may print its block itself)."""
     for stage in plan.stages():
         if not is_benchmark(stage):
             continue
         for token in stage.argv[1:]:
             if token.endswith(".py") and not token.startswith("-") and "=" not in token:
-                path = Path(stage.cwd) / token
-                if DROPIN not in read(Path(plan.cwd) / path):
-                    return str(path)
+                path = Path(plan.cwd) / stage.cwd / token
+                text = read(path)
+                if IMPORTS_AUTO_LOG.search(text) and DROPIN not in text:
+                    return os.path.relpath(path, plan.cwd)
                 break
     return ""
 

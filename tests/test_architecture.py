@@ -35,7 +35,7 @@ with contextlib.redirect_stdout(io.StringIO()):
                       "--mode", "lite_train_lite_infer", "--python", "py"]) == 0
     run = ["run", "--config", sys.argv[1], "--mode", "lite_train_lite_infer", "--python", sys.executable]
     assert parser.parse_args([*run, "--timeout", "train=5", "--dry-run"]).command == "run"
-    assert main.main([*run, "--dry-run"]) == 0
+    assert main.main([*run, "--dry-run"]) == 5
 """
 
 

@@ -114,6 +114,21 @@ def test_cpu_note_and_ips_ignored_note():
     assert "--ips ignored: no gpu_list entry (line 4) is multi-node" in notes
 
 
+@pytest.mark.parametrize(
+    ("options", "noted"),
+    [(dict(device="cpu"), True), (dict(device="gpu"), False)],
+    ids=["gpu-ids-become-cpu-processes", "gpus-stay-gpus"],
+)
+def test_gpu_ids_turned_into_cpu_processes_note_the_memory_they_multiply(options, noted):
+    notes = make_plan(options=options).notes  # gpu_list 0|0,1
+    expected = (
+        "device cpu: gpu_list 0,1 trains as 2 CPU processes on this node (--nproc_per_node=2): each holds the "
+        "model and its data loader, so that training needs about 2× the memory of one process"
+    )
+    assert (expected in notes) is noted
+    assert not any("gpu_list 0 trains" in n for n in notes)  # one process: nothing multiplied
+
+
 def test_config_notes_are_carried():
     text = config_text().replace("pact_train:null\n", "")
     plan = build_plan(parse_config_text(text, PATH), PlanOptions("lite_train_lite_infer", python="py"))

@@ -84,8 +84,10 @@ def test_inert_without_config(tipc_run):
 
 
 def test_dry_run_prints_commands_and_runs_nothing(tipc_run):
-    result = tipc_run.run("--dry-run")
-    result.assert_outcomes(passed=5)
+    result = tipc_run.run("--dry-run", "-rs")
+    result.assert_outcomes(skipped=5)  # not "5 passed": nothing ran
+    assert result.ret == 5 and result.ret != pytest.ExitCode.OK  # a CI reader cannot take it for green
+    result.stdout.fnmatch_lines(["tipc: dry run: *nothing ran*exit status 5*", "SKIPPED ?5? *: dry run: not run"])
     result.stdout.fnmatch_lines([f"*{IDS[0]}", "    env -u CUDA_VISIBLE_DEVICES *tools/train.py -c *"])
     assert not tipc_run.out().exists()
 
@@ -352,7 +354,7 @@ def test_failed_preflight_ends_the_run_before_any_stage(tipc_run):
         [
             "tipc preflight: PASS node list: 127.0.0.2 is node 0 of 127.0.0.2,127.0.0.3*",
             "tipc preflight: FAIL peers: node 1 (127.0.0.3) never arrived within 1 s",
-            "    fix: start the same command on every node*",
+            "     fix: start the same command on every node*",
         ]
     )
     result.stderr.fnmatch_lines(
@@ -376,3 +378,16 @@ def test_multi_node_refuses_xdist(tipc_run):
     result = tipc_run.run("-n", "2", "--dist", "loadscope", *lone_node0_args())
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*a multi-node run cannot use pytest-xdist*drop -n*"])
+
+
+def test_the_summary_says_which_criteria_were_checked_and_names_a_case_that_predicted_nothing(tipc_run, monkeypatch):
+    monkeypatch.setenv("TIPC_FAKE", "infer:empty")
+    result = tipc_run.run()
+    result.assert_outcomes(passed=5)  # every stage exited 0: the summary says that is all it means
+    result.stdout.fnmatch_lines(
+        [
+            "tipc: report: */index.html",
+            "tipc: checked: exit codes only (no golden compared, no figure judged against earlier runs)",
+            f"tipc: {CHAIN} · infer?cpu-*: every prediction empty (3 of 3): the model recognised or detected nothing",
+        ]
+    )

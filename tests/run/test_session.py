@@ -132,7 +132,7 @@ def test_timeout_is_recorded(fake_plan, monkeypatch):
 
 def test_dry_run_writes_nothing(fake_plan):
     session, records = run_all(fake_plan, dry_run=True)
-    assert all(r.status is Status.PASSED for r in records)
+    assert {(r.status, r.reason) for r in records} == {(Status.SKIPPED, "dry run: not run")}  # not passed
     assert not session.results.path.exists()
 
 
@@ -140,7 +140,8 @@ def test_dry_run_on_node_1_skips_rank0_stages(fake_plan):
     stages = tuple(replace(s, rank0_only=s.kind.value != "train") for s in fake_plan.chains[0].stages)
     plan = replace(fake_plan, chains=(replace(fake_plan.chains[0], stages=stages),))
     _, records = run_all(plan, dry_run=True, node_rank=1)
-    assert [r.status for r in records] == [Status.PASSED] + [Status.SKIPPED] * 4
+    assert [r.status for r in records] == [Status.SKIPPED] * 5
+    assert records[0].reason == "dry run: not run"
     assert records[1].reason == "not applicable: trainer 0 owns the model"
 
 

@@ -6,7 +6,8 @@ failed stage's log tail, the summary paragraph and the HTML report's path
 A config that cannot be planned is one line, before anything runs; the others run.
 Exit status: 0 when no stage failed, timed out or hung and every config planned (and, with
 ``--fail-on regression``, no benchmark figure left its noise band), 1 otherwise,
-2 for bad options, 130 when interrupted (results so far are kept). A stdout closed before the
+2 for bad options, 5 for a dry run (every command printed, nothing ran: never 0, which reads as
+a pass), 130 when interrupted (results so far are kept). A stdout closed before the
 end (``tipc run --live | head -1``) stops the echo, not the run: every stage is run, recorded
 and reported as without the pipe, stderr says so, and the status is the run's. A failed multi-node
 preflight stops before the first stage with exit 1; a config that failed a ``--doctor`` check has
@@ -38,9 +39,9 @@ def run(args: argparse.Namespace) -> int:
     from tipc.errors import OutputError
     from tipc.proc.executor import ProcessExecutor, sigterm_as_interrupt
     from tipc.run import legacy
-    from tipc.session.lifecycle import TipcSession, verdict
+    from tipc.session.lifecycle import TipcSession, Verdict, verdict
     from tipc.session.preflight import failure_message
-    from tipc.session.problems import selection_line, split
+    from tipc.session.problems import no_stage, selection_line, split
     from tipc.session.settings import resolve_settings
 
     _closed.clear()
@@ -80,13 +81,17 @@ def run(args: argparse.Namespace) -> int:
     if not settings.run.dry_run:
         _results(session)
         _warn(session.warnings[shown:])
-    if problems or len(planned) > 1:
-        _print(selection_line(len(planned), problems))
+    empty = no_stage(session, planned)
+    if problems or empty or len(planned) > 1:
+        _print(selection_line(len(planned), problems, empty))
     if _closed:
         print("tipc: stdout was closed before the run ended (a reader such as `head` left): what was not "
               "shown is in the logs, the results and the report", file=sys.stderr)  # fmt: skip
     config_errors = any(p.is_error for p in problems)
-    return verdict(session, interrupted=interrupted, stopped=stopped, config_errors=config_errors).exit_code
+    result = verdict(session, interrupted=interrupted, stopped=stopped, config_errors=config_errors)
+    if result is Verdict.DRY_RUN:
+        _print(f"tipc: dry run: every command was printed; nothing ran (exit status {result.exit_code}).")
+    return result.exit_code
 
 
 def _results(session: TipcSession) -> None:

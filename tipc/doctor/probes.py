@@ -15,6 +15,7 @@ from typing import Protocol
 
 from tipc.doctor import inspect_env
 from tipc.doctor.facts import Driver, Environment, RunCheck, parse_environment, parse_nvidia_smi
+from tipc.doctor.known_bad import load_table, packages
 from tipc.proc.child import ask
 
 INSPECT_TIMEOUT = 60.0  # importing paddle on a loaded machine: seconds, not minutes
@@ -67,7 +68,8 @@ class SystemProbes:
 
     def _environment(self, python: str, pythonpath: tuple[str, ...]) -> Environment:
         paths = [arg for path in pythonpath for arg in ("--path", path)]
-        done = ask([python, inspect_env.__file__, *paths], INSPECT_TIMEOUT)
+        names = [arg for name in packages(load_table()) for arg in ("--package", name)]
+        done = ask([python, inspect_env.__file__, *paths, *names], INSPECT_TIMEOUT)
         if done.returncode is None:
             return Environment(problem=_no_answer(python, done.timed_out, done.error, INSPECT_TIMEOUT))
         try:

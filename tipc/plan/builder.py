@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -24,7 +24,7 @@ from tipc.plan.fragments import literal
 from tipc.plan.golden import with_golden
 from tipc.plan.interpreter import PythonCheck, on_path, resolve_python
 from tipc.plan.lists import distinct_values
-from tipc.plan.model import Plan, PlanOptions, Skipped, StageKind, Topology
+from tipc.plan.model import Chain, Plan, PlanOptions, Skipped, StageKind, Topology
 from tipc.plan.naming import output_dir, train_chain_id, train_infer_prefix, whole_infer_chain_id
 from tipc.plan.ptq import ptq_chain, ptq_notes
 from tipc.plan.sweep import sweep_size
@@ -36,6 +36,22 @@ CPU_NOTE = (
     "device cpu: training runs as CPU processes (launch --nproc_per_node instead of --gpus), "
     "train use_gpu is False, GPU inference cases are skipped, CUDA_VISIBLE_DEVICES is removed"
 )
+
+
+def cpu_process_notes(chains: Sequence[Chain]) -> list[str]:
+    """What turning GPU ids into CPU processes costs: one note per ``gpu_list`` entry that became
+    several processes on this node, each holding the model and its data loader."""
+    entries = dict.fromkeys(
+        (c.topology.gpu_label, c.topology.nproc)
+        for c in chains
+        if c.topology.nproc > 1 and not c.topology.devices
+        and any(t.startswith("--nproc_per_node=") for s in c.stages for t in s.argv)
+    )  # fmt: skip
+    return [
+        f"device cpu: gpu_list {label} trains as {n} CPU processes on this node (--nproc_per_node={n}): each "
+        f"holds the model and its data loader, so that training needs about {n}× the memory of one process"
+        for label, n in entries
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +93,8 @@ def build_plan(config: AnyConfig, options: PlanOptions, python_check: PythonChec
         drafts = _train_drafts(ctx, skipped, notes)
     built = _settle_infer_logs(drafts, notes)
     chains = tuple(b.chain for b in built)
+    if options.device == "cpu":
+        notes.extend(cpu_process_notes(chains))
     # benchmark_train measures speed on edited configs (eval and export nulled): nothing to hold to a golden.
     if options.golden_dir and options.mode != "benchmark_train":
         chains = tuple(with_golden(c, log_path, options.golden_dir) for c in chains)

@@ -24,12 +24,13 @@ from tipc.plugin.pytest_cache import CacheGuard
 from tipc.proc.executor import ProcessExecutor, sigterm_as_interrupt
 from tipc.results.records import Status
 from tipc.run import legacy
+from tipc.run.plan_run import DRY_RUN, DRY_RUN_EXIT
 from tipc.run.summary import run_paragraph
 from tipc.schedule.devices import worker_index
 from tipc.session.lifecycle import TipcSession
 from tipc.session.matrix import write_matrix
 from tipc.session.preflight import failure_message
-from tipc.session.problems import selection_line, split
+from tipc.session.problems import no_stage, selection_line, split
 from tipc.session.settings import ConfigTarget, Settings, doctor_on, resolve_settings
 
 TIPC_DIR = Path(__file__).resolve().parents[1]
@@ -106,7 +107,7 @@ class TipcPlugin:
         """How many configs planned and how many could not, when there was more than one."""
         if self.settings.problems or len(self.settings.targets) > 1:
             planned, problems = split(self.session)
-            terminalreporter.write_line(selection_line(len(planned), problems))
+            terminalreporter.write_line(selection_line(len(planned), problems, no_stage(self.session, planned)))
 
     # --- hooks ---
 
@@ -170,6 +171,8 @@ class TipcPlugin:
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         # tryfirst: before the cache provider writes what --lf will read next time.
         self._end()
+        if self.settings.run.dry_run and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = DRY_RUN_EXIT  # every item skipped, nothing ran: no green for CI
         if self.session.owner and self.session.fails_on_findings() and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED  # --fail-on regression: pytest's status says so
 
@@ -201,7 +204,11 @@ class TipcPlugin:
         if not self.session.owner:
             return
         if self.settings.run.dry_run:
-            terminalreporter.write_line("tipc: dry run: every command was printed; nothing ran, nothing written.")
+            terminalreporter.write_line(
+                "tipc: dry run: every command was printed; nothing ran, nothing written "
+                f"(each stage skipped: {DRY_RUN}; exit status {DRY_RUN_EXIT}).",
+                yellow=True,
+            )
             return
         if self.session.folders():  # none when not one config could be planned
             terminalreporter.write_line(run_paragraph(self.session.folders(), self.session.run_id))

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO
 
 from tipc.proc.tree import PROC_MARKER, Tracker, sweep
+from tipc.proc.treemem import TreePeak
 
 GRACE = 3.0  # seconds a process tree gets between SIGTERM and SIGKILL, unless the caller says otherwise
 VMSTAT = Path("/proc/vmstat")
@@ -63,6 +64,7 @@ class Exit:
     reason: str = ""
     peak_rss_kb: int | None = None  # the largest resident size of the child or a descendant it waited for
     oom_killed: bool = False  # killed by a signal while the kernel's OOM kill count rose
+    tree_peak_kb: int | None = None  # the largest sum over its live process tree (tipc.proc.treemem)
 
 
 def oom_kills() -> int | None:
@@ -174,6 +176,7 @@ def run_child(
     )
     ending, reason, ended = Ending.INTERRUPTED, "interrupted: process group stopped", t0
     tracker = Tracker(proc.pid)
+    memory = TreePeak()
     waiter = None
     oom_before = None
     try:
@@ -182,7 +185,9 @@ def run_child(
         os.sched_yield()
         waiter = _ExitWaiter(proc.pid)
         oom_before = oom_kills()
-        ending, reason = _watch(waiter, t0, limits, activity, tick, stop)
+        ending, reason = _watch(
+            waiter, t0, limits, activity, tick, stop, lambda: memory.sample(lambda: (proc.pid, *tracker.scan()))
+        )
     except KeyboardInterrupt:
         pass
     except Exception as exc:  # noqa: BLE001 - whatever broke the watch, the record says so and the tree goes
@@ -202,7 +207,7 @@ def run_child(
     code = proc.returncode
     oom_after = oom_kills() if code is not None and code < 0 else None
     oom = oom_before is not None and oom_after is not None and oom_after > oom_before
-    return Exit(ending, code, ended - t0, reason, peak, oom)
+    return Exit(ending, code, ended - t0, reason, peak, oom, memory.peak_kb)
 
 
 def _watch(
@@ -212,6 +217,7 @@ def _watch(
     activity: Callable[[], int] | None,
     tick: Tick | None,
     stop: threading.Event | None,
+    sample: Callable[[], None],
 ) -> tuple[Ending, str]:
     deadline = t0 + limits.timeout if limits.timeout else float("inf")
     hang = limits.hang_timeout if activity is not None else None
@@ -229,6 +235,7 @@ def _watch(
             return Ending.INTERRUPTED, "interrupted: the run was stopped"
         if tick is not None:
             tick()
+        sample()  # the tree's memory, every TreePeak.every seconds
         now = time.monotonic()
         if now >= deadline:
             return Ending.TIMEOUT, f"timed out after {limits.timeout:g} s: process group killed"

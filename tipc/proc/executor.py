@@ -51,8 +51,15 @@ class ExecResult:
     start: float  # unix time
     duration: float  # seconds
     reason: str = ""
-    peak_rss_kb: int | None = None
+    peak_rss_kb: int | None = None  # wait4's: the root process's own (or the largest one it waited for)
     oom_killed: bool = False
+    tree_peak_kb: int | None = None  # the largest sum over the stage's live process tree
+
+    @property
+    def stage_peak_kb(self) -> int | None:
+        """The stage's memory: its tree's, or the root's where that is larger or the tree was never sampled."""
+        known = [kb for kb in (self.tree_peak_kb, self.peak_rss_kb) if kb is not None]
+        return max(known) if known else None
 
 
 class Executor(Protocol):
@@ -178,7 +185,14 @@ class ProcessExecutor:
             if tee is not None:
                 tee.close()
         result = ExecResult(
-            done.ending, done.returncode, start, done.duration, done.reason, done.peak_rss_kb, done.oom_killed
+            done.ending,
+            done.returncode,
+            start,
+            done.duration,
+            done.reason,
+            done.peak_rss_kb,
+            done.oom_killed,
+            done.tree_peak_kb,
         )
         with contextlib.suppress(OSError):  # the footer is a courtesy; the record tells the story
             out.write(_footer(result))

@@ -53,7 +53,9 @@ def _status(result: ExecResult) -> tuple[Status, str]:
     if result.ending is Ending.EXITED and result.returncode is not None:
         if result.returncode == 0:
             return Status.PASSED, ""
-        return Status.FAILED, describe_exit(result.returncode, result.peak_rss_kb, result.oom_killed, memory_limit_kb())
+        return Status.FAILED, describe_exit(
+            result.returncode, result.stage_peak_kb, result.oom_killed, memory_limit_kb()
+        )
     if result.ending is Ending.TIMEOUT:
         return Status.TIMEOUT, result.reason
     if result.ending is Ending.HUNG:

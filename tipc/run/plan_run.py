@@ -47,6 +47,16 @@ class RunSettings:
     golden_fails: bool = True  # golden findings fail their check stage (--fail-on golden)
 
 
+DRY_RUN = "dry run: not run"
+# A dry run's exit status on both fronts when nothing failed to plan: never 0, which CI reads as
+# green; pytest's own "no tests ran" (NO_TESTS_COLLECTED), since none did.
+DRY_RUN_EXIT = 5
+
+
+def _mb(kb: int | None) -> float | None:
+    return None if kb is None else round(kb / 1024, 1)
+
+
 @functools.lru_cache(maxsize=64)
 def _resolved(path: Path) -> Path:
     """A stage's cwd, resolved once: every record and log path is asked for it."""
@@ -250,10 +260,10 @@ class PlanRun:
     def run_stage(self, stage: Stage) -> StageRecord:
         """Gate, run, judge and record one stage: its record and its legacy line are written before
         this returns. Re-raises KeyboardInterrupt after recording it."""
-        if self.settings.dry_run:  # every stage "passes" by having its command printed
+        if self.settings.dry_run:  # its command is printed; nothing ran, so nothing passed
             skip = not_applicable(stage, self.settings.node_rank)
-            status, reason = (Status.SKIPPED, NOT_RANK0) if skip else (Status.PASSED, "dry run")
-            return self._finish(stage, self._record(stage, status, reason), ran=False)
+            reason = NOT_RANK0 if skip else DRY_RUN
+            return self._finish(stage, self._record(stage, Status.SKIPPED, reason), ran=False)
         if stage.kind is StageKind.GOLDEN:
             return self._check_golden(stage)
         decision = decide(
@@ -282,7 +292,8 @@ class PlanRun:
             duration=result.duration,
             log_offsets=execution.offsets,
             metrics=judged.metrics,
-            peak_rss_mb=None if result.peak_rss_kb is None else round(result.peak_rss_kb / 1024, 1),
+            peak_rss_mb=_mb(result.stage_peak_kb),
+            process_peak_rss_mb=_mb(result.peak_rss_kb),
         )
         interrupted = result.ending is Ending.INTERRUPTED
         if interrupted:  # what it left half-written must not stand in for it in a later run

@@ -13,6 +13,7 @@ import functools
 import json
 import os
 import platform
+import re
 import shutil
 import sys
 import threading
@@ -39,6 +40,17 @@ class InterpreterFacts:
 NO_FACTS = InterpreterFacts()  # before the interpreter answered, and in a dry run
 
 
+# Words of the line that says why a program did not run; the lines after it are often advice
+# (pyenv's "... to be found at the same time.", a traceback's frames are before its error).
+_WHY = re.compile(r"not found|no such file|no module named|error|cannot|can't|denied|not installed", re.IGNORECASE)
+
+
+def telling_line(text: str) -> str:
+    """The last line of ``text`` that says why (an error, a missing file or command), else its last line."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return next((line for line in reversed(lines) if _WHY.search(line)), lines[-1] if lines else "no output")
+
+
 def ask_interpreter(python: str, timeout: float = PROBE_TIMEOUT) -> InterpreterFacts:
     """Run ``python`` once to learn its versions; never raises, never outlives ``timeout``."""
     if shutil.which(python) is None:  # asked here: through `nice`, a missing one would read as exit 127
@@ -52,7 +64,7 @@ def ask_interpreter(python: str, timeout: float = PROBE_TIMEOUT) -> InterpreterF
         answer = json.loads(done.last_line(done.stdout))
         return InterpreterFacts(str(answer["python_version"]), str(answer["paddle_version"]))
     except (ValueError, KeyError, TypeError):
-        return InterpreterFacts(problem=f"{python} exited with {done.returncode}: {done.last_line(done.stderr)}")
+        return InterpreterFacts(problem=f"{python} exited with {done.returncode}: {telling_line(done.stderr)}")
 
 
 RUN_TIMEOUT = 20.0
@@ -74,8 +86,26 @@ def cannot_run(python: str) -> str:
     if done.error:
         return f"cannot run ({done.error})"
     if done.returncode != 0:
-        return f"is on PATH ({path}) but cannot run: exit {done.returncode}: {done.last_line(done.stderr)[:200]}"
+        return f"is on PATH ({path}) but cannot run: exit {done.returncode}: {telling_line(done.stderr)[:200]}"
     return ""
+
+
+# Found, not imported: importing paddle takes seconds, finding it milliseconds.
+FIND_PADDLE = "import importlib.util, sys; sys.exit(importlib.util.find_spec('paddle') is None)"
+
+
+@functools.lru_cache(maxsize=16)
+def lacks_paddle(python: str) -> str:
+    """ "" when ``python`` finds paddle; else a sentence for the warning a run starts with (a stage
+    interpreter without paddle fails every stage that imports it; the run should say so first)."""
+    if same_environment(python):
+        import importlib.util
+
+        return "" if importlib.util.find_spec("paddle") is not None else f"{python} has no paddle to import"
+    done = ask([python, "-c", FIND_PADDLE], RUN_TIMEOUT)
+    if done.returncode == 1:
+        return f"{python} has no paddle to import"
+    return ""  # it found paddle, or did not answer: cannot_run and the stages say why
 
 
 @functools.lru_cache(maxsize=8)

@@ -32,7 +32,7 @@ from tipc.proc.executor import Executor
 from tipc.proc.watchdog import Watchdog, start_watchdog
 from tipc.results.folder import ResultsDir, new_run_id
 from tipc.results.records import StageRecord
-from tipc.run.plan_run import PlanRun
+from tipc.run.plan_run import DRY_RUN_EXIT, PlanRun
 from tipc.run.probe import cannot_run
 from tipc.schedule import hostlock
 from tipc.schedule.runner import SlotRunner, start_scheduler
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from tipc.cluster.preflight import PreflightReport
     from tipc.doctor.checks import Report
     from tipc.doctor.probes import Probes
+    from tipc.report.criteria import Criteria
     from tipc.report.trends import Regression
     from tipc.schedule.runner import Runner
 
@@ -86,6 +87,7 @@ class TipcSession:
         self.doctor: dict[Path, Report] = {}  # --doctor's report per config, when it ran
         self.probes: Probes | None = None  # the doctor's probes (None: the machine's)
         self.regressions: list[Regression] = []  # figures the reports found outside their noise band
+        self.criteria: list[Criteria] = []  # what each report's verdict rests on
 
     # --- plans and plan runs, one per config ---
 
@@ -132,6 +134,7 @@ class TipcSession:
             return []
         if not self.settings.run.dry_run:
             check_interpreters(self.settings)
+            self._warn_without_paddle(emit)
             self._watchdog = start_watchdog(self.run_id)
         runs = []
         for target in self.settings.targets:
@@ -150,6 +153,25 @@ class TipcSession:
             if report is not None and not report.ok:
                 failed.append(report)
         return failed
+
+    def _warn_without_paddle(self, emit: Emit) -> None:
+        """Said at the start, not found at the end: an interpreter without paddle fails every stage
+        that imports it (``tipc doctor`` fails it; ``--doctor`` blocks such a config's stages)."""
+        from tipc.run.probe import lacks_paddle
+
+        for python in dict.fromkeys(p.python for p in (self.plan_or_none(t) for t in self.settings.targets) if p):
+            why = lacks_paddle(python)
+            if why:
+                emit(
+                    f"tipc: warning: {why}: every stage that imports paddle will fail; give one that has it "
+                    f"(--python) or install paddlepaddle into it"
+                )
+
+    def plan_or_none(self, target: ConfigTarget) -> Plan | None:
+        try:
+            return self.plan(target)
+        except ConfigError:
+            return None  # the front reports it
 
     def schedule(self, stages: Iterable[tuple[ConfigTarget, Stage]], worker: tuple[int, int] | None = None) -> None:
         """The stages the front will ask for, to run side by side (``--jobs``); ``worker``: this
@@ -214,11 +236,24 @@ class TipcSession:
         if not self.owner:
             return []
         root = report_root(self.settings, cwd)
-        return final_report(self.settings, self.folders(), root, self.warnings.append, self.regressions.append)
+        return final_report(
+            self.settings, self.folders(), root, self.warnings.append, self.regressions.append, self.criteria.append
+        )
+
+    def criteria_lines(self) -> list[str]:
+        """What the verdict rests on (exit codes only, goldens, regressions) and every infer case that
+        predicted nothing: the reports' (they judged the trends), else this run's records'."""
+        from tipc.report.criteria import criteria_of
+
+        said = self.criteria or ([criteria_of(self.records())] if self.owner and self.folders() else [])
+        lines = [f"tipc: {c.text()}" for c in said]
+        lines += [f"tipc: {e.text()}: the model recognised or detected nothing" for c in said for e in c.empty]
+        return list(dict.fromkeys(lines))
 
     def finding_lines(self) -> list[str]:
-        """What the reports found across runs, a line each; the last says when it fails the run."""
-        lines = [f"tipc: regression: {r.message()}" for r in self.regressions]
+        """What the verdict rests on, then what the reports found across runs, a line each; the last
+        says when it fails the run."""
+        lines = self.criteria_lines() + [f"tipc: regression: {r.message()}" for r in self.regressions]
         if self.fails_on_findings():
             lines.append(f"tipc: --fail-on regression: {len(self.regressions)} regression(s) fail this run")
         return lines
@@ -234,6 +269,7 @@ class Verdict(Enum):
     PASSED = 0  # every stage that ran passed (or was skipped), every config planned
     FAILED = 1  # a stage failed, timed out or hung; a config could not be planned; the doctor failed;
     #             a preflight or a full disk stopped the run; --fail-on regression found one
+    DRY_RUN = DRY_RUN_EXIT  # every command printed, nothing ran: never 0, which a CI reader takes for a pass
     INTERRUPTED = 130  # Ctrl-C or SIGTERM: the results so far are kept
 
     @property
@@ -253,4 +289,4 @@ def verdict(session: TipcSession, *, interrupted: bool, stopped: bool, config_er
         return Verdict.INTERRUPTED
     if stopped or config_errors or session.doctor_failed() or failed(session.records()) or session.fails_on_findings():
         return Verdict.FAILED
-    return Verdict.PASSED
+    return Verdict.DRY_RUN if session.settings.run.dry_run else Verdict.PASSED

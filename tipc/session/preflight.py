@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TypeGuard
 
 from tipc.cluster.node import NodeContext
-from tipc.cluster.preflight import PreflightReport, run_preflight
+from tipc.cluster.preflight import PREFLIGHT, PreflightReport, run_preflight
 from tipc.run.plan_run import PlanRun
 
 FAILED = "tipc preflight failed; nothing was run:"
@@ -35,7 +35,7 @@ def preflight(session: PlanRun, node: NodeContext | None, emit: Callable[[str], 
         mode=session.plan.mode,
         emit=emit,
     )
-    session.notes.extend(check.line() for check in report.checks)
+    session.notes.extend(check.line(PREFLIGHT) for check in report.checks)
     if not report.ok:
         session.block_all(f"blocked: {FAILED} {report.summary()}")
     return report

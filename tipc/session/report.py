@@ -11,6 +11,7 @@ from tipc.results.folder import ResultsDir
 from tipc.session.settings import Settings
 
 if TYPE_CHECKING:
+    from tipc.report.criteria import Criteria
     from tipc.report.trends import Regression
 
 REPORTS = "reports"
@@ -41,6 +42,7 @@ def final_report(
     root: Path,
     warn: Callable[[str], None],
     regression: Callable[[Regression], None] | None = None,
+    criteria: Callable[[Criteria], None] | None = None,
 ) -> list[Path]:
     """One report per results folder that holds records (a folder is one model and mode).
 
@@ -57,7 +59,11 @@ def final_report(
         if not folder.records_file.is_file():
             continue
         try:
-            written.append(write_report([folder.path], root, warn=warn, trends=settings.trends, regression=regression))
+            written.append(
+                write_report(
+                    [folder.path], root, warn=warn, trends=settings.trends, regression=regression, criteria=criteria
+                )
+            )
         except Exception as exc:  # noqa: BLE001 - whatever broke in the report, the results stand
             warn(
                 f"tipc: report not written ({type(exc).__name__}: {exc}); the results are complete: "

@@ -35,7 +35,7 @@ if not os.path.isfile(params) or not os.path.isfile(os.path.join(args.rec_model_
 images = sorted(os.path.join(args.image_dir, n) for n in os.listdir(args.image_dir))
 t0 = time.time()
 for path in images:
-    _fake.log(f"Predicts of {path}:('fake', 0.5)")
+    _fake.log(f"Predicts of {path}:('', 0.0)" if "empty" in todo else f"Predicts of {path}:('fake', 0.5)")
 total = time.time() - t0
 batches = -(-len(images) // args.rec_batch_num)
 slower = float(todo.get("slower") or 1)

@@ -124,7 +124,7 @@ def test_a_ctrl_c_while_a_record_is_written_stops_the_stage_started_ahead(plan_r
     monkeypatch.setenv("TIPC_FAKE", "eval:sleep=30")
     train, evaluate, *_ = stages(plan_run)
 
-    def interrupted(line: str) -> None:
+    def interrupted(line: str, name: str) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(plan_run.results, "append_legacy", interrupted)

@@ -36,6 +36,7 @@ def _stage_json(stage: Stage) -> dict[str, Any]:
         "log": stage.log,
         "requires": list(stage.requires),
         "outputs": list(stage.outputs),
+        **({"inputs": list(stage.inputs)} if stage.inputs else {}),  # paddle2onnx conversions only
         "rank0_only": stage.rank0_only,
         "infer": asdict(stage.infer) if stage.infer else None,
         "copy_train_log": list(stage.copy_train_log) if stage.copy_train_log else None,

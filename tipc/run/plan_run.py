@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from tipc.metrics.logfile import extract_file
-from tipc.plan.model import InferCase, Plan, Skipped, Stage, StageKind
+from tipc.plan.model import IN_HARNESS, InferCase, Plan, Skipped, Stage
 from tipc.plan.naming import kind_of
 from tipc.results.folder import Interrupted, ResultsDir, archive_interrupted, new_run_id, read_records
 from tipc.results.records import RunInfo, StageRecord, Status
@@ -283,8 +283,8 @@ class PlanRun:
         if self.settings.dry_run:
             return record
         if ran:
-            line = legacy.stage_line(record.status is Status.PASSED, self.plan.model, stage)
-            self.results.append_legacy(line)
+            line = legacy.stage_line(record.status is Status.PASSED, self.plan.model, stage, self.plan.status_tail)
+            self.results.append_legacy(line, self.plan.status_log)
             if self.echo:
                 self.echo(line)
             # What was planned, not the devices a scheduler pinned it to: the outputs are the same.
@@ -307,7 +307,7 @@ class PlanRun:
         if self._ahead is not None and self._ahead.stage.id != stage.id:
             self.cancel_ahead()  # asked for another stage first (a plugin re-running the last one)
         flight, self._ahead = self._ahead, None
-        if stage.kind is StageKind.GOLDEN:
+        if stage.kind in IN_HARNESS:
             return self._check_golden(stage)
         if flight is None:
             decision = decide(
@@ -341,7 +341,7 @@ class PlanRun:
     def start_ahead(self, stage: Stage | None) -> None:
         """Start ``stage`` now when its gate is open (a closed gate is recorded at its turn): the
         next ``run_stage`` of it finds it running."""
-        if stage is None or stage.kind is StageKind.GOLDEN:
+        if stage is None or stage.kind in IN_HARNESS:
             return
         decision = decide(stage, self.plan, self.done, self.results.passed_before, self.settings.node_rank)
         if decision.runs:
@@ -431,7 +431,8 @@ class PlanRun:
                 self._complete(flight, None, stop=True)
 
     def _check_golden(self, stage: Stage) -> StageRecord:
-        """In the harness: judge this run's evidence against the chain's golden, write the findings."""
+        """In the harness: judge this run's evidence against the chain's golden (or, for an agreement
+        check, ONNX Runtime's predictions against Paddle Inference's), write the findings."""
         from tipc.run import golden_check  # the golden modules, only for a plan with golden checks
 
         start = time.time()
@@ -440,7 +441,7 @@ class PlanRun:
         log = self.log_of(stage)
         try:
             log.parent.mkdir(parents=True, exist_ok=True)
-            lines = (f"# golden check of {stage.chain}", *outcome.lines, reason)
+            lines = (f"# {stage.kind.value} check of {stage.chain}", *outcome.lines, reason)
             log.write_text("".join(f"{line}\n" for line in lines))
         except OSError as exc:
             reason = f"{reason}; its log could not be written ({exc})"

@@ -6,9 +6,10 @@ the lines out differently. tipc reads them the same way, as the bash sees them:
 
 * the i-th non-blank line of the first N physical lines (N: 17 PaddleOCR, 16 PaddleClas, 13
   PaddleSeg; PaddleDetection reads the whole file), whatever its key;
-* key = the text before the first ``:``, value = the text between the first and the second ``:``
-  with its spaces (``func_parser_key``/``func_parser_value`` split on every ``:``): a value with a
-  colon of its own (a URL) is cut there, and the plan notes it where the bash passes it on.
+* key = the text before the first ``:``; value, with its spaces, the text between the first and
+  the second ``:`` (PaddleOCR's, PaddleClas's and PaddleSeg's ``func_parser_value`` split on every
+  ``:``: a value with a colon of its own, a URL, is cut there, and the plan notes it where the bash
+  passes it on), or all the text after the first ``:`` (PaddleDetection's ``${strs#*:}``).
 
 The layout is told by the keys at the places the four scripts differ (``LAYOUTS``), never by the
 file name; a section whose keys match none is a ``ConfigError`` naming what was expected.
@@ -56,12 +57,13 @@ class _Shape:
     roles: tuple[str, ...]
     reads: int | None  # physical lines the script reads (awk NR==1,NR==N); None: the whole file
     marks: tuple[tuple[int, str], ...]  # (line index, key) that tell this layout from the others
+    whole_value: bool = False  # the value is all after the first ':' (else up to the second)
 
 
 LAYOUTS: Mapping[Layout, _Shape] = {
     "PaddleOCR": _Shape(_OCR, 17, ((4, "--det_model_dir"), (8, "--rec_model_dir"))),
     "PaddleClas": _Shape(_CLAS, 16, ((10, "inference_model_url"),)),
-    "PaddleDetection": _Shape(_DET, None, ((7, "norm_export"), (15, "infer_mode"))),
+    "PaddleDetection": _Shape(_DET, None, ((7, "norm_export"), (15, "infer_mode")), whole_value=True),
     "PaddleSeg": _Shape(_SEG, 13, ((10, "inference"), (11, "--onnx_file"))),
 }
 # Lines no script passes on: a value cut at a colon there is no matter.
@@ -111,8 +113,11 @@ def bash_lines(text: str, reads: int | None) -> list[tuple[int, str]]:
     return [(n, line.rstrip("\r")) for n, line in enumerate(physical, start=1) if line.strip("\r")]
 
 
-def bash_field(number: int, line: str) -> tuple[Field, bool]:
+def bash_field(number: int, line: str, whole_value: bool) -> tuple[Field, bool]:
     """The line as ``func_parser_key``/``func_parser_value`` read it; True when its value was cut."""
+    if whole_value:
+        key, _, raw = line.partition(":")
+        return Field(key.strip(), raw.strip(), number, raw), False
     parts = line.split(":")
     raw = parts[1] if len(parts) > 1 else ""
     return Field(parts[0].strip(), raw.strip(), number, raw), len(parts) > 2
@@ -149,7 +154,7 @@ def paddle2onnx_config(text: str, path: str, header_line: int) -> Paddle2OnnxCon
         )
     fields, notes = {}, []
     for role, (number, line) in zip(shape.roles, lines[1:], strict=False):
-        field, cut = bash_field(number, line)
+        field, cut = bash_field(number, line, shape.whole_value)
         fields[role] = field
         if cut and role not in _UNREAD:
             notes.append(

@@ -36,7 +36,7 @@ from tipc.config.bounds import MAX_STAGES, excerpt
 from tipc.config.model import NULL, Field
 from tipc.config.paddle2onnx import Paddle2OnnxConfig
 from tipc.errors import ConfigError
-from tipc.plan.fragments import Command, Fragment, assemble, config_text, literal, set_param
+from tipc.plan.fragments import GAP, Command, Fragment, assemble, config_text, literal, set_param
 from tipc.plan.model import Chain, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.plan.naming import component, name_part, stage_id
 from tipc.plan.topology import CPU_ENTRY
@@ -350,7 +350,7 @@ def _det_export(ctx: _Ctx, chain: str, role: str) -> Stage | None:
     log = ctx.log("export.log")
     command = assemble(
         (ctx.python, ctx.script(role), ctx.own("export_weight"), ctx.param("filename", ctx.config.model_name.raw),
-         ctx.own("export_param"), ctx.own("save_export"), literal("")),
+         ctx.own("export_param"), ctx.own("save_export"), GAP),
     )  # fmt: skip
     out = f"{ctx.field('save_export').value}/{ctx.config.model_name.value}/{ctx.field('model_filename').value}"
     return ctx.stage(chain, "export", StageKind.EXPORT, command, log, outputs=(out,))

@@ -112,6 +112,7 @@ class Stage:
     outputs: tuple[str, ...] = ()  # files this stage produces (lets a deselected prerequisite be satisfied from disk)
     # Paths it reads that no stage of the plan makes (a config's model dir): missing, it is blocked.
     inputs: tuple[str, ...] = ()
+    status_line: bool = True  # False: a stage tipc adds to the bash's (its status file gets no line)
     legacy_command: str = ""  # the command text as the bash logs it in results_python.log
     legacy_log: str = ""  # the log path as the bash logs it (S.log for train)
     rank0_only: bool = False  # multi-node: only trainer 0's node can run it

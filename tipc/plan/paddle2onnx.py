@@ -249,7 +249,7 @@ def _ocr(ctx: _Ctx) -> tuple[list[Stage], list[Skipped], list[str]]:
         ref = assemble((ctx.python, infer_py, gpu, images, *paddle_models), ref_log)
         reference = ctx.stage(
             CHAIN, f"infer_paddle[{device}]", StageKind.INFER, ref, ref_log,
-            inputs=tuple(i for s in converts for i in s.inputs),
+            inputs=tuple(i for s in converts for i in s.inputs), status_line=False,
         )  # fmt: skip
         stages.append(reference)
         agree_log = ctx.log(f"agree_{device}.log")

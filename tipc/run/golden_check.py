@@ -134,7 +134,7 @@ def _agree(stage: Stage, plan: Plan, done: Mapping[str, StageRecord], fails: boo
     reference = predictions_of(paddle)
     if not reference:
         reason = f"no prediction tipc can read in {paddle.log} (Paddle Inference's): nothing to compare ONNX with"
-        return GoldenOutcome(Status.NO_GOLDEN, reason, (reason,))
+        return GoldenOutcome(Status.NO_GOLDEN, reason)
     try:
         tol, source = _tolerance(stage, plan)
     except GoldenError as exc:
@@ -154,11 +154,11 @@ def _agree(stage: Stage, plan: Plan, done: Mapping[str, StageRecord], fails: boo
     lines = (f"tolerance: {source}", *(f"{FINDING}{f.text()}" for f in found.findings))
     if not found.findings:
         reason = f"{found.images} images agree: {within}{gap}; {timing}"
-        return GoldenOutcome(Status.PASSED, reason, (*lines, reason), metrics)
+        return GoldenOutcome(Status.PASSED, reason, lines, metrics)
     shown = "; ".join(f.text() for f in found.findings[:SHOWN])
     more = f" (and {len(found.findings) - SHOWN} more in the log)" if len(found.findings) > SHOWN else ""
     reason = f"{len(found.findings)} disagreement(s) of ONNX Runtime with Paddle Inference: {shown}{more}; {timing}"
-    return GoldenOutcome(Status.FAILED if fails else Status.DIFFERS, reason, (*lines, reason), metrics)
+    return GoldenOutcome(Status.FAILED if fails else Status.DIFFERS, reason, lines, metrics)
 
 
 def failure_text(record: StageRecord, limit: int = 40) -> str:

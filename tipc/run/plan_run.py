@@ -283,10 +283,11 @@ class PlanRun:
         if self.settings.dry_run:
             return record
         if ran:
-            line = legacy.stage_line(record.status is Status.PASSED, self.plan.model, stage, self.plan.status_tail)
-            self.results.append_legacy(line, self.plan.status_log)
-            if self.echo:
-                self.echo(line)
+            if stage.status_line:
+                line = legacy.stage_line(record.status is Status.PASSED, self.plan.model, stage, self.plan.status_tail)
+                self.results.append_legacy(line, self.plan.status_log)
+                if self.echo:
+                    self.echo(line)
             # What was planned, not the devices a scheduler pinned it to: the outputs are the same.
             self.results.stamp(self.plan.stage(stage.id), passed=record.status is Status.PASSED)
         self.results.append_record(record)

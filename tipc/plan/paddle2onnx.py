@@ -36,6 +36,7 @@ from tipc.config.bounds import MAX_STAGES, excerpt
 from tipc.config.model import NULL, Field
 from tipc.config.paddle2onnx import Paddle2OnnxConfig
 from tipc.errors import ConfigError
+from tipc.plan.env import whole_infer_env
 from tipc.plan.fragments import GAP, Command, Fragment, assemble, config_text, literal, set_param
 from tipc.plan.model import Chain, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.plan.naming import component, name_part, stage_id
@@ -93,10 +94,24 @@ class _Ctx:
 
     @property
     def env(self) -> dict[str, str | None]:
-        return {"CUDA_VISIBLE_DEVICES": None} if self.options.device == "cpu" else {}
+        """test_paddle2onnx.sh sets no device; --device cpu removes CUDA_VISIBLE_DEVICES, as in whole_infer."""
+        return whole_infer_env(None, self.options.device == "cpu")
 
-    def stage(self, chain: str, name: str, kind: StageKind, command: Command, log: str, **extra: object) -> Stage:
-        cwd = str(extra.pop("cwd", self.options.repo))
+    def stage(
+        self,
+        chain: str,
+        name: str,
+        kind: StageKind,
+        command: Command,
+        log: str,
+        *,
+        requires: tuple[str, ...] = (),
+        outputs: tuple[str, ...] = (),
+        inputs: tuple[str, ...] = (),
+        cwd: str | None = None,  # None: the repo
+        legacy_log: str | None = None,  # None: ``log``
+        status_line: bool = True,
+    ) -> Stage:
         return Stage(
             id=stage_id(chain, name),
             chain=chain,
@@ -104,11 +119,14 @@ class _Ctx:
             kind=kind,
             argv=command.argv,
             env=self.env,
-            cwd=cwd,
+            cwd=self.options.repo if cwd is None else cwd,
             log=log,
+            requires=requires,
+            outputs=outputs,
+            inputs=inputs,
             legacy_command=command.text,
-            legacy_log=str(extra.pop("legacy_log", log)),
-            **extra,  # type: ignore[arg-type]
+            legacy_log=log if legacy_log is None else legacy_log,
+            status_line=status_line,
         )
 
 

@@ -80,7 +80,7 @@ def test_the_onnx_chain_converts_predicts_and_agrees_with_paddle_inference(tinyr
     assert {name: r["status"] for name, r in records.items()} == dict.fromkeys(
         ("convert_rec", "infer_onnx[cpu]", "infer_paddle[cpu]", "agree[cpu]"), "passed"
     )
-    assert (repo / MODEL / "model.onnx").is_file()
+    assert (repo / MODEL / "model.onnx").is_file() and records["convert_rec"]["reason"] == ""
     agree = records["agree[cpu]"]
     assert agree["metrics"]["images"] == 8 and agree["metrics"]["findings"] == 0
     assert agree["metrics"]["largest_score_gap"] <= agree["metrics"]["score_tolerance"] == 1e-4  # the golden's

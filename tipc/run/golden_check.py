@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tipc.golden.compare import GoldenVerdict, compare
+from tipc.golden.compare import GoldenVerdict, all_empty, compare
 from tipc.golden.evidence import gather, predictions_of
 from tipc.golden.files import GoldenError, find_golden, read_golden
 from tipc.golden.model import Golden, Tolerance, default_tolerance
@@ -139,7 +139,10 @@ def _agree(stage: Stage, plan: Plan, done: Mapping[str, StageRecord], fails: boo
         tol, source = _tolerance(stage, plan)
     except GoldenError as exc:
         return GoldenOutcome(Status.FAILED, f"golden file unreadable: {exc}", (str(exc),))
-    found = agreement(plan.stage(stage.requires[1]).name, reference, predictions_of(onnx), tol)
+    predicted = predictions_of(onnx)
+    found = agreement(plan.stage(stage.requires[1]).name, reference, predicted, tol)
+    # Blank against blank (an untrained model) agrees and proves little about the conversion: say so.
+    blank = all_empty(reference) and all_empty(predicted)
     timing = f"ONNX Runtime {onnx.duration:.2f} s, Paddle Inference {paddle.duration:.2f} s"
     gap = "" if found.largest_score_gap is None else f", largest score gap {found.largest_score_gap:.3g}"
     within = f"texts equal and scores within ±{tol.score:g} ({source})"
@@ -149,11 +152,15 @@ def _agree(stage: Stage, plan: Plan, done: Mapping[str, StageRecord], fails: boo
         "onnx_s": round(onnx.duration, 3),
         "paddle_s": round(paddle.duration, 3),
         "score_tolerance": tol.score,
+        "all_empty": blank,
         **({"largest_score_gap": found.largest_score_gap} if found.largest_score_gap is not None else {}),
     }
     lines = (f"tolerance: {source}", *(f"{FINDING}{f.text()}" for f in found.findings))
     if not found.findings:
-        reason = f"{found.images} images agree: {within}{gap}; {timing}"
+        empty = (
+            "; every prediction of both is empty: blanks agree, which says little of the conversion" if blank else ""
+        )
+        reason = f"{found.images} images agree: {within}{gap}{empty}; {timing}"
         return GoldenOutcome(Status.PASSED, reason, lines, metrics)
     shown = "; ".join(f.text() for f in found.findings[:SHOWN])
     more = f" (and {len(found.findings) - SHOWN} more in the log)" if len(found.findings) > SHOWN else ""

@@ -15,7 +15,7 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[cpu,test]'
+	$(PY) -m pip install -q -e '.[cpu,test,onnx]'
 	rm -f $(VENV)/.installed-* && touch $@
 
 install: $(STAMP)

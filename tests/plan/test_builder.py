@@ -30,7 +30,8 @@ def test_chain_order_is_gpu_then_autocast_then_trainer():
     ]
 
 
-@pytest.mark.parametrize("mode", [m for m in MODES if m != "benchmark_train"])  # its own: test_benchmark.py
+# benchmark_train: its own test_benchmark.py; paddle2onnx_infer: tests/plan/test_paddle2onnx.py
+@pytest.mark.parametrize("mode", [m for m in MODES if m not in ("benchmark_train", "paddle2onnx_infer")])
 def test_every_mode_plans(mode):
     plan = make_plan(mode)
     assert plan.mode == mode and plan.output_dir == f"./test_tipc/output/rec/{mode}"
@@ -193,7 +194,8 @@ def test_unknown_mode():
         build_plan(make_config(), PlanOptions("benchmark_infer"))
     assert str(err.value) == (
         "cfgs/rec/train_infer_python.txt: unknown mode 'benchmark_infer': expected one of "
-        "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer, benchmark_train"
+        "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer, benchmark_train, "
+        "paddle2onnx_infer"
     )
 
 

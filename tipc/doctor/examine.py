@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tipc.cluster.node import NodeContext
-from tipc.config import AnyConfig, TipcConfig, load_any_config
+from tipc.config import AnyConfig, Paddle2OnnxConfig, TipcConfig, load_any_config
 from tipc.doctor.checks import GpuNeed, Report, gpu_need
 from tipc.doctor.compat import CompatTable, load_table
 from tipc.doctor.disk import check_disk, existing_parent
@@ -33,7 +33,8 @@ _GPU_WORDS = ("true", "gpu", "1")
 def config_wants_gpu(config: AnyConfig) -> bool:
     """A ``gpu_list`` entry other than -1, or a GPU inference case: the bash would use a GPU."""
     gpu_entries = isinstance(config, TipcConfig) and any(e != CPU_ENTRY for e in config.gpu_list.values())
-    return gpu_entries or any(v.lower() in _GPU_WORDS for v in config.infer_use_gpu.values())
+    infer = config.gpu_values() if isinstance(config, Paddle2OnnxConfig) else config.infer_use_gpu.values()
+    return gpu_entries or any(v.lower() in _GPU_WORDS for v in infer)
 
 
 def run_need(config: AnyConfig, node: NodeContext | None, device: str) -> GpuNeed:

@@ -1,7 +1,8 @@
 """``build_plan``: the loops of docs/spec.md §3.2/§3.3 turned into chains, with every silent skip listed.
 
 A KL quantization config (``PtqConfig``) gets the chains of ``test_ptq_inference_python.sh`` instead
-(``tipc.plan.ptq``): one per model, as whole_infer's.
+(``tipc.plan.ptq``): one per model, as whole_infer's. A paddle2onnx config (``Paddle2OnnxConfig``) gets
+the chain of its suite's ``test_paddle2onnx.sh`` (``tipc.plan.paddle2onnx``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from dataclasses import dataclass
 from functools import partial
 
 from tipc.config.bounds import MAX_STAGES, excerpt, read_bounded
-from tipc.config.formats import AnyConfig, check_mode
+from tipc.config.formats import AnyConfig, SweepConfig, check_mode
 from tipc.config.model import Field, TipcConfig
+from tipc.config.paddle2onnx import Paddle2OnnxConfig
 from tipc.config.ptq import PtqConfig
 from tipc.config.values import mode_value, paired
 from tipc.errors import ConfigError
@@ -66,8 +68,10 @@ def build_plan(config: AnyConfig, options: PlanOptions, python_check: PythonChec
     """Pure apart from checking the config's interpreter (``python_check``: on PATH by default; the
     fronts pass ``tipc.run.probe.runs`` to also run it) and hashing the config file."""
     check_mode(config, options.mode)
-    _check_size(config, options.mode)
     python, python_note = resolve_python(config.python, options.python, python_check)
+    if isinstance(config, Paddle2OnnxConfig):
+        return _paddle2onnx_plan(config, options, python, python_note)
+    _check_size(config, options.mode)
     log_path = output_dir(options.output_root, config.model_name.value, options.mode, options.node_rank)
     notes = [python_note, *options.notes, *config.notes]
     if options.device == "cpu":
@@ -112,6 +116,26 @@ def build_plan(config: AnyConfig, options: PlanOptions, python_check: PythonChec
         skipped=tuple(skipped),
         notes=tuple(notes),
         config_sha256=_sha256(config.path),
+    )
+
+
+def _paddle2onnx_plan(config: Paddle2OnnxConfig, options: PlanOptions, python: str, python_note: str) -> Plan:
+    from tipc.plan.paddle2onnx import STATUS_LOG, paddle2onnx_plan  # only this mode's plans need it
+
+    built = paddle2onnx_plan(config, options, python)
+    return Plan(
+        config_path=config.path,
+        model=config.model_name.value,
+        mode=options.mode,
+        cwd=options.repo,
+        output_dir=built.output_dir,
+        python=python,
+        chains=built.chains,
+        skipped=built.skipped,
+        notes=(python_note, *options.notes, *config.notes, *built.notes),
+        config_sha256=_sha256(config.path),
+        status_log=STATUS_LOG,
+        status_tail=built.status_tail,
     )
 
 
@@ -202,7 +226,7 @@ def _settle_infer_logs(drafts: list[_Draft], notes: list[str]) -> list[Built]:
     return built
 
 
-def _check_size(config: AnyConfig, mode: str) -> None:
+def _check_size(config: SweepConfig, mode: str) -> None:
     """Refuse lists that multiply past ``MAX_STAGES`` before one stage is made (planning them would hang)."""
     per_chain = _TRAIN_STAGES + sweep_size(config)
     chain_lists = (

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from tipc.plan.model import InferCase, Plan, Skipped, Stage, StageKind
+from tipc.plan.model import IN_HARNESS, InferCase, Plan, Skipped, Stage
 from tipc.plan.naming import kind_of
 from tipc.proc.child import Ending
 from tipc.proc.executor import Executor
@@ -246,14 +246,16 @@ class PlanRun:
         self.done[stage.id] = record
         if self.settings.dry_run:
             return record
-        line = legacy.stage_line(record.status is Status.PASSED, self.plan.model, stage) if ran else ""
-        if ran:  # the legacy line and the record, one after the other: nothing in between may fail
-            self.results.append_legacy(line)
+        line = ""
+        if ran and stage.status_line:
+            line = legacy.stage_line(record.status is Status.PASSED, self.plan.model, stage, self.plan.status_tail)
+            # the legacy line and the record, one after the other: nothing in between may fail
+            self.results.append_legacy(line, self.plan.status_log)
         self.results.append_record(record)
         if ran:
             # What was planned, not the devices a scheduler pinned it to: the outputs are the same.
             self.results.stamp(self.plan.stage(stage.id), passed=record.status is Status.PASSED)
-            if self.echo:
+            if self.echo and line:
                 self.echo(line)
         return record
 
@@ -264,7 +266,7 @@ class PlanRun:
             skip = not_applicable(stage, self.settings.node_rank)
             reason = NOT_RANK0 if skip else DRY_RUN
             return self._finish(stage, self._record(stage, Status.SKIPPED, reason), ran=False)
-        if stage.kind is StageKind.GOLDEN:
+        if stage.kind in IN_HARNESS:
             return self._check_golden(stage)
         decision = decide(
             stage, self.plan, self.done, self.results.passed_before, self.settings.node_rank, self.include_hint
@@ -316,14 +318,15 @@ class PlanRun:
         )
 
     def _check_golden(self, stage: Stage) -> StageRecord:
-        """In the harness: judge this run's evidence against the chain's golden, write the findings."""
+        """In the harness: judge this run's evidence against the chain's golden (or, for an agreement
+        check, ONNX Runtime's predictions against Paddle Inference's), write the findings."""
         start = time.time()
         outcome = golden_check.check(stage, self.plan, self.done, self.settings.golden_fails, self.settings.node_rank)
         reason = outcome.reason
         log = self.log_of(stage)
         try:
             log.parent.mkdir(parents=True, exist_ok=True)
-            lines = (f"# golden check of {stage.chain}", *outcome.lines, reason)
+            lines = (f"# {stage.kind.value} check of {stage.chain}", *outcome.lines, reason)
             log.write_text("".join(f"{line}\n" for line in lines))
         except OSError as exc:
             reason = f"{reason}; its log could not be written ({exc})"

@@ -23,7 +23,7 @@ from tipc.cluster.node import ClusterArgs, NodeContext, resolve_node, to_plan_kw
 from tipc.cluster.options import cluster_args
 from tipc.cluster.topology import ips_from_gpu_list
 from tipc.compat import shim_path
-from tipc.config import AnyConfig, PtqConfig, load_any_config
+from tipc.config import AnyConfig, TipcConfig, load_any_config
 from tipc.config.benchmark import parse_selectors
 from tipc.config.formats import check_mode, config_modes
 from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, declared_repo
@@ -138,14 +138,14 @@ def _repo(given: str | None, config: Path, cwd: Path) -> Path:
 
 def _process_count(config: AnyConfig) -> int:
     """Processes per node the config's largest gpu_list entry starts (ports launch needs); a KL
-    quantization config launches nothing."""
-    if isinstance(config, PtqConfig):
+    quantization or paddle2onnx config launches nothing."""
+    if not isinstance(config, TipcConfig):
         return 1
     return max(parse_topology(e, config.gpu_list, config.path).nproc for e in config.gpu_list.values())
 
 
 def _config_ips(config: AnyConfig) -> tuple[str, ...]:
-    return () if isinstance(config, PtqConfig) else ips_from_gpu_list(config.gpu_list.values())
+    return () if not isinstance(config, TipcConfig) else ips_from_gpu_list(config.gpu_list.values())
 
 
 def _target(

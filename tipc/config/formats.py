@@ -20,6 +20,8 @@ from tipc.errors import ConfigError
 AnyConfig = TipcConfig | PtqConfig
 # test_ptq_inference_python.sh runs its chain in whole_infer and does nothing in any other mode.
 PTQ_MODES = (Mode.WHOLE_INFER,)
+# The modes PaddleOCR's scripts take (klquant_whole_infer belongs to the other suites' bash).
+PADDLEOCR_MODES = tuple(m for m in Mode if m is not Mode.KLQUANT_WHOLE_INFER)
 
 
 def load_any_config(path: str | Path) -> AnyConfig:
@@ -38,7 +40,7 @@ def config_modes(config: AnyConfig) -> tuple[Mode, ...]:
     if isinstance(config, PtqConfig):
         return PTQ_MODES
     # benchmark_train.sh reads its runs from the train_benchmark_params section: no section, no runs.
-    return tuple(m for m in Mode if m is not Mode.BENCHMARK_TRAIN or config.train_benchmark is not None)
+    return tuple(m for m in PADDLEOCR_MODES if m is not Mode.BENCHMARK_TRAIN or config.train_benchmark is not None)
 
 
 def check_mode(config: AnyConfig, mode: str) -> Mode:
@@ -51,5 +53,11 @@ def check_mode(config: AnyConfig, mode: str) -> Mode:
             config.header_line,
             f"mode '{run_mode}': a KL quantization config runs only in {runs} (test_ptq_inference_python.sh "
             f"runs nothing in other modes): expected --mode {runs}",
+        )
+    if run_mode not in PADDLEOCR_MODES:
+        raise ConfigError(
+            config.path,
+            0,
+            f"mode '{run_mode}': PaddleOCR's scripts run no such mode: expected one of {', '.join(PADDLEOCR_MODES)}",
         )
     return run_mode

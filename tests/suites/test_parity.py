@@ -33,7 +33,6 @@ TARGET = 0.99
 # What tipc refuses to plan although the bash runs something, each with its reason (docs/suites.md).
 NAMED_REFUSALS = (
     "lies outside the checkout",  # PaddleClas kl_quant with infer_model ../inference/
-    "installs a custom operator",  # PaddleDetection dino_r50_4scale_1x_coco
 )
 pytestmark = [
     pytest.mark.skipif(ROOT is None, reason="no shared/suites snapshots beside the repository (TIPC_SUITES unset)"),

@@ -28,6 +28,10 @@ SUITES_ENV = "TIPC_SUITES"  # a folder holding <Suite>/test_tipc snapshots
 SCRIPT = "test_train_inference_python.sh"
 ROOT = "<ROOT>"  # the scratch checkout's path, in the recordings (PaddleClas builds absolute paths)
 WORKERS = 2
+# Folders of a real checkout the bash enters (PaddleClas infers from deploy/; PaddleDetection builds dino's
+# operator in ext_op/ and comes back with ``cd -``, which without the folder would go to the caller's OLDPWD).
+CHECKOUT_FOLDERS = ("deploy", "ppdet/modeling/transformers/ext_op")
+RECORDER_VERSION = "2"  # part of the cache key: bump it when what a recording holds changes
 
 
 def suites_root(repo: Path) -> Path | None:
@@ -59,7 +63,7 @@ _TRUE = "#!/bin/sh\nexit 0\n"
 
 
 def snapshot_key(suite: Path, configs: Iterable[Path]) -> str:
-    digest = hashlib.sha256(_RECORDER.encode())
+    digest = hashlib.sha256((RECORDER_VERSION + _RECORDER).encode())
     for path in sorted([*suite.glob("test_tipc/*.sh"), *configs]):
         digest.update(str(path.relative_to(suite)).encode())
         digest.update(path.read_bytes())
@@ -67,11 +71,12 @@ def snapshot_key(suite: Path, configs: Iterable[Path]) -> str:
 
 
 def _scratch(suite: Path, where: Path) -> Path:
-    """A checkout-shaped folder: the suite's scripts, ``deploy/`` (PaddleClas infers from there), the stubs."""
+    """A checkout-shaped folder: the suite's scripts, ``CHECKOUT_FOLDERS``, the stubs."""
     (where / "test_tipc").mkdir(parents=True)
     for script in (*suite.glob("test_tipc/*.sh"), *suite.glob("test_tipc/*.py")):
         shutil.copy(script, where / "test_tipc" / script.name)
-    (where / "deploy").mkdir()
+    for folder in CHECKOUT_FOLDERS:
+        (where / folder).mkdir(parents=True)
     bin_dir = where / ".bin"
     bin_dir.mkdir()
     (bin_dir / "record").write_text(_RECORDER)
@@ -101,7 +106,7 @@ def record_one(suite: Path, config: Path, mode: str, work: Path) -> tuple[Ran, .
         (root / folder).mkdir(parents=True, exist_ok=True)
     copy = _copy_config(config, root / ".config" / config.name, root / ".bin" / "record")
     out = root / ".recorded.jsonl"
-    env = {k: v for k, v in os.environ.items() if k != "CUDA_VISIBLE_DEVICES"}
+    env = {k: v for k, v in os.environ.items() if k not in ("CUDA_VISIBLE_DEVICES", "OLDPWD")}
     env.update(PATH=f"{root / '.bin'}{os.pathsep}{env['PATH']}", TIPC_RECORD_FILE=str(out))
     subprocess.run(
         ["bash", f"test_tipc/{SCRIPT}", str(copy), mode],

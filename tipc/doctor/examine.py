@@ -79,5 +79,5 @@ def examine(
 def examine_config(plan: Plan, probes: Probes, *, display: str, node: NodeContext | None,
                    pythonpath: tuple[str, ...], environ: Mapping[str, str]) -> Report:  # fmt: skip
     """``examine`` for a planned config: its GPU need read from its text."""
-    need = run_need(suites.load(plan.config_path), node, "auto")
+    need = run_need(suites.load(plan.config_path).config, node, "auto")
     return examine(plan, need, probes, display=display, node=node, pythonpath=pythonpath, environ=environ)

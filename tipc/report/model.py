@@ -279,3 +279,5 @@ class ReportModel:
     train_benchmark: TrainBenchmark | None = None  # benchmark_train runs (tipc.report.trainbench)
     predictions: PredictionsView | None = None  # tipc.report.predictions
     trends: Trends | None = None  # None: no trend history asked for (tipc.report.trends)
+    # (title, plain text) from plugins' pytest_tipc_report_sections (tipc.suites.hookspecs), shown as written
+    sections: tuple[tuple[str, str], ...] = ()

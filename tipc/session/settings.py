@@ -23,7 +23,7 @@ from tipc.cluster.node import ClusterArgs, NodeContext, resolve_node, to_plan_kw
 from tipc.cluster.options import cluster_args
 from tipc.cluster.topology import ips_from_gpu_list
 from tipc.compat import shim_path
-from tipc.config import AnyConfig, PtqConfig
+from tipc.config import TipcConfig
 from tipc.config.benchmark import parse_selectors
 from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, declared_repo
 from tipc.config.locate import TIPC_CHECKOUT as CHECKOUT
@@ -137,20 +137,20 @@ def _repo(given: str | None, config: Path, cwd: Path) -> Path:
     return declared_repo(config) or cwd.resolve()
 
 
-def _process_count(config: AnyConfig | SuiteConfig) -> int:
+def _process_count(config: object) -> int:
     """Processes per node the config's largest gpu_list entry starts (ports launch needs); a KL
-    quantization config launches nothing."""
+    quantization config launches nothing, nor does a plugin's config as far as tipc can tell."""
     if isinstance(config, SuiteConfig):
         return config.processes
-    if isinstance(config, PtqConfig):
-        return 1
-    return max(parse_topology(e, config.gpu_list, config.path).nproc for e in config.gpu_list.values())
+    if isinstance(config, TipcConfig):
+        return max(parse_topology(e, config.gpu_list, config.path).nproc for e in config.gpu_list.values())
+    return 1
 
 
-def _config_ips(config: AnyConfig | SuiteConfig) -> tuple[str, ...]:
+def _config_ips(config: object) -> tuple[str, ...]:
     if isinstance(config, SuiteConfig):
         return ips_from_gpu_list(config.gpu_entries)
-    return () if isinstance(config, PtqConfig) else ips_from_gpu_list(config.gpu_list.values())
+    return ips_from_gpu_list(config.gpu_list.values()) if isinstance(config, TipcConfig) else ()
 
 
 def _target(
@@ -160,14 +160,15 @@ def _target(
     path = selected.path
     display = display_name(path, cwd, selected.within)
     try:
-        config = suites.load(path, selected.suite)
-        if selected.within is not None and mode not in suites.modes(config):
+        loaded = suites.load(path, selected.suite)
+        config = loaded.config
+        if selected.within is not None and mode not in suites.modes(loaded):
             # A directory's KL quantization configs in a training mode: not this mode's matter.
-            modes = ", ".join(suites.modes(config))
+            modes = ", ".join(suites.modes(loaded))
             return ConfigProblem(
                 path.resolve(), display, mode, ProblemKind.NOT_APPLICABLE, f"in {mode}: it runs only in {modes}"
             )
-        suites.check_mode(config, mode)  # named on its own, the wrong mode is the user's to fix
+        suites.check_mode(loaded, mode)  # named on its own, the wrong mode is the user's to fix
         repo = _repo(get("tipc_repo"), path, cwd)
         config_ips = _config_ips(config)
         cluster = replace(cluster, port_count=_process_count(config))

@@ -7,7 +7,7 @@ reads as PaddleOCR's, as tipc always read it, and its plan gets no suite note.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,6 @@ from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Plan, PlanOptions
 from tipc.suites import builtin, registry
 from tipc.suites.dialect import Dialect, detect
-from tipc.suites.plans import SuiteConfig
 
 
 def named(name: str) -> Dialect:
@@ -46,55 +45,51 @@ def tags(path: Path, suite: str | None = None) -> tuple[str, ...]:
     return dialect_for(path, suite)[0].tags(path.name)
 
 
-def load(path: str | Path, suite: str | None = None) -> Any:
-    """The config as its dialect reads it; a SuiteConfig carries its dialect's note."""
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A config read by its dialect, with the note saying how that dialect was chosen ("" for the default)."""
+
+    config: Any
+    dialect: Dialect
+    note: str = ""
+
+    @property
+    def path(self) -> str:
+        return str(getattr(self.config, "path", ""))
+
+
+def load(path: str | Path, suite: str | None = None) -> Loaded:
     dialect, note = dialect_for(Path(path), suite)
-    config = dialect.load(str(path))
-    if isinstance(config, SuiteConfig) or note:
-        config = _with_note(config, note, dialect)
-    return config
+    return Loaded(dialect.load(str(path)), dialect, note)
 
 
-def _with_note(config: Any, note: str, dialect: Dialect) -> Any:
-    if isinstance(config, SuiteConfig):
-        return replace(config, dialect=dialect.name, notes=(note, *config.notes) if note else config.notes)
-    return replace(config, notes=(note, *config.notes))
+def modes(loaded: Loaded) -> tuple[Mode, ...]:
+    return loaded.dialect.modes(loaded.config)
 
 
-def _dialect_of(config: Any) -> Dialect:
-    if isinstance(config, SuiteConfig):
-        return named(config.dialect)
-    return builtin.DEFAULT
-
-
-def modes(config: Any) -> tuple[Mode, ...]:
-    return _dialect_of(config).modes(config)
-
-
-def check_mode(config: Any, mode: str) -> Mode:
+def check_mode(loaded: Loaded, mode: str) -> Mode:
     """``mode`` as a Mode the config runs in, else a ConfigError saying which it runs in."""
-    if not isinstance(config, SuiteConfig):
+    if loaded.dialect is builtin.PADDLEOCR:
         from tipc.config.formats import check_mode as paddleocr_check
 
-        return paddleocr_check(config, mode)
-    run_mode = parse_mode(mode, config.path)
-    runs = modes(config)
+        return paddleocr_check(loaded.config, mode)
+    run_mode = parse_mode(mode, loaded.path)
+    runs = modes(loaded)
     if run_mode not in runs:
         raise ConfigError(
-            config.path,
-            0,
-            f"mode '{run_mode}': {config.dialect}'s bash runs nothing for this config "
-            f"in it: expected one of {', '.join(runs)}",
-        )
+            loaded.path, 0, f"mode '{run_mode}': {loaded.dialect.name}'s bash runs nothing for this config in it: "
+            f"expected one of {', '.join(runs)}"
+        )  # fmt: skip
     return run_mode
 
 
-def plan(config: Any, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
-    """The dialect's plan, then each plugin's ``pytest_tipc_modify_plan``."""
-    if isinstance(config, SuiteConfig):
-        check_mode(config, options.mode)
-    built = _dialect_of(config).build(config, options, check)
-    changed: Plan = registry.modify_plan(built, config)
+def plan(loaded: Loaded, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
+    """The dialect's plan (with the dialect's note), then each plugin's ``pytest_tipc_modify_plan``."""
+    check_mode(loaded, options.mode)
+    built = loaded.dialect.build(loaded.config, options, check)
+    if loaded.note:
+        built = replace(built, notes=(loaded.note, *built.notes))
+    changed: Plan = registry.modify_plan(built, loaded.config)
     return changed
 
 

@@ -14,6 +14,7 @@ from tipc.suites import hookspecs
 from tipc.suites.dialect import Dialect
 
 ENTRY_POINT_GROUP = "tipc"
+BUILTIN = "builtin"
 HOOK_PREFIX = "pytest_tipc_"
 
 
@@ -39,7 +40,7 @@ def manager() -> pluggy.PluginManager:
 
     pm = _Manager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
-    pm.register(builtin, "tipc-builtin-dialects")
+    pm.register(builtin, BUILTIN)  # also tipc's own entry point of that name, which pluggy then skips
     pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
     return pm
 

@@ -12,6 +12,7 @@ from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Plan, PlanOptions
 from tipc.suites import paddleclas, paddledetection, paddleseg, tags
 from tipc.suites.dialect import Dialect
+from tipc.suites.prepare import prepare_imagenet
 
 
 def _ocr_modes(config: Any) -> tuple[Mode, ...]:
@@ -40,6 +41,7 @@ PADDLECLAS = Dialect(
     paddleclas.modes,
     paddleclas.build,
     tags=tags.model_tags,
+    prepare=prepare_imagenet,
     description="PaddleClas's test_tipc/test_train_inference_python.sh",
 )
 PADDLEDETECTION = Dialect(

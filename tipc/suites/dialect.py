@@ -18,6 +18,7 @@ from typing import Any
 from tipc.config.modes import Mode
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Plan, PlanOptions
+from tipc.prepare.sizes import Sizes
 
 CONFIG_DIR = "test_tipc/configs"
 
@@ -33,6 +34,8 @@ class Dialect:
     excludes: tuple[str, ...] = ("*train_ptq*",)  # PTQ configs belong to another script of the suite
     tags: Callable[[str], tuple[str, ...]] = lambda name: ()
     description: str = ""
+    # ``tipc prepare``: (plan, repo, sizes, seed, force) -> what it made, one line each; None: not offered
+    prepare: Callable[[Plan, Path, Sizes, int, bool], list[str]] | None = None
 
     def is_config(self, file_name: str) -> bool:
         return any(fnmatch(file_name, p) for p in self.patterns) and not any(

@@ -25,7 +25,9 @@ def tiny_checkout(root: Path) -> Path:
     (root / "tinysuite").mkdir(parents=True)
     configs = root / "test_tipc" / "configs" / "m"
     configs.mkdir(parents=True)
-    (configs / "m_tiny.txt").write_text(f"model_name:m\npython:{sys.executable}\ntrain:train.py\ninfer:infer.py\n")
+    for model in ("m", "n"):
+        text = f"model_name:{model}\npython:{sys.executable}\ntrain:train.py\ninfer:infer.py\n"
+        (configs / f"{model}_tiny.txt").write_text(text)
     (root / "train.py").write_text(TRAIN)
     (root / "infer.py").write_text(INFER)
     return root / "test_tipc" / "configs"
@@ -38,10 +40,13 @@ def test_a_pytest_plugin_adds_a_dialect_and_a_report_section(pytester: pytest.Py
     reports = pytester.path / "reports"
     args = ["-p", "tipc_example_suite", "--config", str(configs), "--mode", MODE, "--repo", str(pytester.path / "tiny")]
     result = pytester.runpytest(TIPC_DIR, "-c", str(pytester.path / "tox.ini"), *args, "--report-dir", str(reports))
-    result.assert_outcomes(passed=2)
-    index = next(reports.rglob("index.html")).read_text()
+    result.assert_outcomes(passed=4)
+    index = next(p for p in reports.rglob("index.html") if "matrix" not in p.parts).read_text()
     assert "<h2>TinySuite notes</h2>" in index
     assert "record files in" in index
+    matrix = next(reports.glob("matrix/*/index.html")).read_text()
+    assert "<th>suite</th>" in matrix
+    assert matrix.count('<td class="small">TinySuite</td>') == 2
 
 
 def test_the_cli_finds_a_plugin_through_its_tipc_entry_point(tmp_path: Path) -> None:

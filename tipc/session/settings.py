@@ -28,7 +28,6 @@ from tipc.config.benchmark import parse_selectors
 from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, declared_repo
 from tipc.config.locate import TIPC_CHECKOUT as CHECKOUT
 from tipc.config.modes import MODES, Mode, parse_mode
-from tipc.config.tags import tag_words
 from tipc.errors import ClusterError, ConfigError, SettingsError
 from tipc.metrics.noise import TrendPolicy
 from tipc.plan import PlanOptions
@@ -115,7 +114,10 @@ def doctor_on(settings: Settings) -> bool:
     says ``fleet``, or its node list names several nodes): where a wrong driver costs a night."""
     if settings.doctor is not None:
         return settings.doctor
-    return any(FLEET in tag_words(t.path.name) or (t.node is not None and t.node.multi_node) for t in settings.targets)
+    return any(
+        FLEET in suites.tags(t.path, t.options.suite or None) or (t.node is not None and t.node.multi_node)
+        for t in settings.targets
+    )
 
 
 def display_name(config: Path, cwd: Path, within: Path | None = None) -> str:

@@ -54,3 +54,43 @@ def test_prepare_makes_the_lists_and_images_a_paddleclas_chain_reads(tmp_path: P
     capsys.readouterr()
     assert main.main(argv) == 0  # a second run keeps what is there
     assert "kept" in capsys.readouterr().out
+
+
+SEG_CONFIG = (Path(__file__).parent / "test_front.py").read_text().split('CLAS_CONFIG = """\\\n')[1].split('"""')[0]
+
+
+def seg_checkout(root: Path) -> Path:
+    """A PaddleSeg-style checkout: a config whose yml takes its data sets from a _base_ file."""
+    (root / "paddleseg").mkdir(parents=True)
+    configs = root / "test_tipc" / "configs"
+    (configs / "_base_").mkdir(parents=True)
+    (configs / "_base_" / "cityscapes.yml").write_text(
+        "train_dataset:\n  type: Cityscapes\n  dataset_root: test_tipc/data/cityscapes\n  mode: train\n"
+        "val_dataset:\n  type: Dataset\n  dataset_root: test_tipc/data/pairs\n  val_path: test_tipc/data/pairs/val.txt\n"
+    )
+    (configs / "m").mkdir()
+    (configs / "m" / "m.yml").write_text("_base_: '../_base_/cityscapes.yml'\nbatch_size: 2\n")
+    text = SEG_CONFIG.replace("ResNet18", "m").replace(
+        "norm_train:tools/train.py -c ppcls/configs/ImageNet/ResNet/m.yaml -o Global.seed=1234",
+        "norm_train:tools/train.py --config test_tipc/configs/m/m.yml --do_eval",
+    ).replace("-o Global.infer_imgs:../dataset/ILSVRC2012/val/ILSVRC2012_val_00000001.JPEG",
+              "--image_path:./test_tipc/data/cityscapes/val.list").replace(
+        "train_infer_img_dir:./dataset/ILSVRC2012/val", "train_infer_img_dir:./test_tipc/data/cityscapes/val.list")  # fmt: skip
+    config = configs / "m" / "train_infer_python.txt"
+    config.write_text(text)
+    return config
+
+
+def test_prepare_makes_the_image_label_pairs_a_paddleseg_chain_reads(tmp_path: Path, monkeypatch) -> None:
+    config = seg_checkout(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    argv = ["prepare", "--config", str(config), "--mode", "lite_train_lite_infer", "--train-count", "3",
+            "--eval-count", "2", "--infer-count", "2"]  # fmt: skip
+    assert main.main(argv) == 0
+    data = tmp_path / "test_tipc/data"
+    assert len(list((data / "cityscapes/leftImg8bit/train/tipc").glob("*_leftImg8bit.png"))) == 3
+    assert len(list((data / "cityscapes/gtFine/train/tipc").glob("*_gtFine_labelTrainIds.png"))) == 3
+    pairs = (data / "pairs/val.txt").read_text().splitlines()
+    assert len(pairs) == 2 and all((data / "pairs" / p).is_file() for line in pairs for p in line.split())
+    listed = (data / "cityscapes/val.list").read_text().splitlines()
+    assert len(listed) == 2 and all((data / "cityscapes" / name).is_file() for name in listed)

@@ -12,7 +12,7 @@ from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Plan, PlanOptions
 from tipc.suites import paddleclas, paddledetection, paddleseg, tags
 from tipc.suites.dialect import Dialect
-from tipc.suites.prepare import prepare_imagenet
+from tipc.suites.prepare import prepare_imagenet, prepare_pairs
 
 
 def _ocr_modes(config: Any) -> tuple[Mode, ...]:
@@ -60,6 +60,7 @@ PADDLESEG = Dialect(
     paddleseg.modes,
     paddleseg.build,
     tags=tags.model_tags,
+    prepare=prepare_pairs,
     description="PaddleSeg's test_tipc/test_train_inference_python.sh",
 )
 DEFAULT = PADDLEOCR  # a checkout no dialect recognises (tipc's own test_configs/) reads as PaddleOCR's

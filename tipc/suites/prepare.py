@@ -1,10 +1,15 @@
-"""``tipc prepare`` for PaddleClas: ImageNet-style class lists, made offline from what the plan's stages read.
+"""``tipc prepare`` for PaddleClas (ImageNet-style class lists) and PaddleSeg (image/label pairs), made offline from
+what the plan's stages read.
 
 A PaddleClas train or eval stage reads ``DataLoader.<Train|Eval>.dataset`` of its yml (``-c``), with the
 stage's own ``-o`` overrides laid over it: images under ``image_root`` listed in ``cls_label_path`` as
 ``<path relative to image_root> <class id>`` lines; an infer stage reads ``Global.infer_imgs`` from ``deploy/``.
 This writes that many synthetic JPEGs (a few classes, each its own colour, so a model can learn them), the
-lists, and the infer image. A list that exists is kept unless ``force`` (it may be the real data set).
+lists, and the infer image. A PaddleSeg train stage reads its yml's ``train_dataset`` and ``val_dataset``
+(``_base_`` files merged): a ``Cityscapes`` set is its folder layout (``leftImg8bit/<split>/…_leftImg8bit.png``
+beside ``gtFine/<split>/…_gtFine_labelTrainIds.png``), a ``Dataset`` set a list of ``image label`` lines; the
+predictor's ``--image_path`` list gets images beside it. What exists is kept unless ``force`` (it may be the real
+data set).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tipc.config.yamldoc import read_yaml
 from tipc.errors import ConfigError
@@ -112,4 +118,130 @@ def write(lists: tuple[ClassList, ...], images: tuple[Path, ...], seed: int, for
             continue
         _image(path, 0, rng)
         done.append(f"made      1 image   {path}")
+    return done
+
+
+# --- PaddleSeg: image/label pairs -------------------------------------------------------------------------------
+
+SEG_SIZE = (128, 64)  # width, height: the transforms pad and crop to their own size
+SEG_CLASSES = 4
+
+
+def seg_yml(path: Path, depth: int = 0) -> dict[str, Any]:
+    """A PaddleSeg yml with its ``_base_`` files merged under it (``_inherited_: False`` replaces a mapping)."""
+    doc = read_yaml(path).data
+    data: dict[str, Any] = dict(doc) if isinstance(doc, dict) else {}
+    bases = data.pop("_base_", ())
+    merged: dict[str, Any] = {}
+    for base in [bases] if isinstance(bases, str) else list(bases):
+        if depth > 8:
+            raise ConfigError(str(path), 0, "_base_ files nest more than 8 deep: expected a chain that ends")
+        merged = _merge(merged, seg_yml(path.parent / base, depth + 1))
+    return _merge(merged, data)
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict) and value.get("_inherited_", True):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = {k: v for k, v in value.items() if k != "_inherited_"} if isinstance(value, dict) else value
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class PairSet:
+    """Images and labels of one PaddleSeg data set: Cityscapes' folder layout, or a ``Dataset`` list."""
+
+    kind: str  # Cityscapes or Dataset
+    root: Path
+    split: str  # train or val
+    count: int
+    list_file: Path | None = None  # Dataset: the list of "image label" lines
+
+
+def pair_sets(plan: Plan, repo: Path, sizes: Sizes) -> tuple[list[PairSet], list[str]]:
+    """The data sets the plan's train stages read (train and, for ``--do_eval``, val); what is not made, why."""
+    found: dict[tuple[Path, str], PairSet] = {}
+    skipped: list[str] = []
+    for stage in plan.stages():
+        yml = yml_of(stage)
+        if stage.kind is not StageKind.TRAIN or yml is None:
+            continue
+        data = seg_yml(repo / yml)
+        for key, split, count in (("train_dataset", "train", sizes.train), ("val_dataset", "val", sizes.eval)):
+            spec = data.get(key)
+            if not isinstance(spec, dict):
+                continue
+            kind, root = spec.get("type"), repo / str(spec.get("dataset_root", "."))
+            if kind == "Cityscapes":
+                found.setdefault((root, split), PairSet("Cityscapes", root, split, count))
+            elif kind == "Dataset":
+                listed = repo / str(spec.get("train_path" if split == "train" else "val_path", f"{split}.txt"))
+                found.setdefault((listed, split), PairSet("Dataset", root, split, count, listed))
+            else:
+                skipped.append(f"not made    {key} of {yml}: type {kind} (tipc makes Cityscapes and Dataset sets)")
+    return list(found.values()), skipped
+
+
+def _seg_pair(image: Path, label: Path | None, index: int) -> None:
+    from PIL import Image  # only when images are made
+
+    width, height = SEG_SIZE
+    cls = index % SEG_CLASSES
+    mask = Image.new("L", SEG_SIZE, cls)
+    mask.paste((cls + 1) % SEG_CLASSES, (0, height // 2, width, height))
+    colors = [((c * 70) % 256, (c * 130 + 60) % 256, (c * 190 + 120) % 256) for c in range(SEG_CLASSES)]
+    picture = Image.new("RGB", SEG_SIZE, colors[cls])
+    picture.paste(colors[(cls + 1) % SEG_CLASSES], (0, height // 2, width, height))
+    for path, content in ((image, picture), (label, mask)):
+        if path is None:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        content.save(path, "PNG")
+
+
+def prepare_pairs(plan: Plan, repo: Path, sizes: Sizes, seed: int, force: bool) -> list[str]:
+    """The dialect's ``prepare``: the plan's image/label pairs, and the images the predictor's list names."""
+    del seed  # the pairs are drawn, not sampled: the same every time
+    sets, done = pair_sets(plan, repo, sizes)
+    for item in sets:
+        marker = item.list_file or item.root / "gtFine" / item.split
+        if marker.exists() and not force:
+            done.append(f"kept        {marker} (exists; --force replaces it)")
+            continue
+        rows = []
+        for index in range(item.count):
+            if item.kind == "Cityscapes":
+                stem = f"tipc_{index:06d}_000000"
+                image = item.root / "leftImg8bit" / item.split / "tipc" / f"{stem}_leftImg8bit.png"
+                label = item.root / "gtFine" / item.split / "tipc" / f"{stem}_gtFine_labelTrainIds.png"
+            else:
+                image = item.root / SUBDIR / item.split / f"{index:05d}.png"
+                label = item.root / SUBDIR / item.split / f"{index:05d}_label.png"
+            _seg_pair(image, label, index)
+            rows.append(f"{image.relative_to(item.root)} {label.relative_to(item.root)}\n")
+        if item.list_file is not None:
+            item.list_file.parent.mkdir(parents=True, exist_ok=True)
+            item.list_file.write_text("".join(rows))
+        done.append(f"made {item.count:>6} pairs   {marker} ({item.kind}, {item.split})")
+    done.extend(_seg_infer_lists(plan, sizes, force))
+    return done
+
+
+def _seg_infer_lists(plan: Plan, sizes: Sizes, force: bool) -> list[str]:
+    """A ``--image_path`` that names a list file: that many images beside it, listed."""
+    done = []
+    lists = {Path(s.cwd) / t.split("=", 1)[1] for s in plan.stages() if s.kind is StageKind.INFER
+             for t in s.argv if t.startswith("--image_path=")}  # fmt: skip
+    for listed in sorted(lists):
+        if listed.suffix not in (".list", ".txt") or (listed.exists() and not force):
+            done.append(f"kept        {listed}" if listed.exists() else f"not made    {listed} (not a list file)")
+            continue
+        names = [f"{SUBDIR}/infer/{index:05d}.png" for index in range(max(1, sizes.infer))]
+        for index, name in enumerate(names):
+            _seg_pair(listed.parent / name, None, index)
+        listed.write_text("".join(f"{name}\n" for name in names))
+        done.append(f"made {len(names):>6} images  {listed}")
     return done

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.suites.test_front import clas_checkout
@@ -94,3 +95,28 @@ def test_prepare_makes_the_image_label_pairs_a_paddleseg_chain_reads(tmp_path: P
     assert len(pairs) == 2 and all((data / "pairs" / p).is_file() for line in pairs for p in line.split())
     listed = (data / "cityscapes/val.list").read_text().splitlines()
     assert len(listed) == 2 and all((data / "cityscapes" / name).is_file() for name in listed)
+
+
+def test_prepare_makes_the_coco_json_and_images_a_paddledetection_chain_reads(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "ppdet").mkdir()
+    (tmp_path / "configs/datasets").mkdir(parents=True)
+    (tmp_path / "configs/datasets/coco.yml").write_text(
+        "TrainDataset:\n  !COCODataSet\n    image_dir: train2017\n    anno_path: annotations/train.json\n"
+        "    dataset_dir: dataset/coco\n"
+    )
+    (tmp_path / "configs/m.yml").write_text("_BASE_: ['datasets/coco.yml']\n")
+    config = tmp_path / "test_tipc/configs/m/m_train_infer_python.txt"
+    config.parent.mkdir(parents=True)
+    text = SEG_CONFIG.replace("norm_train:tools/train.py -c ppcls/configs/ImageNet/ResNet/ResNet18.yaml -o Global.seed=1234",
+                              "norm_train:tools/train.py -c configs/m.yml -o").replace(
+        "-o Global.infer_imgs:../dataset/ILSVRC2012/val/ILSVRC2012_val_00000001.JPEG", "--image_dir:./x").replace(
+        "train_infer_img_dir:./dataset/ILSVRC2012/val", "train_infer_img_dir:./dataset/coco/test2017/")  # fmt: skip
+    config.write_text(text)
+    monkeypatch.chdir(tmp_path)
+    argv = ["prepare", "--config", str(config), "--mode", "lite_train_lite_infer", "--train-count", "4",
+            "--infer-count", "2"]  # fmt: skip
+    assert main.main(argv) == 0
+    coco = json.loads((tmp_path / "dataset/coco/annotations/train.json").read_text())
+    assert [a["image_id"] for a in coco["annotations"]] == [1, 2, 3, 4]
+    assert all((tmp_path / "dataset/coco/train2017" / i["file_name"]).is_file() for i in coco["images"])
+    assert len(list((tmp_path / "dataset/coco/test2017").glob("*.jpg"))) == 2

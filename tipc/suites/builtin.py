@@ -12,7 +12,7 @@ from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Plan, PlanOptions
 from tipc.suites import paddleclas, paddledetection, paddleseg, tags
 from tipc.suites.dialect import Dialect
-from tipc.suites.prepare import prepare_imagenet, prepare_pairs
+from tipc.suites.prepare import prepare_coco, prepare_imagenet, prepare_pairs
 
 
 def _ocr_modes(config: Any) -> tuple[Mode, ...]:
@@ -51,6 +51,7 @@ PADDLEDETECTION = Dialect(
     paddledetection.modes,
     paddledetection.build,
     tags=tags.model_tags,
+    prepare=prepare_coco,
     description="PaddleDetection's test_tipc/test_train_inference_python.sh",
 )
 PADDLESEG = Dialect(

@@ -1,5 +1,5 @@
-"""``tipc prepare`` for PaddleClas (ImageNet-style class lists) and PaddleSeg (image/label pairs), made offline from
-what the plan's stages read.
+"""``tipc prepare`` for PaddleClas (ImageNet-style class lists), PaddleSeg (image/label pairs) and PaddleDetection
+(COCO-style detection json), made offline from what the plan's stages read.
 
 A PaddleClas train or eval stage reads ``DataLoader.<Train|Eval>.dataset`` of its yml (``-c``), with the
 stage's own ``-o`` overrides laid over it: images under ``image_root`` listed in ``cls_label_path`` as
@@ -9,16 +9,22 @@ lists, and the infer image. A PaddleSeg train stage reads its yml's ``train_data
 (``_base_`` files merged): a ``Cityscapes`` set is its folder layout (``leftImg8bit/<split>/…_leftImg8bit.png``
 beside ``gtFine/<split>/…_gtFine_labelTrainIds.png``), a ``Dataset`` set a list of ``image label`` lines; the
 predictor's ``--image_path`` list gets images beside it. What exists is kept unless ``force`` (it may be the real
-data set).
+data set). A PaddleDetection train or eval stage reads its yml's ``TrainDataset`` / ``EvalDataset`` (``_BASE_``
+files merged, class tags read as plain mappings) under the stage's ``Key=value`` words: images in
+``dataset_dir/image_dir`` and a COCO json at ``dataset_dir/anno_path``; the predictor's ``--image_dir`` gets images.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
+from tipc.config.bounds import read_bounded
 from tipc.config.yamldoc import read_yaml
 from tipc.errors import ConfigError
 from tipc.plan.model import Plan, Stage, StageKind
@@ -244,4 +250,114 @@ def _seg_infer_lists(plan: Plan, sizes: Sizes, force: bool) -> list[str]:
             _seg_pair(listed.parent / name, None, index)
         listed.write_text("".join(f"{name}\n" for name in names))
         done.append(f"made {len(names):>6} images  {listed}")
+    return done
+
+
+# --- PaddleDetection: COCO-style detection json -------------------------------------------------------------------
+
+COCO_SIZE = (160, 128)
+COCO_CATEGORIES = 3
+COCO_SETS = {StageKind.TRAIN: "TrainDataset", StageKind.EVAL: "EvalDataset"}
+
+
+class _TaggedLoader(yaml.SafeLoader):
+    """PaddleDetection's ymls tag their mappings with classes (``!COCODataSet``): read as plain data."""
+
+
+def _untagged(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+    del suffix
+    if isinstance(node, yaml.MappingNode):
+        return loader.construct_mapping(node, deep=True)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node, deep=True)
+    return loader.construct_scalar(node)  # type: ignore[arg-type]
+
+
+_TaggedLoader.add_multi_constructor("!", _untagged)
+
+
+def det_yml(path: Path, depth: int = 0) -> dict[str, Any]:
+    """A PaddleDetection yml with its ``_BASE_`` files merged under it."""
+    try:
+        data = yaml.load(read_bounded(path, expected="a YAML training config"), Loader=_TaggedLoader)
+    except yaml.YAMLError as exc:
+        raise ConfigError(str(path), 0, f"cannot read it as YAML: {exc}") from None
+    data = dict(data) if isinstance(data, dict) else {}
+    merged: dict[str, Any] = {}
+    for base in data.pop("_BASE_", ()) or ():
+        if depth > 8:
+            raise ConfigError(str(path), 0, "_BASE_ files nest more than 8 deep: expected a chain that ends")
+        merged = _merge(merged, det_yml(path.parent / base, depth + 1))
+    return _merge(merged, data)
+
+
+@dataclass(frozen=True, slots=True)
+class CocoSet:
+    images: Path
+    annotations: Path
+    count: int
+
+
+def coco_sets(plan: Plan, repo: Path, sizes: Sizes) -> list[CocoSet]:
+    found: dict[Path, CocoSet] = {}
+    for stage in plan.stages():
+        key, yml = COCO_SETS.get(stage.kind), yml_of(stage)
+        if key is None or yml is None:
+            continue
+        spec = det_yml(repo / yml).get(key)
+        words = dict(t.split("=", 1) for t in stage.argv if "=" in t and not t.startswith("-"))
+        if not isinstance(spec, dict):
+            continue
+        root = repo / words.get(f"{key}.dataset_dir", str(spec.get("dataset_dir", ".")))
+        anno = root / words.get(f"{key}.anno_path", str(spec.get("anno_path", "annotations.json")))
+        images = root / words.get(f"{key}.image_dir", str(spec.get("image_dir", "images")))
+        count = sizes.train if stage.kind is StageKind.TRAIN else sizes.eval
+        found.setdefault(anno, CocoSet(images, anno, count))
+    return list(found.values())
+
+
+def _coco_image(path: Path, index: int) -> list[float]:
+    """One picture with one coloured box; its box as COCO's [x, y, w, h]."""
+    from PIL import Image, ImageDraw  # only when images are made
+
+    width, height = COCO_SIZE
+    picture = Image.new("RGB", COCO_SIZE, (40, 40, 40))
+    x, y = 10 + (index * 17) % (width // 2), 10 + (index * 11) % (height // 2)
+    box = [float(x), float(y), float(width // 3), float(height // 3)]
+    color = ((index * 70) % 256, (index * 130 + 60) % 256, (index * 190 + 120) % 256)
+    ImageDraw.Draw(picture).rectangle((x, y, x + box[2], y + box[3]), fill=color)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    picture.save(path, "JPEG")
+    return box
+
+
+def prepare_coco(plan: Plan, repo: Path, sizes: Sizes, seed: int, force: bool) -> list[str]:
+    """The dialect's ``prepare``: the COCO sets the train and eval stages read, and the infer images."""
+    del seed  # drawn, not sampled
+    done = []
+    for item in coco_sets(plan, repo, sizes):
+        if item.annotations.exists() and not force:
+            done.append(f"kept        {item.annotations} (exists; --force replaces it)")
+            continue
+        images, annotations = [], []
+        for index in range(item.count):
+            name = f"tipc_{index:06d}.jpg"
+            box = _coco_image(item.images / name, index)
+            images.append({"id": index + 1, "file_name": name, "width": COCO_SIZE[0], "height": COCO_SIZE[1]})
+            annotations.append({"id": index + 1, "image_id": index + 1, "category_id": index % COCO_CATEGORIES + 1,
+                                "bbox": box, "area": box[2] * box[3], "iscrowd": 0})  # fmt: skip
+        categories = [{"id": c + 1, "name": f"class{c + 1}", "supercategory": "tipc"} for c in range(COCO_CATEGORIES)]
+        item.annotations.parent.mkdir(parents=True, exist_ok=True)
+        doc = {"images": images, "annotations": annotations, "categories": categories}
+        item.annotations.write_text(json.dumps(doc))
+        done.append(f"made {item.count:>6} images  {item.annotations} (COCO, {COCO_CATEGORIES} categories)")
+    folders = {Path(s.cwd) / t.split("=", 1)[1] for s in plan.stages() if s.kind is StageKind.INFER
+               for t in s.argv if t.startswith("--image_dir=")}  # fmt: skip
+    for folder in sorted(folders):
+        if folder.is_dir() and any(folder.iterdir()) and not force:
+            done.append(f"kept        {folder}")
+            continue
+        for index in range(max(1, sizes.infer)):
+            _coco_image(folder / f"tipc_{index:06d}.jpg", index)
+        done.append(f"made {max(1, sizes.infer):>6} images  {folder}")
     return done

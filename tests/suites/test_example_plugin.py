@@ -33,13 +33,16 @@ def tiny_checkout(root: Path) -> Path:
     return root / "test_tipc" / "configs"
 
 
-def test_a_pytest_plugin_adds_a_dialect_and_a_report_section(pytester: pytest.Pytester) -> None:
+def test_a_pytest_plugin_adds_a_dialect_and_a_report_section(pytester: pytest.Pytester, monkeypatch) -> None:
     pytester.makeini("[pytest]\n")
-    pytester.syspathinsert(EXAMPLE)
+    monkeypatch.setenv("PYTHONPATH", str(EXAMPLE))
     configs = tiny_checkout(pytester.path / "tiny")
     reports = pytester.path / "reports"
     args = ["-p", "tipc_example_suite", "--config", str(configs), "--mode", MODE, "--repo", str(pytester.path / "tiny")]
-    result = pytester.runpytest(TIPC_DIR, "-c", str(pytester.path / "tox.ini"), *args, "--report-dir", str(reports))
+    # In a subprocess: the plugin registered stays in that process (tipc's registry is one per process).
+    result = pytester.runpytest_subprocess(
+        TIPC_DIR, "-c", str(pytester.path / "tox.ini"), *args, "--report-dir", str(reports)
+    )
     result.assert_outcomes(passed=4)
     index = next(p for p in reports.rglob("index.html") if "matrix" not in p.parts).read_text()
     assert "<h2>TinySuite notes</h2>" in index

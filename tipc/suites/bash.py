@@ -134,3 +134,29 @@ def path_param(key: str, path: str, lines: BashLines, index: int) -> Fragment:
 def text(value: str, lines: BashLines, index: int) -> Fragment:
     """Config text used as a run of arguments (a script and its fixed arguments)."""
     return Fragment(value, shell_tokens(value, lines.path, lines.field(index, "", value)))
+
+
+class Entries:
+    """The bash's variables by entry for one dialect: its keys and values (``first_colon``: PaddleDetection's
+    split at the first colon, else at every colon) and the fragments its commands are made of."""
+
+    def __init__(self, lines: BashLines, mode: str = "", first_colon: bool = False) -> None:
+        self.lines, self.mode = lines, mode
+        if first_colon:
+            self.key, self.value = lines.first_colon_key, lines.first_colon_value
+        else:
+            self.key, self.value = lines.colon_key, lines.colon_value
+
+    def param(self, index: int, value: str | None = None) -> Fragment:
+        """``func_set_params <key of index> <value, default its own>``."""
+        return param(self.key(index), self.value(index) if value is None else value, self.lines, index)
+
+    def by_mode(self, index: int) -> Fragment:
+        """``func_set_params`` of the entry's ``mode=value`` item for this run's mode."""
+        return self.param(index, mode_param(self.lines.text(index), self.mode))
+
+    def path(self, index: int, path: str) -> Fragment:
+        return path_param(self.key(index), path, self.lines, index)
+
+    def script(self, index: int, value: str | None = None) -> Fragment:
+        return text(self.value(index) if value is None else value, self.lines, index)

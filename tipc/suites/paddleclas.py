@@ -23,7 +23,7 @@ from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
 from tipc.plan.naming import component, name_part
-from tipc.suites.bash import BashLines, ifs_fields, param, path_param, raw_param, text
+from tipc.suites.bash import BashLines, Entries, ifs_fields, raw_param
 from tipc.suites.plans import (
     CPU_VALUES,
     GPU_VALUES,
@@ -94,25 +94,8 @@ def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_pat
     return plan.plan()
 
 
-class _Lines:
-    """The bash's variables, by entry."""
-
-    def __init__(self, lines: BashLines) -> None:
-        self.lines = lines
-        self.key, self.value = lines.colon_key, lines.colon_value
-
-    def param(self, index: int, value: str | None = None) -> Fragment:
-        return param(self.key(index), self.value(index) if value is None else value, self.lines, index)
-
-    def path(self, index: int, path: str) -> Fragment:
-        return path_param(self.key(index), path, self.lines, index)
-
-    def script(self, index: int, value: str | None = None) -> Fragment:
-        return text(self.value(index) if value is None else value, self.lines, index)
-
-
 def _train_chains(plan: PlanDraft) -> None:
-    cfg = _Lines(plan.config.lines)
+    cfg = Entries(plan.config.lines)
     model = plan.config.model_name.value
     cpu_only = plan.options.device == "cpu"
     if cpu_only:
@@ -127,7 +110,7 @@ def _train_chains(plan: PlanDraft) -> None:
                 _train_chain(plan, cfg, entry, autocast, trainer, model)
 
 
-def _trainer(cfg: _Lines, trainer: str) -> tuple[Fragment, str] | None:
+def _trainer(cfg: Entries, trainer: str) -> tuple[Fragment, str] | None:
     """(train script, export script) for a trainer name, in the bash's order of tests (PaddleClas's sweep does
     not look at quantization)."""
     norm = (cfg.script(15), cfg.value(29))
@@ -147,7 +130,7 @@ def _trainer(cfg: _Lines, trainer: str) -> tuple[Fragment, str] | None:
     return None if chosen[0].text == NULL else chosen
 
 
-def _train_chain(plan: PlanDraft, cfg: _Lines, entry: GpuEntry, autocast: str, trainer: str, model: str) -> None:
+def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, trainer: str, model: str) -> None:
     chain = f"{trainer}-gpus_{entry.gpus}-{autocast}" + (f"-nodes_{entry.nodes}" if entry.machines else "")
     chosen = _trainer(cfg, trainer)
     if chosen is None:
@@ -235,7 +218,7 @@ def _train_chain(plan: PlanDraft, cfg: _Lines, entry: GpuEntry, autocast: str, t
 
 
 def _kl_quant_chain(plan: PlanDraft) -> None:
-    cfg = _Lines(plan.config.lines)
+    cfg = Entries(plan.config.lines)
     infer_model = cfg.value(INFER_MODEL)
     inside = os.path.normpath(infer_model)
     if inside.startswith("..") or os.path.isabs(inside):
@@ -271,7 +254,7 @@ def _kl_quant_chain(plan: PlanDraft) -> None:
 
 def _sweep(
     plan: PlanDraft,
-    cfg: _Lines,
+    cfg: Entries,
     chain: str,
     model_dir: str,
     gpu: str,

@@ -24,7 +24,7 @@ from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.plan.naming import component, name_part
-from tipc.suites.bash import BashLines, ifs_fields, mode_param, param, path_param, raw_param, text
+from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param, text
 from tipc.suites.plans import (
     CPU_VALUES,
     GPU_VALUES,
@@ -67,24 +67,6 @@ def modes(config: SuiteConfig) -> tuple[Mode, ...]:
     return tuple(found)
 
 
-class _Lines:
-    def __init__(self, lines: BashLines, mode: str) -> None:
-        self.lines, self.mode = lines, mode
-        self.key, self.value = lines.first_colon_key, lines.first_colon_value
-
-    def param(self, index: int, value: str | None = None) -> Fragment:
-        return param(self.key(index), self.value(index) if value is None else value, self.lines, index)
-
-    def by_mode(self, index: int) -> Fragment:
-        return param(self.key(index), mode_param(self.lines.text(index), self.mode), self.lines, index)
-
-    def path(self, index: int, path: str) -> Fragment:
-        return path_param(self.key(index), path, self.lines, index)
-
-    def script(self, index: int) -> Fragment:
-        return text(self.value(index), self.lines, index)
-
-
 def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
     mode = options.mode
     if mode not in modes(config):
@@ -96,7 +78,7 @@ def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_pat
         )
     output = f"{options.output_root.rstrip('/')}/{component(name_part(config.model_name.value))}/{mode}"
     plan = draft(config, options, output, check)
-    cfg = _Lines(config.lines, mode)
+    cfg = Entries(config.lines, mode, first_colon=True)
     if mode in TRAIN_MODES:
         if CUSTOM_OP_MODEL in config.model_name.value:
             plan.notes.append(CUSTOM_OP_NOTE)
@@ -110,7 +92,7 @@ def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_pat
     return plan.plan()
 
 
-def _trainer(plan: PlanDraft, cfg: _Lines, trainer: str) -> tuple[Fragment, str, bool, Fragment] | None:
+def _trainer(plan: PlanDraft, cfg: Entries, trainer: str) -> tuple[Fragment, str, bool, Fragment] | None:
     """(train script, export script, quantized, to_static override) by the bash's tests, None: skipped."""
     static = plan.config.lines.header_index("to_static_train_benchmark_params") or 0
     table = [
@@ -129,7 +111,7 @@ def _trainer(plan: PlanDraft, cfg: _Lines, trainer: str) -> tuple[Fragment, str,
     return None
 
 
-def _train_chain(plan: PlanDraft, cfg: _Lines, entry: GpuEntry, autocast: str, trainer: str) -> None:
+def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, trainer: str) -> None:
     chain = f"{trainer}-gpus_{entry.gpus}-{autocast}" + (f"-nodes_{entry.nodes}" if entry.machines else "")
     chosen = _trainer(plan, cfg, trainer)
     if chosen is None or chosen[0].text == NULL:
@@ -226,7 +208,7 @@ def _train_chain(plan: PlanDraft, cfg: _Lines, entry: GpuEntry, autocast: str, t
     plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
 
 
-def _infer_chains(plan: PlanDraft, cfg: _Lines) -> None:
+def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
     """One chain per infer_mode the run's mode takes: export from the weights line, then the sweep."""
     quant_flags = ifs_fields(cfg.value(38), "|")
     count = 0
@@ -269,7 +251,7 @@ def _infer_chains(plan: PlanDraft, cfg: _Lines) -> None:
 
 def _sweep(
     plan: PlanDraft,
-    cfg: _Lines,
+    cfg: Entries,
     chain: str,
     model_dir: str,
     images: str,

@@ -27,7 +27,7 @@ from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.plan.naming import component, name_part
-from tipc.suites.bash import BashLines, ifs_fields, mode_param, param, path_param, raw_param, text
+from tipc.suites.bash import BashLines, Entries, ifs_fields, mode_param, param, raw_param
 from tipc.suites.plans import (
     CPU_VALUES,
     GPU_VALUES,
@@ -58,26 +58,11 @@ def modes(config: SuiteConfig) -> tuple[Mode, ...]:
     return MODES
 
 
-class _Lines:
-    def __init__(self, lines: BashLines, mode: str) -> None:
-        self.lines, self.mode = lines, mode
-        self.key, self.value = lines.colon_key, lines.colon_value
-
-    def param(self, index: int, value: str | None = None) -> Fragment:
-        return param(self.key(index), self.value(index) if value is None else value, self.lines, index)
-
-    def path(self, index: int, path: str) -> Fragment:
-        return path_param(self.key(index), path, self.lines, index)
-
-    def script(self, index: int, value: str | None = None) -> Fragment:
-        return text(self.value(index) if value is None else value, self.lines, index)
-
-
 def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
     mode = options.mode
     output = f"{options.output_root.rstrip('/')}/{component(name_part(config.model_name.value))}/{mode}"
     plan = draft(config, options, output, check)
-    cfg = _Lines(config.lines, mode)
+    cfg = Entries(config.lines, mode)
     if mode in TRAIN_MODES:
         _Trains(plan, cfg).build()
     else:
@@ -88,7 +73,7 @@ def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_pat
 class _Trains:
     """The training loop; it carries the latest norm trainer's weights to pact and fpgm trainers, as the bash."""
 
-    def __init__(self, plan: PlanDraft, cfg: _Lines) -> None:
+    def __init__(self, plan: PlanDraft, cfg: Entries) -> None:
         self.plan, self.cfg = plan, cfg
         self.norm_weights: Fragment = Fragment("")  # unset in the bash until a norm trainer ran
         self.epochs = mode_param(cfg.lines.text(6), cfg.mode)
@@ -147,7 +132,7 @@ class _Trains:
             cfg.param(6, self.epochs),
             pretrain,
             cfg.param(5, autocast),
-            cfg.param(8, mode_param(cfg.lines.text(8), cfg.mode)),
+            cfg.by_mode(8),
             cfg.param(12),
             amp,
         ]
@@ -223,7 +208,7 @@ def dirname(path: str) -> str:
     return head or ("/" if stripped.startswith("/") else ".")
 
 
-def _infer_chains(plan: PlanDraft, cfg: _Lines) -> None:
+def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
     exports = ifs_fields(cfg.value(37), "|")
     quants = ifs_fields(cfg.value(38), "|")
     cpu_only = plan.options.device == "cpu"
@@ -257,7 +242,7 @@ def _infer_chains(plan: PlanDraft, cfg: _Lines) -> None:
 
 def _sweep(
     plan: PlanDraft,
-    cfg: _Lines,
+    cfg: Entries,
     chain: str,
     model_dir: str,
     images: str,

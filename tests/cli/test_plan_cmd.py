@@ -152,7 +152,7 @@ def test_unknown_mode_text(tipc, config):
         2,
         f"tipc: error: {config}: unknown mode 'benchmark_infer': expected one of "
         "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer, benchmark_train, "
-        "paddle2onnx_infer\n",
+        "paddle2onnx_infer, klquant_whole_infer\n",
     )
 
 

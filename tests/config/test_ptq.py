@@ -8,7 +8,7 @@ import pytest
 
 from tests.support.config_text import TRAIN_BENCHMARK, config_text, ptq_config_text
 from tipc.config import ConfigError, PtqConfig, TipcConfig, load_any_config, parse_any_config_text
-from tipc.config.formats import check_mode, config_modes
+from tipc.config.formats import PADDLEOCR_MODES, check_mode, config_modes
 from tipc.config.modes import Mode
 
 PATH = "ptq.txt"
@@ -117,7 +117,7 @@ def test_a_key_of_the_wrong_kind_is_read_with_a_warning():
     )
 
 
-@pytest.mark.parametrize("mode", list(Mode), ids=str)
+@pytest.mark.parametrize("mode", list(PADDLEOCR_MODES), ids=str)
 def test_a_ptq_config_runs_in_whole_infer_only(mode):
     config = parse()
     assert config_modes(config) == (Mode.WHOLE_INFER,)
@@ -133,20 +133,17 @@ def test_a_ptq_config_runs_in_whole_infer_only(mode):
     )
 
 
-TRAIN_MODES = tuple(m for m in Mode if m is not Mode.PADDLE2ONNX_INFER)
-
-
 def test_a_train_config_runs_in_every_mode_but_paddle2onnx_infer():
     config = parse_any_config_text(config_text(tail=(TRAIN_BENCHMARK,)), PATH)
-    assert config_modes(config) == TRAIN_MODES
-    assert [check_mode(config, mode) for mode in TRAIN_MODES] == list(TRAIN_MODES)
+    assert config_modes(config) == PADDLEOCR_MODES
+    assert [check_mode(config, mode) for mode in PADDLEOCR_MODES] == list(PADDLEOCR_MODES)
     with pytest.raises(ConfigError, match="mode 'paddle2onnx_infer' runs paddle2onnx configs"):
         check_mode(config, Mode.PADDLE2ONNX_INFER)
 
 
 def test_benchmark_train_needs_the_train_benchmark_section():
     config = parse_any_config_text(config_text(), PATH)
-    assert config_modes(config) == tuple(m for m in TRAIN_MODES if m is not Mode.BENCHMARK_TRAIN)
+    assert config_modes(config) == tuple(m for m in PADDLEOCR_MODES if m is not Mode.BENCHMARK_TRAIN)
 
 
 @pytest.mark.parametrize(

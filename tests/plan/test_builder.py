@@ -9,11 +9,11 @@ import pytest
 from tests.support.config_text import config_text
 from tests.support.plan_factory import PATH, make_config, make_plan
 from tipc.config import load_any_config, load_config, parse_config_text
-from tipc.config.formats import config_modes
+from tipc.config.formats import PADDLEOCR_MODES, config_modes
 from tipc.config.locate import find_configs
 from tipc.config.modes import parse_mode
 from tipc.errors import ConfigError
-from tipc.plan import MODES, PlanOptions, build_plan
+from tipc.plan import PlanOptions, build_plan
 
 
 def test_chain_order_is_gpu_then_autocast_then_trainer():
@@ -31,7 +31,7 @@ def test_chain_order_is_gpu_then_autocast_then_trainer():
 
 
 # benchmark_train: its own test_benchmark.py; paddle2onnx_infer: tests/plan/test_paddle2onnx.py
-@pytest.mark.parametrize("mode", [m for m in MODES if m not in ("benchmark_train", "paddle2onnx_infer")])
+@pytest.mark.parametrize("mode", [m for m in PADDLEOCR_MODES if m != "benchmark_train"])
 def test_every_mode_plans(mode):
     plan = make_plan(mode)
     assert plan.mode == mode and plan.output_dir == f"./test_tipc/output/rec/{mode}"
@@ -195,12 +195,12 @@ def test_unknown_mode():
     assert str(err.value) == (
         "cfgs/rec/train_infer_python.txt: unknown mode 'benchmark_infer': expected one of "
         "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer, benchmark_train, "
-        "paddle2onnx_infer"
+        "paddle2onnx_infer, klquant_whole_infer"
     )
 
 
 def test_validate_mode_accepts_the_four():
-    for mode in MODES:
+    for mode in PADDLEOCR_MODES:
         parse_mode(mode, "c.txt")
 
 

@@ -7,10 +7,9 @@ import os
 import pytest
 
 from tests.support.plan_factory import make_plan
-from tipc.plan import MODES, Plan
+from tipc.config.formats import PADDLEOCR_MODES
+from tipc.plan import Plan
 from tipc.plan.naming import NAME_BYTES, component, name_part
-
-TRAIN_MODES = [m for m in MODES if m != "paddle2onnx_infer"]  # a train config runs in these
 
 ROOT = "./test_tipc/output"
 
@@ -50,7 +49,7 @@ def assert_contained(plan: Plan) -> None:
     ],
     ids=["parent", "nested", "dot-dot", "dot", "absolute", "deep-parent", "percent", "ordinary"],
 )
-@pytest.mark.parametrize("mode", TRAIN_MODES)
+@pytest.mark.parametrize("mode", PADDLEOCR_MODES)
 def test_model_name_is_one_folder_inside_the_output_root(model, folder, mode):
     plan = make_plan(mode, model_name=f"model_name:{model}")
     assert plan.output_dir == f"{ROOT}/{folder}/{mode}"
@@ -83,7 +82,7 @@ def test_model_name_is_one_folder_inside_the_output_root(model, folder, mode):
         "long-names",
     ],
 )
-@pytest.mark.parametrize("mode", TRAIN_MODES)
+@pytest.mark.parametrize("mode", PADDLEOCR_MODES)
 def test_trainer_and_infer_values_stay_inside_the_output_root(lines, mode):
     plan = make_plan(mode, **lines)
     assert_contained(plan)

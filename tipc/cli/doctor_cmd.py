@@ -23,15 +23,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tipc.config import load_any_config
     from tipc.doctor.checks import Report
     from tipc.doctor.probes import SystemProbes
     from tipc.doctor.render import document, report_lines, tally
     from tipc.errors import ConfigError
-    from tipc.plan import build_plan
     from tipc.run.probe import cannot_run
     from tipc.session.doctor import examine_target
     from tipc.session.settings import resolve_settings
+    from tipc.suites.front import plan_path
 
     settings = resolve_settings(lambda dest: getattr(args, dest))
     if settings is None:
@@ -42,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     probes = SystemProbes()
     for target in settings.targets:
         try:
-            plan = build_plan(load_any_config(str(target.path)), target.options, cannot_run)
+            plan = plan_path(target.path, target.options, cannot_run)
         except ConfigError as exc:
             problems.append({"config": target.display, "kind": "error", "reason": str(exc)})
             continue

@@ -62,15 +62,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _plan(target: ConfigTarget | ConfigProblem) -> Plan | ConfigProblem:
     """Its plan, or its problem (a config that does not plan is one)."""
-    from tipc.config import load_any_config
     from tipc.errors import TipcError
-    from tipc.plan import build_plan
     from tipc.run.probe import cannot_run
     from tipc.session.problems import ConfigProblem, error
 
     if isinstance(target, ConfigProblem):
         return target
     try:
-        return build_plan(load_any_config(str(target.path)), target.options, cannot_run)
+        from tipc.suites.front import plan_path
+
+        return plan_path(target.path, target.options, cannot_run)
     except TipcError as exc:
         return error(target.path, target.display, target.options.mode, exc)

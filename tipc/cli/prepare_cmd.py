@@ -14,8 +14,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tipc.config.modes import MODES
+
+if TYPE_CHECKING:
+    from tipc.suites.front import Loaded
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.tipc_config:
         print("tipc prepare: error: --config is required (a config, or a directory of configs)", file=sys.stderr)
         return 2
-    selected = select_configs(args.tipc_config, args.tipc_tags, Path.cwd())
+    selected = select_configs(args.tipc_config, args.tipc_tags, Path.cwd(), args.tipc_suite)
     if len(selected) == 1:
         return _prepare(selected[0].path, args)
     codes = []
@@ -77,8 +81,13 @@ def _prepare(config_path: Path, args: argparse.Namespace) -> int:
     from tipc.prepare.apply import apply_job
     from tipc.prepare.sizes import declared_sizes, resolve_sizes
     from tipc.prepare.targets import plan_prepare
+    from tipc.suites import builtin
+    from tipc.suites import front as suites
 
     repo = (args.repo or declared_repo(config_path) or Path.cwd()).absolute()
+    loaded = suites.load(config_path, args.tipc_suite)
+    if loaded.dialect is not builtin.PADDLEOCR:
+        return _prepare_suite(loaded, repo, args)
     config = load_any_config(config_path)
     if isinstance(config, PtqConfig):
         raise ConfigError(
@@ -112,6 +121,27 @@ def _prepare(config_path: Path, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 1 if job.missing_models else 0
+
+
+def _prepare_suite(loaded: Loaded, repo: Path, args: argparse.Namespace) -> int:
+    """A suite dialect's data family (``Dialect.prepare``), or a clear error when it offers none."""
+    from tipc.config import ConfigError
+    from tipc.config.locate import TARGET_FILE
+    from tipc.config.modes import parse_mode
+    from tipc.plan import PlanOptions
+    from tipc.prepare.sizes import declared_sizes, resolve_sizes
+    from tipc.suites import front as suites
+
+    dialect = loaded.dialect
+    if dialect.prepare is None:
+        raise ConfigError(loaded.path, 0, f"prepare: no data family for {dialect.name} configs yet: expected a config "
+                          "of a dialect that offers one (PaddleOCR, PaddleClas)")  # fmt: skip
+    overrides = {"train": args.train_count, "eval": args.eval_count, "infer": args.infer_count}
+    sizes = resolve_sizes(args.mode, declared_sizes(Path(loaded.path).parent / TARGET_FILE), overrides)
+    plan = suites.plan(loaded, PlanOptions(mode=parse_mode(args.mode, "--mode"), repo=str(repo)))
+    for line in dialect.prepare(plan, repo, sizes, args.seed, args.force):
+        print(f"prepare: {line}")
+    return 0
 
 
 def _shown(path: Path, repo: Path) -> str:

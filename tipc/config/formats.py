@@ -28,6 +28,9 @@ PTQ_MODES = (Mode.WHOLE_INFER,)
 PADDLE2ONNX_MODES = (Mode.PADDLE2ONNX_INFER,)
 _OWN_MODES = {PtqConfig: (PTQ_MODES, "a KL quantization config", "test_ptq_inference_python.sh"),
               Paddle2OnnxConfig: (PADDLE2ONNX_MODES, "a paddle2onnx config", "test_paddle2onnx.sh")}  # fmt: skip
+# The modes PaddleOCR's train scripts take (klquant_whole_infer belongs to the other suites' bash,
+# paddle2onnx_infer to the paddle2onnx configs).
+PADDLEOCR_MODES = tuple(m for m in Mode if m not in (Mode.KLQUANT_WHOLE_INFER, *PADDLE2ONNX_MODES))
 
 
 def load_any_config(path: str | Path) -> AnyConfig:
@@ -49,11 +52,7 @@ def config_modes(config: AnyConfig) -> tuple[Mode, ...]:
     if not isinstance(config, TipcConfig):
         return _OWN_MODES[type(config)][0]
     # benchmark_train.sh reads its runs from the train_benchmark_params section: no section, no runs.
-    return tuple(
-        m
-        for m in Mode
-        if m not in PADDLE2ONNX_MODES and (m is not Mode.BENCHMARK_TRAIN or config.train_benchmark is not None)
-    )
+    return tuple(m for m in PADDLEOCR_MODES if m is not Mode.BENCHMARK_TRAIN or config.train_benchmark is not None)
 
 
 def check_mode(config: AnyConfig, mode: str) -> Mode:
@@ -66,6 +65,13 @@ def check_mode(config: AnyConfig, mode: str) -> Mode:
                 0,
                 f"mode '{run_mode}' runs paddle2onnx configs (a 'paddle2onnx_params' section), and this is a "
                 "train config: expected a *_paddle2onnx_python_*.txt config, or another mode",
+            )
+        if run_mode not in PADDLEOCR_MODES:
+            raise ConfigError(
+                config.path,
+                0,
+                f"mode '{run_mode}': PaddleOCR's scripts run no such mode: "
+                f"expected one of {', '.join(PADDLEOCR_MODES)}",
             )
         return run_mode
     modes, what, script = _OWN_MODES[type(config)]

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tipc.cluster.node import NodeContext
-from tipc.config import AnyConfig, Paddle2OnnxConfig, TipcConfig, load_any_config
+from tipc.config import AnyConfig, Paddle2OnnxConfig, TipcConfig
 from tipc.doctor.checks import GpuNeed, Report, gpu_need
 from tipc.doctor.compat import CompatTable, load_table
 from tipc.doctor.disk import check_disk, existing_parent
@@ -26,18 +26,22 @@ from tipc.doctor.target import check_auto_log, check_nodes, check_scripts
 from tipc.doctor.weights import check_pretrained, train_ymls
 from tipc.plan.model import Plan
 from tipc.plan.topology import CPU_ENTRY
+from tipc.suites import front as suites
+from tipc.suites.plans import SuiteConfig
 
 _GPU_WORDS = ("true", "gpu", "1")
 
 
-def config_wants_gpu(config: AnyConfig) -> bool:
+def config_wants_gpu(config: AnyConfig | SuiteConfig) -> bool:
     """A ``gpu_list`` entry other than -1, or a GPU inference case: the bash would use a GPU."""
+    if isinstance(config, SuiteConfig):
+        return config.wants_gpu
     gpu_entries = isinstance(config, TipcConfig) and any(e != CPU_ENTRY for e in config.gpu_list.values())
     infer = config.gpu_values() if isinstance(config, Paddle2OnnxConfig) else config.infer_use_gpu.values()
     return gpu_entries or any(v.lower() in _GPU_WORDS for v in infer)
 
 
-def run_need(config: AnyConfig, node: NodeContext | None, device: str) -> GpuNeed:
+def run_need(config: AnyConfig | SuiteConfig, node: NodeContext | None, device: str) -> GpuNeed:
     """``node``: the run's node context, which says how the device was chosen; ``device`` the
     plan option when there is none."""
     if node is None:
@@ -87,5 +91,5 @@ def examine(
 def examine_config(plan: Plan, probes: Probes, *, display: str, node: NodeContext | None,
                    pythonpath: tuple[str, ...], environ: Mapping[str, str]) -> Report:  # fmt: skip
     """``examine`` for a planned config: its GPU need read from its text."""
-    need = run_need(load_any_config(plan.config_path), node, "auto")
+    need = run_need(suites.load(plan.config_path).config, node, "auto")
     return examine(plan, need, probes, display=display, node=node, pythonpath=pythonpath, environ=environ)

@@ -169,6 +169,7 @@ class PlanOptions:
     notes: tuple[str, ...] = ()  # what a front decided and why (device, node list, ports), shown with the plan
     benchmark: BenchmarkOptions = BenchmarkOptions()
     golden_dir: str = ""  # a golden check closes every chain, with goldens from this folder ("": none)
+    suite: str = ""  # --suite: the dialect that reads the config (tipc.suites; "": detected from its checkout)
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,9 +33,19 @@ def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Pa
             args[index] = f"{TIPC_DIR}{sep}{rest}"
 
 
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    """tipc's extension points (``tipc.suites.hookspecs``): a pytest plugin may implement them."""
+    from tipc.suites import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if not config.getoption("tipc_config"):
         return
     from tipc.plugin.run_plugin import activate
+    from tipc.suites.registry import adopt
 
+    for plugin in config.pluginmanager.get_plugins():  # the plugins and conftests that implement a tipc hook
+        adopt(plugin, config.pluginmanager.get_name(plugin))
     activate(config)

@@ -291,3 +291,5 @@ class ReportModel:
     predictions: PredictionsView | None = None  # tipc.report.predictions
     trends: Trends | None = None  # None: no trend history asked for (tipc.report.trends)
     criteria: Criteria | None = None  # what the verdict rests on, shown beside it (tipc.report.criteria)
+    # (title, plain text) from plugins' pytest_tipc_report_sections (tipc.suites.hookspecs), shown as written
+    sections: tuple[tuple[str, str], ...] = ()

@@ -39,6 +39,7 @@ class ConfigOutcome:
     problem: str = ""  # why it has no stages: an error, or what would run it
     applicable: bool = True  # False: not applicable here (``problem`` says how it would run)
     regressions: int = 0  # its figures that left their noise band (its report lists them first)
+    suite: str = ""  # the dialect that read it (tipc.suites); "" when unknown
 
 
 HistoryKey = tuple[str, str]  # (config as node ids spell it, mode)
@@ -78,6 +79,7 @@ class OverviewRow:
     new_failures: tuple[str, ...]  # stages failing now that did not fail in ``previous``
     failures: tuple[str, ...]  # stages failing now (what the next run compares with)
     regressions: int = 0  # figures outside their noise band over the config's earlier runs
+    suite: str = ""  # the dialect that read it
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +170,7 @@ def build_row(outcome: ConfigOutcome, page_dir: Path, previous: Earlier | None) 
         new_failures=tuple(f for f in failing if previous is not None and f not in previous.failures),
         failures=failing,
         regressions=outcome.regressions,
+        suite=outcome.suite,
     )
 
 

@@ -25,7 +25,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tipc.errors import ResultsError
@@ -55,6 +55,7 @@ from tipc.report.trend_store import record_run, run_figures
 from tipc.report.trends import Regression, Trends, build_trends
 from tipc.results.folder import RECORDS, Warn, has_results, write_atomic
 from tipc.results.records import Status
+from tipc.suites.registry import report_sections
 
 INDEX = "index.html"
 LATEST = "latest"
@@ -241,6 +242,9 @@ def write_report(
     )
     if criteria is not None and model.criteria is not None:
         criteria(model.criteria)
+    sections = tuple(s for results in results_dirs for s in report_sections(Path(results)))
+    if sections:
+        model = replace(model, sections=sections)
     index = report_dir / INDEX
     write_atomic(index, render(model))
     write_atomic(report_dir / SUMMARY_FILE, summary.to_json())

@@ -39,6 +39,14 @@ DEFAULT_TIMEOUTS: Mapping[str, Mapping[str, float]] = MappingProxyType(
             "convert": HOUR,
         },
         "whole_infer": {"train": 2 * HOUR, "eval": 2 * HOUR, "export": HOUR, "infer": 2 * HOUR, "convert": HOUR},
+        # The other suites' KL quantization: whole_infer's export (the quantization) and inference.
+        "klquant_whole_infer": {
+            "train": 2 * HOUR,
+            "eval": 2 * HOUR,
+            "export": HOUR,
+            "infer": 2 * HOUR,
+            "convert": HOUR,
+        },
         # benchmark_train trains a few epochs of a benchmark set per run (× N × C with PARAMS); nothing else runs.
         "benchmark_train": {"train": 6 * HOUR, "eval": HOUR, "export": HOUR, "infer": HOUR, "convert": HOUR},
         # test_paddle2onnx.sh: PaddleDetection's export, a conversion per model, inference on a few images.

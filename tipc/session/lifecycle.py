@@ -25,9 +25,8 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tipc.config import load_any_config
 from tipc.errors import ConfigError, OutputError
-from tipc.plan import Plan, Skipped, Stage, build_plan
+from tipc.plan import Plan, Skipped, Stage
 from tipc.proc.executor import Executor
 from tipc.proc.watchdog import Watchdog, start_watchdog
 from tipc.results.folder import ResultsDir, new_run_id
@@ -41,6 +40,7 @@ from tipc.session.doctor import run_doctor
 from tipc.session.preflight import preflight
 from tipc.session.report import final_report, report_root
 from tipc.session.settings import ConfigTarget, Settings, check_interpreters, doctor_on
+from tipc.suites.front import plan_path
 
 if TYPE_CHECKING:
     from tipc.cluster.preflight import PreflightReport
@@ -93,7 +93,7 @@ class TipcSession:
 
     def _whole_plan(self, path: Path) -> Plan:
         target = next(t for t in self.settings.targets if t.path == path)
-        return build_plan(load_any_config(str(target.path)), target.options, cannot_run)
+        return plan_path(target.path, target.options, cannot_run)
 
     def plan(self, target: ConfigTarget) -> Plan:
         """The config's plan; with ``--shard``, its part of the split matrix."""

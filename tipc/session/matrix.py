@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tipc.config.tags import tag_words
 from tipc.session.problems import ConfigProblem, ProblemKind, split
 from tipc.session.report import report_root, writes_reports
+from tipc.suites.front import dialect_for, tags
 
 if TYPE_CHECKING:
     from tipc.report.overview import ConfigOutcome
@@ -45,7 +45,8 @@ def outcomes(
             ConfigOutcome(
                 config=target.display,
                 mode=str(plan.mode),
-                tags=tag_words(target.path.name),
+                tags=tags(target.path, target.options.suite or None),
+                suite=dialect_for(target.path, target.options.suite or None)[0].name,
                 model=plan.model,
                 records=tuple(by_config.get(plan.config_path, ())),
                 report=index if index in written else None,
@@ -56,7 +57,8 @@ def outcomes(
         ConfigOutcome(
             config=p.display,
             mode=p.mode,
-            tags=tag_words(p.path.name),
+            tags=tags(p.path),
+            suite=dialect_for(p.path)[0].name,
             problem=p.reason,
             applicable=p.kind is not ProblemKind.NOT_APPLICABLE,
         )

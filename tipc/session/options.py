@@ -41,6 +41,16 @@ SELECTION_OPTIONS: tuple[Option, ...] = (
             "repeat for alternatives (--tags linux_cpu,normal --tags linux_gpu,amp)",
         ),
     ),
+    (
+        ("--suite",),
+        dict(
+            dest="tipc_suite",
+            default=None,
+            metavar="NAME",
+            help="the suite whose dialect reads the configs (PaddleOCR, PaddleClas, PaddleDetection, PaddleSeg, "
+            "or a plugin's); default: detected from the checkout (ppocr/, ppcls/, ppdet/, paddleseg/)",
+        ),
+    ),
 )
 
 # What decides the plan: shared by `tipc plan` and the fronts that run it.

@@ -12,9 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tipc.config.discover import PATTERN, train_configs
 from tipc.config.locate import TIPC_CHECKOUT, resolve_config
-from tipc.config.tags import TagGroups, matches, parse_tag_groups, tag_words
+from tipc.config.tags import TagGroups, matches, parse_tag_groups
 from tipc.errors import ConfigError, SettingsError
 
 
@@ -22,10 +21,13 @@ from tipc.errors import ConfigError, SettingsError
 class Selected:
     path: Path  # a config file
     within: Path | None = None  # the directory ``--config`` named, when the file came from one
+    suite: str | None = None  # --suite: the dialect named (None: detected from the checkout)
 
     @property
     def tags(self) -> tuple[str, ...]:
-        return tag_words(self.path.name)
+        from tipc.suites.front import tags
+
+        return tags(self.path, self.suite)
 
 
 def locate(arg: str, cwd: Path) -> Path:
@@ -37,22 +39,29 @@ def locate(arg: str, cwd: Path) -> Path:
         ) from None
 
 
-def _expand(arg: str, cwd: Path) -> list[Selected]:
+def _expand(arg: str, cwd: Path, suite: str | None) -> list[Selected]:
+    from tipc.suites.front import dialect_for
+
     path = locate(arg, cwd)
     if not path.is_dir():
-        return [Selected(path)]
-    found = [Selected(p, path) for p in train_configs(path)]
+        return [Selected(path, suite=suite)]
+    dialect = dialect_for(path, suite)[0]
+    found = [Selected(p, path, suite) for p in dialect.configs(path)]
     if not found:
-        raise SettingsError(f"--config {arg}: no {PATTERN} config in {path} or below")
+        names = " or ".join(dialect.patterns)
+        raise SettingsError(f"--config {arg}: no {names} config in {path} or below ({dialect.name}'s train configs)")
     return found
 
 
-def select_configs(args: Sequence[str], tags: Sequence[str], cwd: Path) -> tuple[Selected, ...]:
+def select_configs(
+    args: Sequence[str], tags: Sequence[str], cwd: Path, suite: str | None = None
+) -> tuple[Selected, ...]:
     """Every config the arguments name, each once (the first mention wins), in the order given,
-    a directory's sorted by path; then those whose tags match one ``--tags`` group."""
+    a directory's sorted by path (its dialect's train configs: ``suite``, else detected); then those whose
+    tags match one ``--tags`` group."""
     seen: dict[Path, Selected] = {}
     for arg in args:
-        for selected in _expand(arg, cwd):
+        for selected in _expand(arg, cwd, suite):
             seen.setdefault(selected.path.resolve(), selected)
     try:
         groups = parse_tag_groups(tags)

@@ -23,13 +23,11 @@ from tipc.cluster.node import ClusterArgs, NodeContext, resolve_node, to_plan_kw
 from tipc.cluster.options import cluster_args
 from tipc.cluster.topology import ips_from_gpu_list
 from tipc.compat import shim_path
-from tipc.config import AnyConfig, TipcConfig, load_any_config
+from tipc.config import TipcConfig
 from tipc.config.benchmark import parse_selectors
-from tipc.config.formats import check_mode, config_modes
 from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, declared_repo
 from tipc.config.locate import TIPC_CHECKOUT as CHECKOUT
 from tipc.config.modes import MODES, Mode, parse_mode
-from tipc.config.tags import tag_words
 from tipc.errors import ClusterError, ConfigError, SettingsError
 from tipc.metrics.noise import TrendPolicy
 from tipc.plan import PlanOptions
@@ -44,6 +42,8 @@ from tipc.schedule.policy import AUTO, Schedule, parse_jobs, parse_shard, parse_
 from tipc.session.options import PLAN_OPTIONS, RUN_OPTIONS, SCHEDULE_OPTIONS
 from tipc.session.problems import ConfigProblem, ProblemKind, cluster_problem, error
 from tipc.session.selection import Selected, select_configs
+from tipc.suites import front as suites
+from tipc.suites.plans import SuiteConfig
 
 FINDINGS = ("golden", "regression")
 DEFAULT_FAIL_ON: frozenset[str] = frozenset({"golden"})
@@ -114,7 +114,10 @@ def doctor_on(settings: Settings) -> bool:
     says ``fleet``, or its node list names several nodes): where a wrong driver costs a night."""
     if settings.doctor is not None:
         return settings.doctor
-    return any(FLEET in tag_words(t.path.name) or (t.node is not None and t.node.multi_node) for t in settings.targets)
+    return any(
+        FLEET in suites.tags(t.path, t.options.suite or None) or (t.node is not None and t.node.multi_node)
+        for t in settings.targets
+    )
 
 
 def display_name(config: Path, cwd: Path, within: Path | None = None) -> str:
@@ -136,16 +139,20 @@ def _repo(given: str | None, config: Path, cwd: Path) -> Path:
     return declared_repo(config) or cwd.resolve()
 
 
-def _process_count(config: AnyConfig) -> int:
+def _process_count(config: object) -> int:
     """Processes per node the config's largest gpu_list entry starts (ports launch needs); a KL
-    quantization or paddle2onnx config launches nothing."""
-    if not isinstance(config, TipcConfig):
-        return 1
-    return max(parse_topology(e, config.gpu_list, config.path).nproc for e in config.gpu_list.values())
+    quantization or paddle2onnx config launches nothing, nor does a plugin's config as far as tipc can tell."""
+    if isinstance(config, SuiteConfig):
+        return config.processes
+    if isinstance(config, TipcConfig):
+        return max(parse_topology(e, config.gpu_list, config.path).nproc for e in config.gpu_list.values())
+    return 1
 
 
-def _config_ips(config: AnyConfig) -> tuple[str, ...]:
-    return () if not isinstance(config, TipcConfig) else ips_from_gpu_list(config.gpu_list.values())
+def _config_ips(config: object) -> tuple[str, ...]:
+    if isinstance(config, SuiteConfig):
+        return ips_from_gpu_list(config.gpu_entries)
+    return ips_from_gpu_list(config.gpu_list.values()) if isinstance(config, TipcConfig) else ()
 
 
 def _target(
@@ -155,14 +162,15 @@ def _target(
     path = selected.path
     display = display_name(path, cwd, selected.within)
     try:
-        config = load_any_config(str(path))
-        if selected.within is not None and mode not in config_modes(config):
+        loaded = suites.load(path, selected.suite)
+        config = loaded.config
+        if selected.within is not None and mode not in suites.modes(loaded):
             # A directory's KL quantization configs in a training mode: not this mode's matter.
-            modes = ", ".join(config_modes(config))
+            modes = ", ".join(suites.modes(loaded))
             return ConfigProblem(
                 path.resolve(), display, mode, ProblemKind.NOT_APPLICABLE, f"in {mode}: it runs only in {modes}"
             )
-        check_mode(config, mode)  # named on its own, the wrong mode is the user's to fix
+        suites.check_mode(loaded, mode)  # named on its own, the wrong mode is the user's to fix
         repo = _repo(get("tipc_repo"), path, cwd)
         config_ips = _config_ips(config)
         cluster = replace(cluster, port_count=_process_count(config))
@@ -178,6 +186,7 @@ def _target(
     options = PlanOptions(
         mode=mode,
         repo=str(repo),
+        suite=selected.suite or "",
         python=_python(get("tipc_python"), cwd),
         golden_dir=_golden_dir(get("tipc_golden_dir"), path, cwd),
         **({"output_root": get("tipc_output_root")} if get("tipc_output_root") else {}),
@@ -250,7 +259,7 @@ def resolve_targets(get: Callable[[str], Any], cwd: Path | None = None) -> tuple
     mode = get("tipc_mode")
     if mode is None:
         raise SettingsError(f"--mode (missing): --config needs --mode, one of {', '.join(MODES)}")
-    selected = select_configs(configs, get("tipc_tags"), cwd)
+    selected = select_configs(configs, get("tipc_tags"), cwd, get("tipc_suite"))
     try:
         run_mode = parse_mode(mode, str(selected[0].path))
         cluster = cluster_args(get)

@@ -1,0 +1,66 @@
+"""An example tipc plugin, as a suite tipc does not know would ship one: it adds a dialect and a report section.
+
+The "TinySuite" dialect reads ``test_tipc/configs/*_tiny.txt`` files of ``key:value`` lines (``model_name``,
+``python``, ``train``, ``infer``) in a checkout that has a ``tinysuite/`` folder, and plans one chain: the train
+script, then the infer script on what it saved. It uses only tipc's public types; nothing in tipc names it.
+Registered for pytest with ``-p tipc_example_suite``, for the CLI through a ``tipc`` entry point.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from tipc.config.modes import Mode
+from tipc.errors import ConfigError
+from tipc.plan.interpreter import PythonCheck
+from tipc.plan.model import Chain, Plan, PlanOptions, Stage, StageKind, Topology
+from tipc.suites.dialect import Dialect
+
+MODES = (Mode.LITE_TRAIN_LITE_INFER,)
+SECTION_TITLE = "TinySuite notes"
+
+
+def load(path: str) -> dict[str, str]:
+    values: dict[str, str] = {"path": path}
+    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+        key, colon, value = line.partition(":")
+        if not colon:
+            raise ConfigError(path, number, f"expected 'key:value', found {line!r}")
+        values[key.strip()] = value.strip()
+    for key in ("model_name", "python", "train", "infer"):
+        if key not in values:
+            raise ConfigError(path, 0, f"expected a '{key}:' line")
+    return values
+
+
+def modes(config: dict[str, str]) -> tuple[Mode, ...]:
+    return MODES
+
+
+def build(config: dict[str, str], options: PlanOptions, check: PythonCheck) -> Plan:
+    python = options.python or config["python"]
+    out = f"{options.output_root}/{config['model_name']}/{options.mode}"
+    save = f"{out}/model"
+
+    def stage(name: str, kind: StageKind, script: str, *extra: str, requires: tuple[str, ...] = ()) -> Stage:
+        argv = (python, *shlex.split(script), *extra)
+        return Stage(f"tiny::{name}", "tiny", name, kind, argv, {}, options.repo, f"{out}/{name}.log",
+                     requires=requires, legacy_command=" ".join(argv))  # fmt: skip
+
+    train = stage("train", StageKind.TRAIN, config["train"], f"--save_dir={save}")
+    infer = stage("infer[cpu]", StageKind.INFER, config["infer"], f"--model_dir={save}", requires=(train.id,))
+    chain = Chain("tiny", "train", "", Topology("cpu", "-1"), save, (train, infer))
+    return Plan(config["path"], config["model_name"], options.mode, options.repo, out, python, (chain,),
+                notes=("TinySuite: planned by the example plugin",))  # fmt: skip
+
+
+TINYSUITE = Dialect("TinySuite", ("tinysuite",), load, modes, build, patterns=("*_tiny.txt",), excludes=())
+
+
+def pytest_tipc_add_dialects() -> list[Dialect]:
+    return [TINYSUITE]
+
+
+def pytest_tipc_report_sections(results: Path) -> list[tuple[str, str]]:
+    return [(SECTION_TITLE, f"{len(list(results.glob('*.jsonl')))} record files in {results.name}")]

@@ -1,0 +1,71 @@
+"""The dialects tipc ships, registered through the hook a plugin uses (``pytest_tipc_add_dialects``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tipc.config.formats import config_modes, load_any_config
+from tipc.config.modes import Mode
+from tipc.config.tags import tag_words
+from tipc.plan.builder import build_plan
+from tipc.plan.interpreter import PythonCheck
+from tipc.plan.model import Plan, PlanOptions
+from tipc.suites import paddleclas, paddledetection, paddleseg, tags
+from tipc.suites.dialect import Dialect
+from tipc.suites.prepare import prepare_coco, prepare_imagenet, prepare_pairs
+
+
+def _ocr_modes(config: Any) -> tuple[Mode, ...]:
+    return config_modes(config)
+
+
+def _ocr_build(config: Any, options: PlanOptions, check: PythonCheck) -> Plan:
+    return build_plan(config, options, check)
+
+
+PADDLEOCR = Dialect(
+    "PaddleOCR",
+    ("ppocr",),
+    load_any_config,
+    _ocr_modes,
+    _ocr_build,
+    patterns=("train_*.txt",),
+    excludes=(),
+    tags=tag_words,
+    description="PaddleOCR's test_train_inference_python.sh and test_ptq_inference_python.sh (tipc's first)",
+)
+PADDLECLAS = Dialect(
+    paddleclas.NAME,
+    ("ppcls",),
+    paddleclas.load,
+    paddleclas.modes,
+    paddleclas.build,
+    tags=tags.model_tags,
+    prepare=prepare_imagenet,
+    description="PaddleClas's test_tipc/test_train_inference_python.sh",
+)
+PADDLEDETECTION = Dialect(
+    paddledetection.NAME,
+    ("ppdet",),
+    paddledetection.load,
+    paddledetection.modes,
+    paddledetection.build,
+    tags=tags.model_tags,
+    prepare=prepare_coco,
+    description="PaddleDetection's test_tipc/test_train_inference_python.sh",
+)
+PADDLESEG = Dialect(
+    paddleseg.NAME,
+    ("paddleseg",),
+    paddleseg.load,
+    paddleseg.modes,
+    paddleseg.build,
+    tags=tags.model_tags,
+    prepare=prepare_pairs,
+    description="PaddleSeg's test_tipc/test_train_inference_python.sh",
+)
+DEFAULT = PADDLEOCR  # a checkout no dialect recognises (tipc's own test_configs/) reads as PaddleOCR's
+
+
+def pytest_tipc_add_dialects() -> list[Dialect]:
+    return [PADDLEOCR, PADDLECLAS, PADDLEDETECTION, PADDLESEG]

@@ -1,0 +1,70 @@
+"""A suite dialect: how one suite's TIPC configs are found, named, read and planned, and how to tell its checkout.
+
+A dialect is plain data plus functions, so that a plugin can add one (``tipc.suites.hooks``): its ``name``
+(``--suite NAME``), the folders that mark its checkout (``ppcls/`` …), the file names of its train configs,
+their tags, the modes a config runs in, and the reader and planner. The planner's reference is the suite's own
+``test_train_inference_python.sh``: for every train config in every mode, it plans what that bash runs.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fnmatch import fnmatch
+from pathlib import Path
+from typing import Any
+
+from tipc.config.modes import Mode
+from tipc.plan.interpreter import PythonCheck
+from tipc.plan.model import Plan, PlanOptions
+from tipc.prepare.sizes import Sizes
+
+CONFIG_DIR = "test_tipc/configs"
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    name: str
+    markers: tuple[str, ...]  # folders at a checkout's root that name this suite
+    load: Callable[[str], Any]  # config path -> the dialect's config (a ConfigError on bad input)
+    modes: Callable[[Any], tuple[Mode, ...]]  # the modes that config runs in
+    build: Callable[[Any, PlanOptions, PythonCheck], Plan]
+    patterns: tuple[str, ...] = ("*train*infer_python*.txt",)  # file names of its train configs
+    excludes: tuple[str, ...] = ("*train_ptq*",)  # PTQ configs belong to another script of the suite
+    tags: Callable[[str], tuple[str, ...]] = lambda name: ()
+    description: str = ""
+    # ``tipc prepare``: (plan, repo, sizes, seed, force) -> what it made, one line each; None: not offered
+    prepare: Callable[[Plan, Path, Sizes, int, bool], list[str]] | None = None
+
+    def is_config(self, file_name: str) -> bool:
+        return any(fnmatch(file_name, p) for p in self.patterns) and not any(
+            fnmatch(file_name, p) for p in self.excludes
+        )
+
+    def configs(self, directory: Path) -> tuple[Path, ...]:
+        """Every train config below ``directory`` (hidden and symlinked folders are not walked), sorted."""
+        found: list[Path] = []
+        for parent, subdirs, files in os.walk(directory):
+            subdirs[:] = [name for name in subdirs if not name.startswith(".")]
+            found.extend(Path(parent) / name for name in files if self.is_config(name))
+        return tuple(sorted(found))
+
+
+def checkout_of(path: Path) -> Path | None:
+    """The checkout a config lives in: the folder above its ``test_tipc/`` (None outside one)."""
+    resolved = Path(os.path.abspath(path))
+    for parent in (resolved, *resolved.parents):
+        if parent.name == "test_tipc":
+            return parent.parent
+    return None
+
+
+def detect(path: Path, dialects: Sequence[Dialect]) -> tuple[Dialect, str] | None:
+    """The dialect whose marker folder the checkout (``path`` or the one holding it) has, and why."""
+    for root in dict.fromkeys(p for p in (checkout_of(path), Path(path)) if p is not None):
+        for dialect in dialects:
+            marker = next((m for m in dialect.markers if (root / m).is_dir()), None)
+            if marker is not None:
+                return dialect, f"suite {dialect.name}: detected from the checkout's {marker}/ folder ({root})"
+    return None

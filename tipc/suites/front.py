@@ -1,0 +1,98 @@
+"""What the fronts call: a config's dialect (named, or detected from its checkout), then its reader and planner.
+
+``load`` returns the dialect's config; ``modes``, ``check_mode`` and ``plan`` dispatch on it, so a front never
+asks which suite a config is from. A config outside any recognised checkout (tipc's own ``test_configs/``)
+reads as PaddleOCR's, as tipc always read it, and its plan gets no suite note.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from tipc.config.modes import Mode, parse_mode
+from tipc.errors import ConfigError, SettingsError
+from tipc.plan.interpreter import PythonCheck, on_path
+from tipc.plan.model import Plan, PlanOptions
+from tipc.suites import builtin, registry
+from tipc.suites.dialect import Dialect, detect
+
+
+def named(name: str) -> Dialect:
+    """``--suite NAME`` (any case); a name no dialect has is the run's error, listing them."""
+    found = {d.name.lower(): d for d in registry.dialects()}
+    if name.lower() not in found:
+        known = ", ".join(d.name for d in registry.dialects())
+        raise SettingsError(f"--suite {name}: no such suite dialect; expected one of {known}")
+    return found[name.lower()]
+
+
+def dialect_for(path: Path, suite: str | None = None) -> tuple[Dialect, str]:
+    """The dialect a config (or a folder of configs) is read in, and the note saying how it was chosen."""
+    if suite:
+        dialect = named(suite)
+        return dialect, f"suite {dialect.name}: named with --suite"
+    found = detect(path, registry.dialects())
+    return found if found is not None else (builtin.DEFAULT, "")
+
+
+def find_configs(directory: Path, suite: str | None = None) -> tuple[Path, ...]:
+    return dialect_for(directory, suite)[0].configs(directory)
+
+
+def tags(path: Path, suite: str | None = None) -> tuple[str, ...]:
+    return dialect_for(path, suite)[0].tags(path.name)
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A config read by its dialect, with the note saying how that dialect was chosen ("" for the default)."""
+
+    config: Any
+    dialect: Dialect
+    note: str = ""
+
+    @property
+    def path(self) -> str:
+        return str(getattr(self.config, "path", ""))
+
+
+def load(path: str | Path, suite: str | None = None) -> Loaded:
+    dialect, note = dialect_for(Path(path), suite)
+    return Loaded(dialect.load(str(path)), dialect, note)
+
+
+def modes(loaded: Loaded) -> tuple[Mode, ...]:
+    return loaded.dialect.modes(loaded.config)
+
+
+def check_mode(loaded: Loaded, mode: str) -> Mode:
+    """``mode`` as a Mode the config runs in, else a ConfigError saying which it runs in."""
+    if loaded.dialect is builtin.PADDLEOCR:
+        from tipc.config.formats import check_mode as paddleocr_check
+
+        return paddleocr_check(loaded.config, mode)
+    run_mode = parse_mode(mode, loaded.path)
+    runs = modes(loaded)
+    if run_mode not in runs:
+        raise ConfigError(
+            loaded.path, 0, f"mode '{run_mode}': {loaded.dialect.name}'s bash runs nothing for this config in it: "
+            f"expected one of {', '.join(runs)}"
+        )  # fmt: skip
+    return run_mode
+
+
+def plan(loaded: Loaded, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
+    """The dialect's plan (with the dialect's note), then each plugin's ``pytest_tipc_modify_plan``."""
+    check_mode(loaded, options.mode)
+    built = loaded.dialect.build(loaded.config, options, check)
+    if loaded.note:
+        built = replace(built, notes=(loaded.note, *built.notes))
+    changed: Plan = registry.modify_plan(built, loaded.config)
+    return changed
+
+
+def plan_path(path: str | Path, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
+    """Read and plan one config, in the dialect ``options.suite`` names (else the detected one)."""
+    return plan(load(path, options.suite or None), options, check)

@@ -1,0 +1,42 @@
+"""tipc's extension points, as pluggy hook specifications (docs/hooks.md).
+
+Named ``pytest_tipc_*`` as pytest's convention for a plugin's own hooks (``pytest_xdist_…``), so one plugin
+module serves both fronts: ``pytest tipc`` adds these specs through ``pytest_addhooks`` and takes implementations
+from any pytest plugin (``conftest.py``, ``-p``, a ``pytest11`` entry point); the ``tipc`` CLI loads the
+modules of the ``tipc`` entry-point group (``[project.entry-points.tipc]``). Plain functions of those names
+are implementations (as pytest takes them); ``pytest.hookimpl`` options (``tryfirst`` …) work too.
+The dialects tipc ships come through ``pytest_tipc_add_dialects`` like any other (``tipc.suites.builtin``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from tipc.plan.model import Plan
+    from tipc.suites.dialect import Dialect
+
+PROJECT = "pytest"  # the markers' project: pytest's, so pytest's plugin manager reads the same specs
+hookspec = pluggy.HookspecMarker(PROJECT)
+
+
+@hookspec
+def pytest_tipc_add_dialects() -> list[Dialect]:  # type: ignore[empty-body]
+    """Dialects this plugin adds: how a suite's configs are found, read and planned (``tipc.suites.dialect``).
+
+    A dialect whose name is already taken is an error naming both plugins."""
+
+
+@hookspec
+def pytest_tipc_modify_plan(plan: Plan, config: Any) -> Plan | None:
+    """A changed plan (``dataclasses.replace``), or None to keep it. Called once per plan, after it is built,
+    each implementation with the previous one's result; what it changed is the plugin's to say in the plan's
+    notes."""
+
+
+@hookspec
+def pytest_tipc_report_sections(results: Path) -> list[tuple[str, str]] | None:
+    """(title, plain text) sections to add to the report of the results folder ``results``."""

@@ -1,0 +1,292 @@
+"""PaddleDetection: ``<model>_train_infer_python.txt`` (and ``_train_pact_…``, fleet and AMP variants) read and
+planned as PaddleDetection's ``test_train_inference_python.sh`` runs them.
+
+What differs from PaddleOCR: a line's value is everything after its first colon; overrides are bare
+``Key=value`` words after the yml's ``-o`` (``TrainReader.batch_size``, ``weights``); entry 10 is
+``trained_model_name`` and weights land in ``<save>/<model>/<trained_model_name>``; every command gets
+``filename=<model>``; a single-process train adds ``LearningRate.base_lr=0.0001 log_iter=1``, a launch
+``log_iter=1`` and ``--gpus=``; ``amp``/``fp16`` add ``--amp`` and ``amp_level=O1``/``O2``; an
+``export_onnx`` line (entry 34) exports once more with ``export_onnx=True`` first; the predictor is
+``deploy/python/infer.py`` with ``--run_mode`` for precision (CPU cells are ``mode_paddle``).
+whole_infer and klquant_whole_infer export each ``infer_mode`` (entry 37: norm, pact, fpgm, distill,
+kl_quant) from the ``weights`` line into the ``--output_dir`` line and sweep it; klquant_whole_infer only
+``kl_quant``, whole_infer all the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import product
+
+from tipc.config.model import NULL
+from tipc.config.modes import Mode
+from tipc.plan.fragments import DROPPED, Command, Fragment, literal
+from tipc.plan.interpreter import PythonCheck, on_path
+from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
+from tipc.plan.naming import component, name_part
+from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param, text
+from tipc.suites.plans import (
+    CPU_VALUES,
+    GPU_VALUES,
+    GpuEntry,
+    PlanDraft,
+    SuiteConfig,
+    command,
+    draft,
+    env_of,
+    gpu_entry,
+    infer_stages,
+    refuse,
+    suite_config,
+)
+
+NAME = "PaddleDetection"
+TRAIN_MODES = (Mode.LITE_TRAIN_LITE_INFER, Mode.LITE_TRAIN_WHOLE_INFER, Mode.WHOLE_TRAIN_WHOLE_INFER)
+EXPORTS = {"norm": 29, "pact": 30, "fpgm": 31, "distill": 32, "kl_quant": 35}  # infer_mode -> its export line
+INFER_MODES = 37
+CUSTOM_OP_MODEL = "dino_r50_4scale_1x_coco"
+CUSTOM_OP_SCRIPT = "setup_ms_deformable_attn_op.py"
+CUSTOM_OP_NOTE = (
+    f"{CUSTOM_OP_MODEL}: the bash builds and installs a custom operator into the interpreter "
+    f"(cd ppdet/modeling/transformers/ext_op; python {CUSTOM_OP_SCRIPT} install) before each training; tipc "
+    "does not change the environment it runs in: install it once before the run"
+)
+
+
+def load(path: str) -> SuiteConfig:
+    return suite_config(NAME, path, BashLines.read(path), "first_colon_value")
+
+
+def modes(config: SuiteConfig) -> tuple[Mode, ...]:
+    infer_modes = ifs_fields(config.lines.first_colon_value(INFER_MODES), "|")
+    found = list(TRAIN_MODES)
+    if any(m not in (NULL, "kl_quant") for m in infer_modes):
+        found.append(Mode.WHOLE_INFER)
+    if "kl_quant" in infer_modes:
+        found.append(Mode.KLQUANT_WHOLE_INFER)
+    return tuple(found)
+
+
+def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
+    mode = options.mode
+    if mode not in modes(config):
+        raise refuse(
+            config,
+            INFER_MODES,
+            mode,
+            f"PaddleDetection's bash runs nothing here: expected one of {', '.join(modes(config))}",
+        )
+    output = f"{options.output_root.rstrip('/')}/{component(name_part(config.model_name.value))}/{mode}"
+    plan = draft(config, options, output, check)
+    cfg = Entries(config.lines, mode, first_colon=True)
+    if mode in TRAIN_MODES:
+        if CUSTOM_OP_MODEL in config.model_name.value:
+            plan.notes.append(CUSTOM_OP_NOTE)
+        for entry_text in ifs_fields(cfg.value(3), "|"):
+            entry = gpu_entry(entry_text, options.device == "cpu")
+            for autocast in ifs_fields(cfg.value(5), "|"):
+                for trainer in ifs_fields(cfg.value(14), "|"):
+                    _train_chain(plan, cfg, entry, autocast, trainer)
+    else:
+        _infer_chains(plan, cfg)
+    return plan.plan()
+
+
+def _trainer(plan: PlanDraft, cfg: Entries, trainer: str) -> tuple[Fragment, str, bool, Fragment] | None:
+    """(train script, export script, quantized, to_static override) by the bash's tests, None: skipped."""
+    static = plan.config.lines.header_index("to_static_train_benchmark_params") or 0
+    table = [
+        (cfg.key(15), 15, 29, False),
+        (cfg.key(16), 16, 30, True),
+        (cfg.key(17), 17, 31, False),
+        (cfg.key(18), 18, 32, False),
+        (cfg.key(19), 19, 33, False),
+        (cfg.key(20), 20, 34, False),
+    ]
+    for key, train, export, quant in table:
+        if trainer == key:
+            return cfg.script(train), cfg.value(export), quant, DROPPED
+    if trainer == cfg.key(static):
+        return cfg.script(15), cfg.value(29), False, text(cfg.value(static), cfg.lines, static)
+    return None
+
+
+def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, trainer: str) -> None:
+    chain = f"{trainer}-gpus_{entry.gpus}-{autocast}" + (f"-nodes_{entry.nodes}" if entry.machines else "")
+    chosen = _trainer(plan, cfg, trainer)
+    if chosen is None or chosen[0].text == NULL:
+        plan.skipped.append(Skipped(chain, f"trainer '{trainer}': no train script of that name, or it is null"))
+        return
+    script, export_script, quant, to_static = chosen
+    model = plan.config.model_name.value
+    options = plan.options
+    use_gpu = cfg.param(4, "False" if entry.cpu else cfg.value(4))
+    stem = name_part(f"{trainer}_gpus_{entry.gpus}_autocast_{autocast}")
+    save = f"{plan.output_dir}/{component(stem + (f'_nodes_{entry.nodes}' if entry.machines else ''))}"
+    logs = f"{plan.output_dir}/{component(f'{stem}_nodes_{entry.nodes}')}"
+    filename = param("filename", model, cfg.lines, 1)
+    amp = {"amp": ("--amp", "amp_level=O1"), "fp16": ("--amp", "amp_level=O2")}.get(autocast)
+    benchmark = options.mode is Mode.BENCHMARK_TRAIN
+    tail = (
+        use_gpu, cfg.path(7, save), cfg.by_mode(6), cfg.param(9), cfg.by_mode(8), filename,
+        literal("TrainReader.shuffle=False") if benchmark else DROPPED,
+        literal(amp[1]) if amp else DROPPED,
+        literal("--enable_ce=True") if benchmark else DROPPED,
+        literal(amp[0]) if amp else DROPPED,
+        to_static, cfg.param(12),
+    )  # fmt: skip
+    python = plan.interpreter
+    if entry.single or entry.cpu:
+        train = command(python, script, literal("LearningRate.base_lr=0.0001", "log_iter=1"), *tail)
+    else:
+        ips = (f"--ips={entry.ips}",) if entry.machines else ()
+        launch = literal("-m", "paddle.distributed.launch", *ips, f"--gpus={entry.gpus}")
+        train = command(python, launch, script, literal("log_iter=1"), *tail)
+    weights = f"{save}/{model}/{cfg.value(10)}"
+    train_stage = plan.stage(
+        chain,
+        "train",
+        StageKind.TRAIN,
+        train,
+        env_of(entry, StageKind.TRAIN, options),
+        f"{logs}.log",
+        outputs=(weights,),
+    )
+    stages = [train_stage]
+    rank0 = entry.machines
+    if cfg.value(23) != NULL:
+        evaluate = command(python, cfg.script(23), cfg.path(28, weights), use_gpu, cfg.param(24))
+        stages.append(
+            plan.stage(
+                chain,
+                "eval",
+                StageKind.EVAL,
+                evaluate,
+                env_of(entry, StageKind.EVAL, options),
+                f"{logs}_eval.log",
+                requires=(train_stage.id,),
+                rank0_only=rank0,
+            )
+        )
+    if export_script == NULL:
+        plan.skipped.append(Skipped(f"{chain}::export", "export script is null: nothing to infer with"))
+        plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
+        return
+    export_env = env_of(entry, StageKind.EXPORT, options)
+    export_script_text = text(export_script, cfg.lines, 29)
+    weights_arg, save_arg = cfg.path(28, weights), cfg.path(27, save)
+    if cfg.key(34) == "export_onnx":
+        onnx = command(python, export_script_text, weights_arg, filename, literal("export_onnx=True"), save_arg)
+        stages.append(
+            plan.stage(
+                chain,
+                "export_onnx",
+                StageKind.EXPORT,
+                onnx,
+                export_env,
+                f"{logs}_onnx_export.log",
+                requires=(train_stage.id,),
+                rank0_only=rank0,
+            )
+        )
+    export = command(python, export_script_text, weights_arg, filename, save_arg)
+    model_dir = f"{save}/{model}"
+    export_stage = plan.stage(
+        chain,
+        "export",
+        StageKind.EXPORT,
+        export,
+        export_env,
+        f"{logs}_export.log",
+        requires=(train_stage.id,),
+        outputs=(f"{model_dir}/model.pdiparams",),
+        rank0_only=rank0,
+    )
+    stages.append(export_stage)
+    env = env_of(entry, StageKind.INFER, options)
+    stages.extend(_sweep(plan, cfg, chain, model_dir, cfg.value(11), str(quant), entry.gpus, env, (export_stage.id,)))
+    plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
+
+
+def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
+    """One chain per infer_mode the run's mode takes: export from the weights line, then the sweep."""
+    quant_flags = ifs_fields(cfg.value(38), "|")
+    count = 0
+    klquant = plan.options.mode is Mode.KLQUANT_WHOLE_INFER
+    cpu_only = plan.options.device == "cpu"
+    env: dict[str, str | None] = {"CUDA_VISIBLE_DEVICES": None} if cpu_only else {}
+    model = plan.config.model_name.value
+    for infer_mode in ifs_fields(cfg.value(INFER_MODES), "|"):
+        if infer_mode == NULL or klquant != (infer_mode == "kl_quant"):
+            continue
+        if infer_mode not in EXPORTS:
+            raise refuse(
+                plan.config,
+                INFER_MODES,
+                plan.options.mode,
+                f"infer_mode '{infer_mode}' is none of "
+                f"{', '.join(EXPORTS)}: the bash stops there ('Undefined infer_mode!')",
+            )
+        chain = f"infer_mode_{count}_{infer_mode}"
+        export = command(
+            plan.interpreter, text(cfg.value(EXPORTS[infer_mode]), cfg.lines, EXPORTS[infer_mode]),
+            cfg.param(28), param("filename", model, cfg.lines, 1), cfg.param(27),
+        )  # fmt: skip
+        model_dir = f"{cfg.value(27)}/{model}"
+        stage = plan.stage(
+            chain,
+            "export",
+            StageKind.EXPORT,
+            export,
+            env,
+            f"{plan.output_dir}/{chain}_export.log",
+            outputs=(f"{model_dir}/model.pdiparams",),
+        )
+        quant = quant_flags[count] if count < len(quant_flags) else ""
+        sweep = _sweep(plan, cfg, chain, model_dir, cfg.value(47), quant, "0", env, (stage.id,))
+        topology = Topology("cpu", "-1") if cpu_only else Topology("gpu", "0", ("0",))
+        plan.chains.append(Chain(chain, infer_mode, "", topology, "", (stage, *sweep)))
+        count += 1
+
+
+def _sweep(
+    plan: PlanDraft,
+    cfg: Entries,
+    chain: str,
+    model_dir: str,
+    images: str,
+    quant: str,
+    gpu: str,
+    env: Mapping[str, str | None],
+    requires: tuple[str, ...],
+) -> list[Stage]:
+    """func_inference: CPU cells (mkldnn × threads × batch; without mkldnn none for a quantized model) and GPU
+    cells (``--run_mode`` × batch: trt_int8 only for a quantized model, and only it)."""
+    mkldnns, threads_list, batches = (ifs_fields(cfg.value(i), "|") for i in range(41, 44))
+    tail = (param(cfg.key(47), images, cfg.lines, 47), cfg.param(49), cfg.param(50))
+    found: list[tuple[InferCase, str, Command]] = []
+    for use_gpu in ifs_fields(cfg.value(40), "|"):
+        device = raw_param(cfg.key(40), use_gpu, cfg.lines, 40)
+        if use_gpu in CPU_VALUES:
+            for mkldnn, threads, batch in product(mkldnns, threads_list, batches):
+                if mkldnn == "False" and quant == "True":
+                    continue
+                run = command(
+                    plan.interpreter, cfg.script(39), device, raw_param(cfg.key(41), mkldnn, cfg.lines, 41),
+                    cfg.param(42, threads), cfg.path(46, model_dir), cfg.param(43, batch), *tail,
+                )  # fmt: skip
+                cell = f"usemkldnn_{mkldnn}_threads_{threads}_mode_paddle_batchsize_{batch}"
+                log = f"python_infer_cpu_gpus_{gpu}_{cell}.log"
+                found.append((InferCase("cpu", use_gpu, batch, "paddle", mkldnn, threads), log, run))
+        elif use_gpu in GPU_VALUES:
+            for precision, batch in product(ifs_fields(cfg.value(45), "|"), batches):
+                int8 = precision == "trt_int8"
+                if precision != "paddle" and ((quant == "False" and int8) or (quant == "True" and not int8)):
+                    continue
+                run = command(
+                    plan.interpreter, cfg.script(39), device, cfg.param(45, precision), cfg.path(46, model_dir),
+                    cfg.param(43, batch), *tail,
+                )  # fmt: skip
+                log = f"python_infer_gpu_gpus_{gpu}_mode_{precision}_batchsize_{batch}.log"
+                found.append((InferCase("gpu", use_gpu, batch, precision), log, run))
+    return infer_stages(plan, chain, found, env, requires)

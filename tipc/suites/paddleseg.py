@@ -1,0 +1,302 @@
+"""PaddleSeg: ``<model>/train_infer_python.txt`` (and ``train_pact_…``, fleet and AMP variants) read and planned as
+PaddleSeg's ``test_train_inference_python.sh`` runs them.
+
+What differs from PaddleOCR: the third section is ``export_params`` (the bash reads lines by position, so a
+header may stand where PaddleOCR has a line: entry 35, PaddleOCR's ``inference_dir``, is then the
+``infer_params`` header, an empty value, and the sweep's model folder gets a trailing ``/``); overrides are
+``--flag`` lines (``--iters``, ``--batch_size``, ``--model_path``, ``--save_dir``); ``amp`` adds
+``Global.use_amp=True Global.scale_loss=1024.0 Global.use_dynamic_loss_scaling=True``; a launch takes
+``--devices=``; a pact or fpgm trainer starts from the latest norm trainer's weights; the predictor reads
+``<model folder>/deploy.yaml`` and writes its results to a ``--save_dir`` (entry 50) named after the cell.
+
+Weights: the bash evaluates and exports ``<save>/<train_model_name>`` when training wrote it and
+``<save>/iter_<iters>/model.pdparams`` otherwise, looking at the disk after the train. tipc plans before
+anything runs, so it reads the same choice off the train line: with ``--do_eval`` PaddleSeg writes
+``best_model/model.pdparams`` (the configs' ``train_model_name``), without it only ``iter_<iters>/``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Mapping
+from itertools import product
+
+from tipc.config.model import NULL
+from tipc.config.modes import Mode
+from tipc.plan.fragments import DROPPED, Command, Fragment, literal
+from tipc.plan.interpreter import PythonCheck, on_path
+from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
+from tipc.plan.naming import component, name_part
+from tipc.suites.bash import BashLines, Entries, ifs_fields, mode_param, param, raw_param
+from tipc.suites.plans import (
+    CPU_VALUES,
+    GPU_VALUES,
+    GpuEntry,
+    PlanDraft,
+    SuiteConfig,
+    command,
+    draft,
+    env_of,
+    gpu_entry,
+    infer_stages,
+    suite_config,
+)
+
+NAME = "PaddleSeg"
+TRAIN_MODES = (Mode.LITE_TRAIN_LITE_INFER, Mode.LITE_TRAIN_WHOLE_INFER, Mode.WHOLE_TRAIN_WHOLE_INFER)
+MODES = (*TRAIN_MODES, Mode.WHOLE_INFER, Mode.KLQUANT_WHOLE_INFER)  # the bash runs klquant as whole_infer
+AMP = ("Global.use_amp=True", "Global.scale_loss=1024.0", "Global.use_dynamic_loss_scaling=True")
+DO_EVAL = "--do_eval"
+
+
+def load(path: str) -> SuiteConfig:
+    return suite_config(NAME, path, BashLines.read(path), "colon_value")
+
+
+def modes(config: SuiteConfig) -> tuple[Mode, ...]:
+    del config  # every config runs in every mode
+    return MODES
+
+
+def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
+    mode = options.mode
+    output = f"{options.output_root.rstrip('/')}/{component(name_part(config.model_name.value))}/{mode}"
+    plan = draft(config, options, output, check)
+    cfg = Entries(config.lines, mode)
+    if mode in TRAIN_MODES:
+        _Trains(plan, cfg).build()
+    else:
+        _infer_chains(plan, cfg)
+    return plan.plan()
+
+
+class _Trains:
+    """The training loop; it carries the latest norm trainer's weights to pact and fpgm trainers, as the bash."""
+
+    def __init__(self, plan: PlanDraft, cfg: Entries) -> None:
+        self.plan, self.cfg = plan, cfg
+        self.norm_weights: Fragment = Fragment("")  # unset in the bash until a norm trainer ran
+        self.epochs = mode_param(cfg.lines.text(6), cfg.mode)
+        static = cfg.lines.header_index("to_static_train_benchmark_params") or 0
+        self.static = static
+
+    def build(self) -> None:
+        cfg, options = self.cfg, self.plan.options
+        use_gpu_values = ifs_fields(cfg.value(4), "|")
+        for index, entry_text in enumerate(ifs_fields(cfg.value(3), "|")):
+            entry = gpu_entry(entry_text, options.device == "cpu")
+            use_gpu = (
+                "cpu"
+                if entry.cpu and options.device == "cpu"
+                else (use_gpu_values[index] if index < len(use_gpu_values) else "")
+            )
+            for autocast in ifs_fields(cfg.value(5), "|"):
+                for trainer in ifs_fields(cfg.value(14), "|"):
+                    self.chain(entry, use_gpu, autocast, trainer)
+
+    def trainer(self, trainer: str) -> tuple[Fragment, str, bool]:
+        cfg = self.cfg
+        for train, export, quant in (
+            (16, 30, True),
+            (17, 31, False),
+            (18, 32, False),
+            (19, 33, False),
+            (20, 34, False),
+        ):
+            if trainer == cfg.key(train):
+                return cfg.script(train), cfg.value(export), quant
+        if trainer == cfg.key(self.static):
+            return cfg.script(15, f"{cfg.value(15)} {cfg.value(self.static)}"), cfg.value(29), False
+        return cfg.script(15), cfg.value(29), False
+
+    def chain(self, entry: GpuEntry, use_gpu_value: str, autocast: str, trainer: str) -> None:
+        plan, cfg, options = self.plan, self.cfg, self.plan.options
+        chain = f"{trainer}-gpus_{entry.gpus}-{autocast}" + (f"-nodes_{entry.nodes}" if entry.machines else "")
+        script, export_script, quant = self.trainer(trainer)
+        if script.text == NULL:
+            plan.skipped.append(Skipped(chain, f"trainer '{trainer}': its train script is null"))
+            return
+        stem = name_part(f"{trainer}_gpus_{entry.gpus}_autocast_{autocast}")
+        save = f"{plan.output_dir}/{component(stem + (f'_nodes_{entry.nodes}' if entry.machines else ''))}"
+        logs = f"{plan.output_dir}/{component(f'{stem}_nodes_{entry.nodes}')}"
+        pretrain = cfg.param(9)
+        if trainer in (cfg.key(16), cfg.key(17)) and not entry.machines:
+            pretrain = self.norm_weights
+        use_gpu = cfg.param(4, use_gpu_value)
+        amp = literal(*AMP) if autocast == "amp" else DROPPED
+        if autocast == "fp16" and options.mode is Mode.BENCHMARK_TRAIN:
+            amp = literal("--amp_level=O2")
+        body = [
+            use_gpu,
+            cfg.path(7, save),
+            cfg.param(6, self.epochs),
+            pretrain,
+            cfg.param(5, autocast),
+            cfg.by_mode(8),
+            cfg.param(12),
+            amp,
+        ]
+        python = plan.interpreter
+        if entry.single or entry.cpu:
+            train = command(python, script, *body)
+        else:
+            ips = (f"--ips={entry.ips}",) if entry.machines else ()
+            if entry.machines:
+                body[2], body[3] = body[3], body[2]
+            launch = literal("-m", "paddle.distributed.launch", *ips, f"--devices={entry.gpus}")
+            train = command(python, launch, script, *body)
+        evaluated = DO_EVAL in script.argv
+        weights = f"{save}/{cfg.value(10) if evaluated else f'iter_{self.epochs}/model.pdparams'}"
+        train_stage = plan.stage(
+            chain,
+            "train",
+            StageKind.TRAIN,
+            train,
+            env_of(entry, StageKind.TRAIN, options),
+            f"{logs}.log",
+            outputs=(weights,),
+        )
+        stages = [train_stage]
+        weights_arg = cfg.path(9, weights)
+        if trainer == cfg.key(15) and not entry.machines:
+            self.norm_weights = weights_arg
+        rank0 = entry.machines
+        if cfg.value(23) != NULL:
+            evaluate = command(python, cfg.script(23), weights_arg, use_gpu, cfg.param(24))
+            stages.append(
+                plan.stage(
+                    chain,
+                    "eval",
+                    StageKind.EVAL,
+                    evaluate,
+                    env_of(entry, StageKind.EVAL, options),
+                    f"{logs}_eval.log",
+                    requires=(train_stage.id,),
+                    rank0_only=rank0,
+                )
+            )
+        if export_script == NULL:
+            plan.skipped.append(Skipped(f"{chain}::export", "export script is null: nothing to infer with"))
+            plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
+            return
+        export = command(python, cfg.script(29, export_script), cfg.path(28, weights), cfg.path(27, save))
+        inference_dir = cfg.value(35)
+        model_dir = save if inference_dir in (NULL, "##") else f"{save}/{inference_dir}"
+        export_stage = plan.stage(
+            chain,
+            "export",
+            StageKind.EXPORT,
+            export,
+            env_of(entry, StageKind.EXPORT, options),
+            f"{logs}_export.log",
+            requires=(train_stage.id,),
+            outputs=(f"{model_dir}/deploy.yaml",),
+            rank0_only=rank0,
+        )
+        stages.append(export_stage)
+        env = env_of(entry, StageKind.INFER, options)
+        stages.extend(
+            _sweep(plan, cfg, chain, model_dir, cfg.value(11), str(quant), entry.gpus, env, (export_stage.id,))
+        )
+        plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
+
+
+def dirname(path: str) -> str:
+    """``dirname PATH`` as coreutils spells it (trailing slashes ignored, "." for a bare name)."""
+    stripped = path.rstrip("/") or "/"
+    head = posixpath.dirname(stripped).rstrip("/")
+    return head or ("/" if stripped.startswith("/") else ".")
+
+
+def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
+    exports = ifs_fields(cfg.value(37), "|")
+    quants = ifs_fields(cfg.value(38), "|")
+    cpu_only = plan.options.device == "cpu"
+    env: dict[str, str | None] = {"CUDA_VISIBLE_DEVICES": None} if cpu_only else {}
+    topology = Topology("cpu", "-1") if cpu_only else Topology("gpu", "0", ("0",))
+    for count, model in enumerate(ifs_fields(cfg.value(36), "|")):
+        chain = f"infer_model_{count}"
+        export = exports[count] if count < len(exports) else ""
+        stages: list[Stage] = []
+        if export not in (NULL, ""):
+            save = dirname(model)
+            run = command(plan.interpreter, cfg.script(37, export), cfg.param(28, model), cfg.param(27, save))
+            stages.append(
+                plan.stage(
+                    chain,
+                    "export",
+                    StageKind.EXPORT,
+                    run,
+                    env,
+                    f"{plan.output_dir}/{chain}_export.log",
+                    outputs=(f"{save}/deploy.yaml",),
+                )
+            )
+        else:
+            save = model
+        quant = quants[count] if count < len(quants) else ""
+        requires = tuple(s.id for s in stages)
+        stages.extend(_sweep(plan, cfg, chain, save, cfg.value(47), quant, "0", env, requires))
+        plan.chains.append(Chain(chain, "", "", topology, "", tuple(stages)))
+
+
+def _sweep(
+    plan: PlanDraft,
+    cfg: Entries,
+    chain: str,
+    model_dir: str,
+    images: str,
+    quant: str,
+    gpu: str,
+    env: Mapping[str, str | None],
+    requires: tuple[str, ...],
+) -> list[Stage]:
+    """func_inference: CPU cells (mkldnn × threads × batch × precision: fp32 only for a plain model, int8 only for
+    a quantized one, fp16 only with mkldnn) and GPU cells (trt × precision × batch: int8 only for a quantized
+    model, fp16 and int8 only with TensorRT, a quantized model only with TensorRT)."""
+    deploy = f"{model_dir}/deploy.yaml"
+    mkldnns, threads_list, batches, trts, precisions = (ifs_fields(cfg.value(i), "|") for i in range(41, 46))
+    data = (param(cfg.key(47), images, cfg.lines, 47), cfg.param(49))
+    found: list[tuple[InferCase, str, Command]] = []
+    for use_gpu in ifs_fields(cfg.value(40), "|"):
+        device = raw_param(cfg.key(40), use_gpu, cfg.lines, 40)
+        if use_gpu in CPU_VALUES:
+            for mkldnn, threads, batch, precision in product(mkldnns, threads_list, batches, precisions):
+                if _cpu_dropped(mkldnn, precision, quant):
+                    continue
+                cell = f"usemkldnn_{mkldnn}_threads_{threads}_precision_{precision}_batchsize_{batch}"
+                run = command(
+                    plan.interpreter, cfg.script(39), device, raw_param(cfg.key(41), mkldnn, cfg.lines, 41),
+                    cfg.param(42, threads), cfg.path(46, deploy), cfg.param(43, batch), *data,
+                    cfg.param(45, precision), cfg.path(50, f"{plan.output_dir}/python_infer_cpu_{cell}_results"),
+                    cfg.param(51),
+                )  # fmt: skip
+                case = InferCase("cpu", use_gpu, batch, precision, mkldnn, threads)
+                found.append((case, f"python_infer_cpu_gpu_{gpu}_{cell}.log", run))
+        elif use_gpu in GPU_VALUES:
+            for trt, precision, batch in product(trts, precisions, batches):
+                if _gpu_dropped(trt, precision, quant):
+                    continue
+                run = command(
+                    plan.interpreter, cfg.script(39), device, cfg.param(44, trt), cfg.param(45, precision),
+                    cfg.path(46, deploy), cfg.param(43, batch), *data, cfg.param(51),
+                )  # fmt: skip
+                case = InferCase("gpu", use_gpu, batch, precision, use_tensorrt=trt)
+                cell = f"usetrt_{trt}_precision_{precision}_batchsize_{batch}"
+                found.append((case, f"python_infer_gpu_gpu_{gpu}_{cell}.log", run))
+    return infer_stages(plan, chain, found, env, requires)
+
+
+def _cpu_dropped(mkldnn: str, precision: str, quant: str) -> bool:
+    return (
+        (mkldnn == "False" and quant == "True")
+        or (mkldnn == "False" and precision == "fp16")
+        or (quant == "True" and precision != "int8")
+        or (quant == "False" and precision != "fp32")
+    )
+
+
+def _gpu_dropped(trt: str, precision: str, quant: str) -> bool:
+    int8, fp16 = "int8" in precision, "fp16" in precision
+    return (quant == "False" and int8) or ((fp16 or int8) and trt == "False") or (
+        (trt == "False" or int8) and quant == "True")  # fmt: skip

@@ -1,0 +1,221 @@
+"""What the suite dialects share: their config view, the bash's gpu entry rules, and stages assembled into a Plan."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from tipc.config.bounds import read_bounded
+from tipc.config.model import Field
+from tipc.config.modes import Mode
+from tipc.errors import ConfigError
+from tipc.plan.env import stage_env
+from tipc.plan.fragments import Command, Fragment, assemble, literal
+from tipc.plan.interpreter import PythonCheck, resolve_python
+from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
+from tipc.plan.naming import stage_id
+from tipc.plan.topology import classify
+from tipc.suites.bash import BashLines, ifs_fields
+
+CPU_ENTRY = "-1"
+CPU_VALUES = ("False", "cpu")  # the sweep's use_gpu values for the CPU branch
+GPU_VALUES = ("True", "gpu")
+NO_GPU = "no GPU on this node (device cpu)"
+MULTI_NODE_CHARS = 15  # the bash: an entry longer than this is '<ips>;<gpus>'
+SINGLE_TRAIN_CHARS = 2  # the bash: a gpu part this short trains without a launch
+
+
+@dataclass(frozen=True, slots=True)
+class SuiteConfig:
+    """A config read as its suite's bash reads it: by position. ``dialect`` names the reader."""
+
+    dialect: str
+    path: str
+    lines: BashLines
+    model_name: Field
+    python: Field
+    notes: tuple[str, ...] = ()
+
+    @property
+    def gpu_entries(self) -> tuple[str, ...]:
+        """The ``gpu_list`` entries (entry 3)."""
+        return tuple(ifs_fields(self.lines.colon_value(3), "|"))
+
+    @property
+    def wants_gpu(self) -> bool:
+        """A gpu entry other than -1, or a GPU inference value (entry 40): the bash would use a GPU."""
+        infer = ifs_fields(self.lines.colon_value(40), "|")
+        return any(e != CPU_ENTRY for e in self.gpu_entries) or any(v.lower() in ("true", "gpu") for v in infer)
+
+    @property
+    def processes(self) -> int:
+        """Processes per node the largest entry starts (the ports a launch needs)."""
+        return max((len(ifs_fields(e.rpartition(";")[2], ",")) for e in self.gpu_entries), default=1)
+
+
+@dataclass(frozen=True, slots=True)
+class GpuEntry:
+    """One ``gpu_list`` entry, classified by the bash's length rules (kept: the commands depend on them)."""
+
+    text: str  # the entry as written
+    gpus: str  # the part after ';' on multi-node entries
+    ips: str  # "" on one node
+    topology: Topology
+
+    @property
+    def cpu(self) -> bool:
+        return self.topology.kind == "cpu"
+
+    @property
+    def single(self) -> bool:
+        """Trains without ``paddle.distributed.launch`` (``${#gpu} -le 2``)."""
+        return len(self.gpus) <= SINGLE_TRAIN_CHARS
+
+    @property
+    def machines(self) -> bool:
+        """Trains with ``--ips`` (``${#ips} -gt 15``)."""
+        return len(self.ips) > MULTI_NODE_CHARS
+
+    @property
+    def nodes(self) -> int:
+        return len(ifs_fields(self.ips, ",")) if self.machines else 1
+
+
+def gpu_entry(text: str, cpu_only: bool) -> GpuEntry:
+    if text == CPU_ENTRY or (cpu_only and len(text) <= MULTI_NODE_CHARS):
+        return GpuEntry(text, text, "", Topology("cpu", CPU_ENTRY if text == CPU_ENTRY else text))
+    ips, gpus = ("", text) if len(text) <= MULTI_NODE_CHARS else (text.split(";", maxsplit=1)[0], text.split(";")[1])
+    devices = tuple(ifs_fields(gpus, ","))
+    topology = classify(text, devices, tuple(ifs_fields(ips, ",")))
+    if cpu_only:
+        topology = Topology("cpu", text)
+    return GpuEntry(text, gpus, ips, topology)
+
+
+def suite_config(dialect: str, path: str, lines: BashLines, value: str, notes: tuple[str, ...] = ()) -> SuiteConfig:
+    """The fields every dialect checks: model_name (entry 1) and python (entry 2); ``value`` is the reader's
+    ``colon_value`` or ``first_colon_value`` name."""
+
+    def read(index: int, role: str) -> Field:
+        found = getattr(lines, value)(index)
+        if not found:
+            raise ConfigError(
+                path, lines.line(index), f"expected '{role}:<value>' as entry {index}, found '{lines.text(index)[:80]}'"
+            )
+        return lines.field(index, role, found)
+
+    return SuiteConfig(dialect, path, lines, read(1, "model_name"), read(2, "python"), notes)
+
+
+@dataclass(slots=True)
+class PlanDraft:
+    """Chains and skips as a dialect builds them, in the bash's order."""
+
+    config: SuiteConfig
+    options: PlanOptions
+    python: str
+    python_note: str
+    output_dir: str
+    chains: list[Chain] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def interpreter(self) -> Fragment:
+        return literal(self.python)
+
+    def stage(
+        self,
+        chain: str,
+        name: str,
+        kind: StageKind,
+        command: Command,
+        env: Mapping[str, str | None],
+        log: str,
+        *,
+        cwd: str | None = None,
+        requires: tuple[str, ...] = (),
+        outputs: tuple[str, ...] = (),
+        infer: InferCase | None = None,
+        rank0_only: bool = False,
+    ) -> Stage:
+        return Stage(
+            id=stage_id(chain, name),
+            chain=chain,
+            name=name,
+            kind=kind,
+            argv=command.argv,
+            env=env,
+            cwd=self.options.repo if cwd is None else cwd,
+            log=log,
+            requires=requires,
+            outputs=outputs,
+            legacy_command=command.text,
+            legacy_log=log,
+            rank0_only=rank0_only,
+            infer=infer,
+        )
+
+    def plan(self) -> Plan:
+        return Plan(
+            config_path=self.config.path,
+            model=self.config.model_name.value,
+            mode=self.options.mode,
+            cwd=self.options.repo,
+            output_dir=self.output_dir,
+            python=self.python,
+            chains=tuple(self.chains),
+            skipped=tuple(self.skipped),
+            notes=(self.python_note, *self.options.notes, *self.config.notes, *self.notes),
+            config_sha256=_sha256(self.config.path),
+        )
+
+
+def draft(config: SuiteConfig, options: PlanOptions, output_dir: str, check: PythonCheck) -> PlanDraft:
+    python, note = resolve_python(config.python, options.python, check)
+    return PlanDraft(config, options, python, note, output_dir)
+
+
+def env_of(entry: GpuEntry, kind: StageKind, options: PlanOptions) -> dict[str, str | None]:
+    """tipc's rule for every suite (the bash's leaks one entry's CUDA_VISIBLE_DEVICES into the next, B6)."""
+    topology = entry.topology
+    if kind is StageKind.TRAIN and not entry.single and not entry.cpu:
+        topology = Topology("multi_gpu", entry.text, topology.devices, topology.ips, max(2, topology.nproc))
+    return stage_env(topology, kind, options.start_port)
+
+
+def command(*fragments: Fragment) -> Command:
+    return assemble(fragments)
+
+
+def refuse(config: SuiteConfig, index: int, mode: Mode | str, why: str) -> ConfigError:
+    return ConfigError(config.path, config.lines.line(index), f"mode {mode}: {why}")
+
+
+def _sha256(path: str) -> str:
+    try:
+        return hashlib.sha256(read_bounded(path)).hexdigest()
+    except ConfigError:
+        return ""
+
+
+def infer_stages(
+    plan: PlanDraft,
+    chain: str,
+    cells: list[tuple[InferCase, str, Command]],
+    env: Mapping[str, str | None],
+    requires: tuple[str, ...],
+    cwd: str | None = None,
+) -> list[Stage]:
+    """The sweep's stages from its (case, log name, command) cells; GPU cells on a CPU-only run are skipped."""
+    stages = []
+    for case, log, run in cells:
+        name = f"infer[{case.label}]"
+        if case.device == "gpu" and plan.options.device == "cpu":
+            plan.skipped.append(Skipped(stage_id(chain, name), NO_GPU))
+            continue
+        stage = plan.stage(chain, name, StageKind.INFER, run, env, f"{plan.output_dir}/{log}", cwd=cwd,
+                           requires=requires, infer=case)  # fmt: skip
+        stages.append(stage)
+    return stages

@@ -47,6 +47,15 @@ def parse_any_config_text(text: str, path: str) -> AnyConfig:
     return ptq_config(doc) if is_ptq(doc) else parse_config_text(text, path)
 
 
+def is_paddle2onnx_file(path: str | Path) -> bool:
+    """Does this file hold a paddle2onnx config (whichever suite wrote it)? False when it cannot be read."""
+    try:
+        doc = _scan(_decode(read_bounded(path), str(path)), str(path))
+    except ConfigError:
+        return False
+    return bool(doc.sections) and is_paddle2onnx(doc.sections[0].name)
+
+
 def config_modes(config: AnyConfig) -> tuple[Mode, ...]:
     """The modes a config has a chain in."""
     if not isinstance(config, TipcConfig):

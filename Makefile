@@ -10,7 +10,7 @@ FLEET_CONFIG ?= tinyrec/train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt
 # The configs say `python:python3`; tipc uses it when it resolves on PATH, so the venv comes first.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: install demo browser test test-fast lint typecheck bench nightly-local clean
+.PHONY: install demo browser test test-fast lint typecheck docs bench nightly-local clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,8 +49,14 @@ nightly-local: install
 	TIPC_CONFIG=$(FLEET_CONFIG) TIPC_MODE=$(DEMO_MODE) \
 	TIPC_RESULTS=examples/tinyrec/test_tipc/output/tinyrec/$(DEMO_MODE) nightly/local-2node.sh
 
+# The documentation site (docs/, Sphinx + MyST), warnings as errors: docs/_build/html/index.html.
+docs: install
+	$(PY) -m pip install -q -e '.[docs]'
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	@echo "docs: docs/_build/html/index.html"
+
 bench: install
 	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) reports/*/ examples/*/test_tipc/output
+	rm -rf $(VENV) reports/*/ examples/*/test_tipc/output docs/_build

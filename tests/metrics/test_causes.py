@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tipc.metrics.causes import Cause, from_log, normalise, of_failure, rule_from_dict
+from tipc.metrics.causes import Cause, Failure, from_log, group, normalise, of_failure, rule_from_dict
 
 PY_TRACEBACK = """\
 [2026/12/01 02:00:01] ppocr INFO: epoch: [1/2], global_step: 10, loss: 1.5
@@ -138,3 +138,31 @@ def test_a_bad_rule_is_refused_by_name(bad: dict[str, object]) -> None:
 
 def test_a_signature_stays_a_line() -> None:
     assert len(normalise("E" * 1000)) == 160
+
+
+def _failures(*rows: tuple[str, str, str]) -> list[Failure]:
+    return [Failure(config, stage, Cause("missing-module", sig)) for config, stage, sig in rows]
+
+
+def test_failures_with_one_cause_are_one_group_the_largest_first() -> None:
+    lmdb, cv2 = "ModuleNotFoundError: No module named 'lmdb'", "ModuleNotFoundError: No module named 'cv2'"
+    failures = _failures(("a.txt", "t", cv2), ("b.txt", "t", lmdb), ("c.txt", "t", lmdb), ("c.txt", "e", lmdb))
+    groups = group(failures)
+    assert [(g.cause.signature, g.configs) for g in groups] == [(lmdb, ("b.txt", "c.txt")), (cv2, ("a.txt",))]
+    assert groups[0].line() == f"2 configs, 3 stages: {lmdb} (missing-module; new in this run)"
+    assert groups[1].line() == f"a.txt: {cv2} (missing-module; new in this run)"
+
+
+def test_a_recurring_cause_says_since_which_run() -> None:
+    sig = "ModuleNotFoundError: No module named 'lmdb'"
+    earlier = [
+        ("night1", frozenset({sig})),
+        ("night2", frozenset()),
+        ("night3", frozenset({sig})),
+        ("night4", frozenset({sig})),
+    ]
+    (recurring,) = group(_failures(("a.txt", "t", sig)), earlier)
+    assert recurring.since == "night3"  # night2 broke the series: it is back since night3
+    assert recurring.line().endswith("(missing-module; since night3)")
+    (new,) = group(_failures(("a.txt", "t", sig)), [("night1", frozenset({sig})), ("night2", frozenset())])
+    assert new.since is None

@@ -135,3 +135,50 @@ def of_failure(status: str, reason: str, logs: Iterable[str], rules: Iterable[Ru
     if reason.startswith("killed by"):
         return Cause("signal", reason.split(":", maxsplit=1)[0])
     return Cause("exit-code", normalise(reason) if reason else "failed")
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    config: str  # what names the config to a reader: its repo-relative path
+    stage: str
+    cause: Cause
+
+
+@dataclass(frozen=True, slots=True)
+class CauseGroup:
+    cause: Cause
+    failures: tuple[Failure, ...]
+    since: str | None  # the earliest run of the unbroken series of earlier runs with this cause; None: new
+
+    @property
+    def configs(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(f.config for f in self.failures))
+
+    def line(self) -> str:
+        configs = self.configs
+        who = f"{len(configs)} configs" if len(configs) > 1 else configs[0]
+        stages = f", {len(self.failures)} stages" if len(self.failures) > len(configs) else ""
+        when = f"since {self.since}" if self.since else "new in this run"
+        return f"{who}{stages}: {self.cause.signature} ({self.cause.kind}; {when})"
+
+
+def group(failures: Iterable[Failure], earlier: Sequence[tuple[str, frozenset[str]]] = ()) -> list[CauseGroup]:
+    """Failures with one signature as one group, the largest first. ``earlier`` is the history:
+    (run id, the signatures of its failures) per earlier run, oldest first; a group recurs *since*
+    the first run of the unbroken series that ends with the latest earlier run."""
+    by_signature: dict[Cause, list[Failure]] = {}
+    for failure in failures:
+        by_signature.setdefault(failure.cause, []).append(failure)
+    groups = [
+        CauseGroup(cause, tuple(members), _since(cause.signature, earlier)) for cause, members in by_signature.items()
+    ]
+    return sorted(groups, key=lambda g: (-len(g.configs), -len(g.failures), g.cause.signature))
+
+
+def _since(signature: str, earlier: Sequence[tuple[str, frozenset[str]]]) -> str | None:
+    since = None
+    for run_id, signatures in reversed(earlier):
+        if signature not in signatures:
+            break
+        since = run_id
+    return since

@@ -50,8 +50,12 @@ nightly-local: install
 	TIPC_RESULTS=examples/tinyrec/test_tipc/output/tinyrec/$(DEMO_MODE) nightly/local-2node.sh
 
 # The documentation site (docs/, Sphinx + MyST), warnings as errors: docs/_build/html/index.html.
-docs: install
+DOCS_STAMP := $(VENV)/.docs-$(shell cksum pyproject.toml | cut -d' ' -f1)
+$(DOCS_STAMP): $(STAMP)
 	$(PY) -m pip install -q -e '.[docs]'
+	rm -f $(VENV)/.docs-* && touch $@
+
+docs: $(DOCS_STAMP)
 	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
 	@echo "docs: docs/_build/html/index.html"
 

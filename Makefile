@@ -10,7 +10,7 @@ FLEET_CONFIG ?= tinyrec/train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt
 # The configs say `python:python3`; tipc uses it when it resolves on PATH, so the venv comes first.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: install demo browser test test-fast lint typecheck bench nightly-local gpu-check clean
+.PHONY: install demo browser test test-fast lint typecheck docs bench nightly-local gpu-check clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,16 @@ nightly-local: install
 	TIPC_CONFIG=$(FLEET_CONFIG) TIPC_MODE=$(DEMO_MODE) \
 	TIPC_RESULTS=examples/tinyrec/test_tipc/output/tinyrec/$(DEMO_MODE) nightly/local-2node.sh
 
+# The documentation site (docs/, Sphinx + MyST), warnings as errors: docs/_build/html/index.html.
+DOCS_STAMP := $(VENV)/.docs-$(shell cksum pyproject.toml | cut -d' ' -f1)
+$(DOCS_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e '.[docs]'
+	rm -f $(VENV)/.docs-* && touch $@
+
+docs: $(DOCS_STAMP)
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	@echo "docs: docs/_build/html/index.html"
+
 bench: install
 	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
 
@@ -58,4 +68,4 @@ gpu-check:
 	sh tests/gpu/gpu-check.sh
 
 clean:
-	rm -rf $(VENV) .venv-gpu reports/*/ examples/*/test_tipc/output examples/gpurec/test_tipc/gpu-check
+	rm -rf $(VENV) .venv-gpu reports/*/ examples/*/test_tipc/output examples/gpurec/test_tipc/gpu-check docs/_build

@@ -30,6 +30,7 @@ from tipc.run.execute import StageContext, StageRun
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
 from tipc.run.probe import NO_FACTS, InterpreterFacts, facts_in_background
+from tipc.schedule.history import config_key, read_history
 from tipc.version import VERSION
 
 
@@ -104,6 +105,7 @@ class PlanRun:
         self._facts: Callable[[], InterpreterFacts] = lambda: NO_FACTS
         self.notes: list[str] = []  # decided during the run (preflight lines), for run.json
         self.warnings: list[str] = []  # for the front to show: an earlier run found interrupted
+        self._history: dict[str, float] | None = None  # stage id -> its last duration, read once
 
     # --- run files: written by the one process that owns the run (not by xdist workers) ---
 
@@ -315,7 +317,17 @@ class PlanRun:
             chain_ips=self._chain_ips(stage),
             pythonpath=self.settings.pythonpath,
             paddle_version=lambda: self.facts.paddle_version,
+            label=f"{self.plan.model}: {stage.id}",
+            expected=self.expected(stage),
         )
+
+    def expected(self, stage: Stage) -> float | None:
+        """Seconds the stage took when it last ran in this folder (``tipc.schedule.history``), None: never."""
+        if self._history is None:
+            config = config_key(self.plan.config_path)
+            measured = read_history([self.results.path]).items()
+            self._history = {sid: m.duration for (key, sid), m in measured if key == config}
+        return self._history.get(stage.id)
 
     def _check_golden(self, stage: Stage) -> StageRecord:
         """In the harness: judge this run's evidence against the chain's golden (or, for an agreement

@@ -103,10 +103,10 @@ def run(args: argparse.Namespace) -> int:
 def _results(session: TipcSession) -> None:
     """The summary paragraph, then the reports, each config's and the matrix's."""
     from tipc.run.summary import run_paragraph
-    from tipc.session.matrix import write_matrix
+    from tipc.session.matrix import cause_history, write_matrix
 
     if session.folders():  # none when not one config could be planned
-        _print(run_paragraph(session.folders(), session.run_id))
+        _print(run_paragraph(session.folders(), session.run_id, cause_history(session, Path.cwd())))
     reports = session.write_reports(Path.cwd())
     for html in reports:
         _print(f"tipc: report: {html}")

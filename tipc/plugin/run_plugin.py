@@ -28,7 +28,7 @@ from tipc.run.plan_run import DRY_RUN, DRY_RUN_EXIT
 from tipc.run.summary import run_paragraph
 from tipc.schedule.devices import worker_index
 from tipc.session.lifecycle import TipcSession
-from tipc.session.matrix import write_matrix
+from tipc.session.matrix import cause_history, write_matrix
 from tipc.session.preflight import failure_message
 from tipc.session.problems import no_stage, selection_line, split
 from tipc.session.progress import Progress, for_front
@@ -235,7 +235,8 @@ class TipcPlugin:
             )
             return
         if self.session.folders():  # none when not one config could be planned
-            terminalreporter.write_line(run_paragraph(self.session.folders(), self.session.run_id))
+            earlier = cause_history(self.session, Path.cwd())
+            terminalreporter.write_line(run_paragraph(self.session.folders(), self.session.run_id, earlier))
         for report in self.reports:
             terminalreporter.write_line(f"tipc: report: {report}")
         if self.matrix is not None:

@@ -26,6 +26,7 @@ from tipc.proc.watchdog import kill_marked
 from tipc.results.folder import RECORDS, Interrupted, ResultsDir, archive_interrupted, new_run_id, read_records
 from tipc.results.records import RunInfo, StageRecord, Status
 from tipc.run import golden_check, legacy
+from tipc.run.cause import cause_of
 from tipc.run.execute import StageContext, StageRun
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
@@ -245,6 +246,9 @@ class PlanRun:
         return self.cwd_of(stage) / stage.log
 
     def _finish(self, stage: Stage, record: StageRecord, ran: bool) -> StageRecord:
+        if record.status.is_failure and not self.settings.dry_run:
+            cause = cause_of(record, self._warn_once)
+            record = replace(record, cause_kind=cause.kind, cause=cause.signature)
         self.done[stage.id] = record
         if self.settings.dry_run:
             return record
@@ -260,6 +264,10 @@ class PlanRun:
             if self.echo and line:
                 self.echo(line)
         return record
+
+    def _warn_once(self, text: str) -> None:
+        if text not in self.warnings:
+            self.warnings.append(text)
 
     def run_stage(self, stage: Stage) -> StageRecord:
         """Gate, run, judge and record one stage: its record and its legacy line are written before

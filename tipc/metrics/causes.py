@@ -9,7 +9,7 @@ in the console, the report and the matrix.
 
 Where the cause comes from, in order: the harness's own evidence (timed out, hung, killed by the
 OOM killer or a signal), then the log's lines, searched from the end, against the rules of
-``cause_rules.json`` (data: more can be added through the ``tipc_cause_rules`` hook), then the last
+``cause_rules.json`` (data: more can be added through the ``pytest_tipc_cause_rules`` hook), then the last
 exception a Python traceback names; failing all that, the exit code. Pure: text in, cause out.
 """
 

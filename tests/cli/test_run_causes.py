@@ -68,3 +68,6 @@ def test_failures_of_one_cause_are_one_group_and_the_next_run_says_since_when(fa
     assert _matrix_groups(matrix) == [("missing-module", "3", first), ("python-exception", "1", first)]
     record = (fake_repo / "test_tipc/output/model_a" / MODE / "results.jsonl").read_text()
     assert f'"cause": "{MISSING}"' in record and '"cause_kind": "missing-module"' in record
+    pages = "".join(p.read_text() for p in (reports / "model_a" / MODE).rglob("*.html"))
+    causes = [dd.text for dd in parse(pages).find_all("dd") if "data-cause" in dd.attrs]
+    assert causes and set(causes) == {f"missing-module: {MISSING}"}  # the report's stage details

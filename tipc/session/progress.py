@@ -129,12 +129,14 @@ class Progress:
             self._start(stage_id, log, expected, time.time() if now is None else now)
 
     def _start(self, stage_id: str, log: Path, expected: float | None, now: float) -> None:
+        if not self.running:  # the clock starts with the first; one starting beside others must not
+            # put off their lines (with --jobs, short stages starting every minute would silence a long one)
+            self._next = now + (REDRAW if self.interval is None else self.interval)
         self.running[stage_id] = Running(stage_id, log, now, expected)
         if expected:
             self.expected_left = max(0.0, self.expected_left - expected)
         else:
             self.unknown_left = max(0, self.unknown_left - 1)
-        self._next = now + (REDRAW if self.interval is None else self.interval)
 
     def finish(self, stage_id: str) -> None:
         with self._lock:

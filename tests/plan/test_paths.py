@@ -7,8 +7,8 @@ import os
 import pytest
 
 from tests.support.plan_factory import make_plan
+from tipc.files.write import NAME_BYTES, component, name_part
 from tipc.plan import MODES, Plan
-from tipc.plan.naming import NAME_BYTES, component, name_part
 
 ROOT = "./test_tipc/output"
 

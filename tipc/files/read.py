@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 CHUNK = 1 << 16
 MAX_LINE = 1 << 20  # a log line longer than this comes in pieces (no real figure is on such a line)
@@ -89,6 +90,35 @@ def lines(path: str | Path, since: int = 0, max_line: int = MAX_LINE) -> Iterato
         start = _start(since, size)
         file.seek(start)
         yield from split_lines(_chunks(file, size - start), max_line)
+
+
+def numbered_lines(path: str | Path, max_line: int, limit: int | None = None) -> Iterator[tuple[int, bytes | None]]:
+    """(1-based number, line) of each line of the file, newline dropped; None for a line longer than
+    ``max_line`` (it was never held whole). ``limit``: the file is refused when larger."""
+    with open_regular(path, limit) as (file, size):
+        number, long = 1, False
+        for piece in split_lines(_chunks(file, size), max_line + 1):
+            whole = piece.endswith(b"\n")
+            if not long and whole:
+                yield number, piece[:-1]
+            elif not long and len(piece) > max_line:
+                long = True
+            elif not long:
+                yield number, piece  # the last line, without a newline
+            if whole:
+                if long:
+                    yield number, None
+                number, long = number + 1, False
+        if long:
+            yield number, None
+
+
+def json_of(raw: bytes | str) -> Any:
+    """A JSON value; ``ValueError`` for anything else, bad UTF-8 and nesting too deep included."""
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
 
 
 def _chunks(file: BinaryIO, left: int) -> Iterator[bytes]:

@@ -23,6 +23,7 @@ import yaml
 from tipc.config.bounds import read_bounded
 from tipc.config.yamldoc import YamlDoc, read_yaml
 from tipc.errors import ConfigError, InputError
+from tipc.files.write import under
 from tipc.golden.model import TOLERANCE_FIELDS, Golden, Tolerance, TrainFacts, default_tolerance
 from tipc.metrics.predictions import Box, Prediction, image_key, parse_boxes
 
@@ -35,8 +36,7 @@ class GoldenError(InputError):
 
 def find_golden(folder: Path, config_stem: str, mode: str, precision: str) -> Path | None:
     """The golden file for a config, mode and precision, or None (no golden)."""
-    for name in (f"{mode}_{precision}.yaml", f"{mode}.yaml"):
-        path = folder / config_stem / name
+    for path in (golden_path(folder, config_stem, mode, precision), under(folder, config_stem, mode, suffix=".yaml")):
         if path.is_file():
             return path
     paddleocr = sorted(p for p in folder.glob("python_*.txt") if precision in p.name)
@@ -47,8 +47,9 @@ def find_golden(folder: Path, config_stem: str, mode: str, precision: str) -> Pa
 
 
 def golden_path(folder: Path, config_stem: str, mode: str, precision: str) -> Path:
-    """Where ``tipc golden update`` writes the golden of a config, mode and precision."""
-    return folder / config_stem / f"{mode}_{precision}.yaml"
+    """Where ``tipc golden update`` writes the golden of a config, mode and precision: each name made
+    one safe component by the write door (a precision of ``../../x`` stays a file name in the folder)."""
+    return under(folder, config_stem, f"{mode}_{precision}", suffix=".yaml")
 
 
 def read_golden(path: Path, precision: str) -> Golden:

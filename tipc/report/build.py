@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 from tipc.report.compare import status_counts
-from tipc.report.load import NodeRun, RunIds, is_carried, run_ids
+from tipc.report.load import NodeRun, RunIds, is_carried, run_ids, run_roots
 from tipc.report.matrix import build_matrix
 from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, Tally
 from tipc.report.naming import RowKey, StageKey, is_multi_node, make_anchors, row_key, stage_key
@@ -149,6 +149,7 @@ def build_report(
     multi = is_multi_node(records)
     head = header(runs)
     ids = run_ids(runs)
+    roots = run_roots(runs)
     return ReportModel(
         title=f"tipc · {head.model} · {head.mode}",
         generated=generated,
@@ -156,10 +157,10 @@ def build_report(
         tally=tally(records, ids),
         comparison=comparison,
         matrix=build_matrix(records, anchors.stages, anchors.rows, multi, ids),
-        groups=stage_groups(records, anchors.stages, anchors.rows, report_dir, multi, ids),
+        groups=stage_groups(records, anchors.stages, anchors.rows, report_dir, multi, ids, roots),
         performance=build_performance([r for r in records if not is_carried(r, ids)], anchors.stages),
         history=history,
         train_benchmark=build_train_benchmark([r for r in records if not is_carried(r, ids)], anchors.stages),
-        predictions=build_predictions([r for r in records if not is_carried(r, ids)], anchors.stages),
+        predictions=build_predictions([r for r in records if not is_carried(r, ids)], anchors.stages, roots),
         trends=trends,
     )

@@ -29,11 +29,13 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tipc.errors import OutputError, ResultsError, UsageError
+from tipc.files import read
+from tipc.files.write import write_atomic, writing
 from tipc.plan.model import Stage
 from tipc.results.records import RecordError, RunInfo, StageRecord
 
@@ -46,6 +48,10 @@ RUNNING = ".tipc_stage"
 PASSED_STAMPS = ".tipc_passed.jsonl"
 NODE_PREFIX = "node"
 SHARD_PREFIX = "shard"  # a part of a split matrix (--shard K/N) writes <mode>/shard<K>/
+# What the readers accept: a record is a few KiB (predictions included), a run.json less.
+MAX_RECORD_BYTES = 16 << 20
+MAX_RESULTS_BYTES = 1 << 30
+MAX_RUN_INFO_BYTES = 16 << 20
 
 Warn = Callable[[str], None]
 
@@ -66,21 +72,11 @@ def stage_digest(stage: Stage) -> str:
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
 
 
-@contextlib.contextmanager
-def _writing(path: Path) -> Iterator[None]:
-    """An OSError while writing ``path`` becomes an ``OutputError`` naming it (a full disk, a
-    read-only folder): the fronts stop the run with that message instead of a traceback."""
-    try:
-        yield
-    except OSError as exc:
-        raise OutputError(str(path), exc) from None
-
-
 def _append(path: Path, text: str) -> None:
     """One ``write`` on an ``O_APPEND`` descriptor; a line cut short (a disk that filled up
     mid-write) is taken back, so that every line in the file stays a whole record."""
     data = text.encode()
-    with _writing(path):
+    with writing(path):
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             before = os.fstat(fd).st_size
@@ -96,36 +92,25 @@ def _append(path: Path, text: str) -> None:
             os.close(fd)
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Readers see the old file or the new one, never half of one; no temp file survives a failure."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with _writing(path):
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-
-
 def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
     """Every record of a ``results.jsonl``. A bad line raises ``ResultsError`` naming the file and
     line, or, with ``warn``, is reported there and skipped."""
     records: list[StageRecord] = []
     try:
-        with open(path, "rb") as f:
-            for number, raw in enumerate(f, 1):
-                if not raw.strip():
-                    continue
-                try:
-                    records.append(StageRecord.from_dict(json.loads(raw.decode("utf-8"))))
-                except (UnicodeDecodeError, ValueError, RecordError) as exc:
-                    problem = ResultsError(
-                        str(path), number, f"not a stage record ({_short(exc)}); expected one JSON object per line"
-                    )
-                    if warn is None:
-                        raise problem from None
-                    warn(f"tipc: skipped {problem}")
+        for number, raw in read.numbered_lines(path, MAX_RECORD_BYTES, MAX_RESULTS_BYTES):
+            if raw is not None and not raw.strip():
+                continue
+            try:
+                if raw is None:
+                    raise ValueError(f"a line over {MAX_RECORD_BYTES} bytes")
+                records.append(StageRecord.from_dict(read.json_of(raw)))
+            except (ValueError, RecordError) as exc:  # UnicodeDecodeError and JSON nested too deeply too
+                problem = ResultsError(
+                    str(path), number, f"not a stage record ({_short(exc)}); expected one JSON object per line"
+                )
+                if warn is None:
+                    raise problem from None
+                warn(f"tipc: skipped {problem}")
     except FileNotFoundError:
         return []
     except OSError as exc:
@@ -136,14 +121,14 @@ def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
 def read_run_info(path: Path) -> RunInfo:
     """A ``run.json``; ``ResultsError`` says why it is not one."""
     try:
-        return RunInfo.from_dict(json.loads(path.read_bytes().decode("utf-8")))
+        return RunInfo.from_dict(read.json_of(read.read_bytes(path, MAX_RUN_INFO_BYTES)))
     except FileNotFoundError:
         raise ResultsError(
             str(path), 0, f"missing; expected a tipc results directory with {RUN_INFO} and {RECORDS}"
         ) from None
     except OSError as exc:
         raise ResultsError(str(path), 0, f"cannot be read ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, ValueError, RecordError) as exc:
+    except (ValueError, RecordError) as exc:
         raise ResultsError(str(path), 0, f"not a tipc run.json ({_short(exc)})") from None
 
 
@@ -234,7 +219,7 @@ class ResultsDir:
             self._info = replace(self._info, configs=(*self._info.configs, *info.configs))
             self.write_run_info(self._info)
             return None
-        with _writing(self.path):
+        with writing(self.path):
             self.path.mkdir(parents=True, exist_ok=True)
         try:
             self._lock(info)
@@ -242,7 +227,7 @@ class ResultsDir:
             self._users -= 1
             raise
         self._info = info
-        with _writing(self.path):
+        with writing(self.path):
             interrupted = self._archive_previous()
             self._compact_stamps()
             self.records_file.write_text("")
@@ -252,7 +237,7 @@ class ResultsDir:
         return interrupted
 
     def _lock(self, info: RunInfo) -> None:
-        with _writing(self.path / LOCK):
+        with writing(self.path / LOCK):
             fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -265,7 +250,7 @@ class ResultsDir:
             ) from None
         started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info.start or time.time()))
         try:
-            with _writing(self.path / LOCK):
+            with writing(self.path / LOCK):
                 os.ftruncate(fd, 0)
                 os.pwrite(
                     fd,
@@ -350,7 +335,7 @@ class ResultsDir:
         path = self._note()
         path.parent.mkdir(parents=True, exist_ok=True)
         data = entry.encode()
-        with _writing(path):
+        with writing(path):
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
                 os.pwrite(fd, data.ljust(max(os.fstat(fd).st_size, len(data))), 0)
@@ -376,7 +361,7 @@ class ResultsDir:
         with contextlib.suppress(OSError):
             for path in sorted((self.path / RUNNING).iterdir()):
                 with contextlib.suppress(OSError, ValueError):
-                    entry = json.loads(path.read_text())
+                    entry = read.json_of(read.read_bytes(path, MAX_RECORD_BYTES))
                     if isinstance(entry, dict):
                         entries.append(entry)
         return tuple(entries)
@@ -400,10 +385,10 @@ class ResultsDir:
     def _stamps(self) -> dict[str, str]:
         """Each stage's last stamp (a torn line, cut short by a full disk, is no stamp)."""
         stamps: dict[str, str] = {}
-        with contextlib.suppress(FileNotFoundError):
-            for line in self.stamps_file.read_text(encoding="utf-8").splitlines():
+        with contextlib.suppress(OSError):  # none yet, or not a file the door reads: no stamp
+            for _, line in read.numbered_lines(self.stamps_file, MAX_RECORD_BYTES, MAX_RESULTS_BYTES):
                 with contextlib.suppress(ValueError, KeyError, TypeError):
-                    entry = json.loads(line)
+                    entry = read.json_of(line or b"")
                     stamps[str(entry["id"])] = str(entry["digest"])
         return stamps
 

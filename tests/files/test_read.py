@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 
 import pytest
 
+from tests.support.hang import without_hanging
 from tipc.files import read
 
 
@@ -36,23 +36,6 @@ READERS = [
     lambda p: list(read.numbered_lines(p, 100)),
 ]
 READER_IDS = ["read_bytes", "lines", "tail", "contains", "numbered_lines"]
-
-
-def without_hanging(call, seconds: float = 10.0):
-    """``call()``'s exception, from a thread the test does not wait on forever."""
-    caught: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            call()
-        except BaseException as exc:  # noqa: BLE001 - handed to the test
-            caught.append(exc)
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    assert not thread.is_alive(), "the read blocked"
-    return caught[0] if caught else None
 
 
 @pytest.mark.parametrize(("make", "kind"), KINDS, ids=KIND_IDS)

@@ -39,7 +39,7 @@ def merge_dirs(paths: Sequence[str | Path], out: str | Path | None = None) -> Pa
     dirs = node_dirs(paths)
     nodes = [(d, *load_results_dir(d)) for d in dirs]
     for d, _, _ in nodes:
-        if not (d / LEGACY_LOG).is_file():
+        if not (d / LEGACY_LOG).exists():
             raise ResultsError(str(d / LEGACY_LOG), 0, "missing; every node's results directory has one")
     _check_same_run(nodes)
     nodes.sort(key=lambda n: (n[1].node_rank, _shard_index(n[1])))

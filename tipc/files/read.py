@@ -128,24 +128,28 @@ def _chunks(file: BinaryIO, left: int) -> Iterator[bytes]:
 
 
 def split_lines(chunks: Iterable[bytes], max_line: int = MAX_LINE) -> Iterator[bytes]:
-    """Chunks of a stream as lines of at most ``max_line`` bytes, however the newlines fall."""
-    buffer = b""
+    """Chunks of a stream as lines of at most ``max_line`` bytes, however the newlines fall; each
+    byte is copied and searched a bounded number of times (a 1 GB line costs no more than 1 GB of lines)."""
+    buffer = bytearray()
+    searched = 0  # no newline before this offset of the buffer
     for chunk in chunks:
         buffer += chunk
         pos = 0
         while True:
-            cut = buffer.find(b"\n", pos, pos + max_line)
+            cut = buffer.find(b"\n", max(pos, searched), pos + max_line)
             if cut >= 0:
-                yield buffer[pos : cut + 1]
+                yield bytes(buffer[pos : cut + 1])
                 pos = cut + 1
             elif len(buffer) - pos >= max_line:
-                yield buffer[pos : pos + max_line]
+                yield bytes(buffer[pos : pos + max_line])
                 pos += max_line
             else:
+                searched = len(buffer)
                 break
-        buffer = buffer[pos:]
+        del buffer[:pos]
+        searched -= pos
     if buffer:
-        yield buffer
+        yield bytes(buffer)
 
 
 def tail(path: str | Path, size: int, since: int = 0) -> tuple[bytes, bool]:

@@ -141,7 +141,7 @@ def load_results_dir(path: str | Path, warn: Warn | None = None) -> tuple[RunInf
     """``run.json`` and ``results.jsonl`` of one results folder; ``ResultsError`` names the bad line."""
     path = Path(path)
     info = read_run_info(path / RUN_INFO)
-    if not (path / RECORDS).is_file():
+    if not (path / RECORDS).exists():  # a FIFO or a device is there: the reader says what it is
         raise ResultsError(
             str(path / RECORDS), 0, f"missing; expected a tipc results directory with {RUN_INFO} and {RECORDS}"
         )

@@ -5,12 +5,14 @@ the folder the user named. Each case was a traceback, a hang or a leak on the ma
 from __future__ import annotations
 
 import os
+import sys
 import time
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
+from tests.support.fake_target import CPU_CONFIG
 from tests.support.hang import without_hanging
 from tests.support.recorded_runs import ResultsWriter
 from tipc.cli.main import main
@@ -203,3 +205,25 @@ def test_golden_update_never_writes_outside_the_golden_folder(command, tmp_path)
     assert code == 0, err
     assert written.parent.parent == tmp_path / "g" and written.is_file()
     assert not list(tmp_path.glob("escaped*")) and not list((tmp_path / "g").glob("escaped*"))
+
+
+def test_an_output_root_that_is_a_file_is_named_without_a_traceback(command, fake_repo, tmp_path):
+    (tmp_path / "taken").write_text("mine\n")
+    argv = ("--config", str(fake_repo / CPU_CONFIG), "--mode", MODE, "--python", sys.executable, "--no-report")
+    code, _, err = command("run")(*argv, "--output-root", str(tmp_path / "taken"))
+    assert code != 0 and "Traceback" not in err
+    assert f"{tmp_path / 'taken'} is a file, not a folder" in err and (tmp_path / "taken").read_text() == "mine\n"
+
+
+def test_a_model_names_escapes_and_bells_are_shown_not_obeyed(command, fake_repo):
+    config = fake_repo / CPU_CONFIG
+    config.write_text(
+        config.read_text().replace("model_name:fake_rec", "model_name:fake\x1b]0;pwned\x07\x1b[2J\x07_rec")
+    )
+    _, out, _ = command("plan")("--config", str(config), "--mode", MODE, "--python", sys.executable)
+    assert "model fake\\x07_rec" in out  # the sequences removed, a lone bell shown
+    for named in (config, config.parent):  # one config: its plan; a folder: a summary line per config
+        _, out, err = command("plan")("--config", str(named), "--mode", MODE, "--python", sys.executable)
+        assert "\x1b" not in out + err and "\x07" not in out + err
+    _, out, err = command("run")("--config", str(config), "--mode", MODE, "--python", sys.executable, "--no-report")
+    assert "\x1b" not in out + err and "\x07" not in out + err and "\\x07" in out + err

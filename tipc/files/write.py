@@ -76,6 +76,19 @@ def writing(path: str | Path) -> Iterator[None]:
         raise OutputError(str(path), exc) from None
 
 
+def make_dirs(path: Path) -> None:
+    """``path`` and its parents; an ``OutputError`` naming it and, when a file is in the way (an
+    ``--output-root`` that is a file), that file."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except (NotADirectoryError, FileExistsError) as exc:
+        blocker = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), None)
+        why = OSError(exc.errno, f"{blocker} is a file, not a folder") if blocker is not None else exc
+        raise OutputError(str(path), why) from None
+    except OSError as exc:
+        raise OutputError(str(path), exc) from None
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Readers see the old file or the new one, never half of one; no temp file survives a failure."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")

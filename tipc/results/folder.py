@@ -35,7 +35,7 @@ from pathlib import Path
 
 from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.files import read
-from tipc.files.write import write_atomic, writing
+from tipc.files.write import make_dirs, write_atomic, writing
 from tipc.plan.model import Stage
 from tipc.results.records import RecordError, RunInfo, StageRecord
 
@@ -111,7 +111,7 @@ def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
                 if warn is None:
                     raise problem from None
                 warn(f"tipc: skipped {problem}")
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # none yet (a file where the folder would be: none ever)
         return []
     except OSError as exc:
         raise ResultsError(str(path), 0, f"cannot be read ({exc.strerror or exc})") from None
@@ -219,8 +219,7 @@ class ResultsDir:
             self._info = replace(self._info, configs=(*self._info.configs, *info.configs))
             self.write_run_info(self._info)
             return None
-        with writing(self.path):
-            self.path.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.path)
         try:
             self._lock(info)
         except (FolderBusy, OutputError):
@@ -272,7 +271,7 @@ class ResultsDir:
             interrupted = Interrupted(previous.run_id, self.running_stages())
         if previous is not None:
             dest = self.runs_dir / (previous.run_id or f"before-run-ids-{int(previous.start)}")
-            dest.mkdir(parents=True, exist_ok=True)
+            make_dirs(dest)
             for name in (RECORDS, RUN_INFO):
                 if (self.path / name).exists():
                     os.replace(self.path / name, dest / name)
@@ -307,7 +306,7 @@ class ResultsDir:
     # --- what a run writes ---
 
     def write_run_info(self, info: RunInfo) -> None:
-        self.path.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.path)
         write_atomic(self.run_info_file, info.to_json() + "\n")
 
     def read_run_info(self) -> RunInfo | None:
@@ -317,11 +316,11 @@ class ResultsDir:
             return None
 
     def append_record(self, record: StageRecord) -> None:
-        self.path.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.path)
         _append(self.records_file, record.to_json() + "\n")
 
     def append_legacy(self, line: str) -> None:
-        self.path.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.path)
         _append(self.legacy_log, line)
 
     def note_running(self, entry: str) -> None:
@@ -333,7 +332,7 @@ class ResultsDir:
         # and removing a file, or truncating one, cost every stage 0.2-0.3 ms. Between two stages
         # it says `null`, no entry; the next run's begin removes it.
         path = self._note()
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(path.parent)
         data = entry.encode()
         with writing(path):
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -375,7 +374,7 @@ class ResultsDir:
         outputs only then. One appended line per stage that ran, the last one counting: creating a
         file per stage cost every stage ~0.3 ms, and a failure must take back an earlier pass."""
         line = json.dumps({"id": stage.id, "digest": stage_digest(stage) if passed else ""})
-        self.path.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.path)
         _append(self.stamps_file, line + "\n")
 
     def passed_before(self, stage: Stage) -> bool:
@@ -409,5 +408,5 @@ class ResultsDir:
 def archive_interrupted(results: ResultsDir, found: Interrupted, record: StageRecord) -> None:
     """Add the record of the stage a killed run was running to that run's archived records."""
     dest = results.runs_dir / found.run_id
-    dest.mkdir(parents=True, exist_ok=True)
+    make_dirs(dest)
     _append(dest / RECORDS, record.to_json() + "\n")

@@ -9,6 +9,8 @@
     <out>/.tipc.lock           held (flock) by the run that owns the folder; names it
     <out>/.tipc_stage/         the stages running now: how the next run finds one a killed harness left
     <out>/.tipc_passed.jsonl   a stamp per stage that ran: what it ran, if it passed (the last one counts)
+    <out>/.tipc_reserve        64 KiB kept while a run goes on: given up when the disk fills, so that
+                               the stage that filled it keeps its record and the run ends its run.json
 
 Several processes of one run may append at once (pytest-xdist workers run different
 chains of one plan), so every append is one ``write`` on an ``O_APPEND`` descriptor:
@@ -46,6 +48,8 @@ RUNS = "runs"
 LOCK = ".tipc.lock"
 RUNNING = ".tipc_stage"
 PASSED_STAMPS = ".tipc_passed.jsonl"
+RESERVE = ".tipc_reserve"
+RESERVE_BYTES = 64 * 1024  # a record is a few KiB, run.json less: room for the last of each
 NODE_PREFIX = "node"
 SHARD_PREFIX = "shard"  # a part of a split matrix (--shard K/N) writes <mode>/shard<K>/
 # What the readers accept: a record is a few KiB (predictions included), a run.json less.
@@ -187,6 +191,7 @@ class ResultsDir:
         # Several configs of one run may write this folder: it is begun once, and ended by the last.
         self._info: RunInfo | None = None
         self._users = 0
+        self._full: OutputError | None = None  # the disk filled up: the reserve is spent
 
     @property
     def legacy_log(self) -> Path:
@@ -232,6 +237,8 @@ class ResultsDir:
             self.records_file.write_text("")
             # Present even when no stage runs (a failed preflight): merge and old CI expect it.
             self.legacy_log.touch()
+        with contextlib.suppress(OSError):  # a disk already full: no reserve, and the next write says so
+            (self.path / RESERVE).write_bytes(bytes(RESERVE_BYTES))
         self.write_run_info(info)
         return interrupted
 
@@ -292,6 +299,9 @@ class ResultsDir:
         )
         self._users = max(0, self._users - 1)
         self.write_run_info(replace(self._info, ended=self._users == 0))
+        if self._users == 0:
+            with contextlib.suppress(OSError):
+                (self.path / RESERVE).unlink()
         if self._users == 0 and self._lock_fd is not None:
             os.close(self._lock_fd)  # the content stays: it names the last owner, which is harmless
             self._lock_fd = None
@@ -307,7 +317,23 @@ class ResultsDir:
 
     def write_run_info(self, info: RunInfo) -> None:
         make_dirs(self.path)
-        write_atomic(self.run_info_file, info.to_json() + "\n")
+        self._spending_reserve(lambda: write_atomic(self.run_info_file, info.to_json() + "\n"))
+
+    def _spending_reserve(self, write: Callable[[], None]) -> None:
+        """``write()``; on a full disk, once more after giving up the reserve, so that the stage that
+        filled the disk keeps its record and the run can end its ``run.json`` (``append_record``
+        then stops the run with the error)."""
+        try:
+            write()
+        except OutputError as exc:
+            if exc.errno != errno.ENOSPC:
+                raise
+            try:
+                (self.path / RESERVE).unlink()
+            except OSError:
+                raise exc from None
+            self._full = exc
+            write()
 
     def read_run_info(self) -> RunInfo | None:
         try:
@@ -317,11 +343,13 @@ class ResultsDir:
 
     def append_record(self, record: StageRecord) -> None:
         make_dirs(self.path)
-        _append(self.records_file, record.to_json() + "\n")
+        self._spending_reserve(lambda: _append(self.records_file, record.to_json() + "\n"))
+        if self._full is not None:
+            raise self._full  # the disk is full: the run stops here, with this stage's record
 
     def append_legacy(self, line: str) -> None:
         make_dirs(self.path)
-        _append(self.legacy_log, line)
+        self._spending_reserve(lambda: _append(self.legacy_log, line))
 
     def note_running(self, entry: str) -> None:
         """Say which stage runs now (``entry``: its record as JSON), until ``note_between`` or the

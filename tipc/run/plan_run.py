@@ -547,5 +547,8 @@ class PlanRun:
         if not src.is_file():
             return self.log_of(stage)
         if dst != self.log_of(stage):
-            _copy_from(src, dst, offsets.get(str(src), 0))
+            # A full disk: S.log stays short, the figures come from train.log all the same, and the
+            # record, written next (from the results folder's reserve), keeps the stage's verdict.
+            with contextlib.suppress(OSError):
+                _copy_from(src, dst, offsets.get(str(src), 0))
         return src

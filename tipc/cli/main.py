@@ -43,7 +43,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # here, where a closed pipe can still be handled below
         return code
     except TipcError as exc:  # bad input or options: the message says what and where; no traceback
-        print(f"tipc: error: {exc}", file=sys.stderr)
+        from tipc.metrics.logtext import printable  # messages quote input: escapes shown, not obeyed
+
+        print(f"tipc: error: {printable(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader left (`tipc plan … | head`). Point stdout at /dev/null so that the

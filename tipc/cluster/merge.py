@@ -15,8 +15,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from tipc.errors import ResultsError
-from tipc.results.folder import LEGACY_LOG, RECORDS, RUN_INFO, load_results_dir, node_dirs, write_atomic
+from tipc.errors import ResultsError, UsageError
+from tipc.files import read
+from tipc.files.write import write_atomic, writing
+from tipc.results.folder import LEGACY_LOG, MAX_RESULTS_BYTES, RECORDS, RUN_INFO, load_results_dir, node_dirs
 from tipc.results.records import RunInfo, StageRecord
 
 NodeResults = tuple[Path, RunInfo, list[StageRecord]]
@@ -37,18 +39,22 @@ def merge_dirs(paths: Sequence[str | Path], out: str | Path | None = None) -> Pa
     dirs = node_dirs(paths)
     nodes = [(d, *load_results_dir(d)) for d in dirs]
     for d, _, _ in nodes:
-        if not (d / LEGACY_LOG).is_file():
+        if not (d / LEGACY_LOG).exists():
             raise ResultsError(str(d / LEGACY_LOG), 0, "missing; every node's results directory has one")
     _check_same_run(nodes)
     nodes.sort(key=lambda n: (n[1].node_rank, _shard_index(n[1])))
     target = Path(out) if out is not None else default_out(dirs)
     if any(target.resolve() == d.resolve() for d in dirs):
         raise ResultsError(str(target), 0, "is one of the node directories; choose another --out")
-    target.mkdir(parents=True, exist_ok=True)
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"--out {target}: is a file; expected a directory for the merged results")
+    with writing(target):
+        target.mkdir(parents=True, exist_ok=True)
     records = sorted((r for _, _, rs in nodes for r in rs), key=lambda r: (r.node_rank, r.start))
     write_atomic(target / RECORDS, "".join(r.to_json() + "\n" for r in records))
     write_atomic(target / RUN_INFO, merged_run_info(nodes).to_json() + "\n")
-    (target / LEGACY_LOG).write_bytes(merged_legacy_log(nodes))
+    with writing(target / LEGACY_LOG):
+        (target / LEGACY_LOG).write_bytes(merged_legacy_log(nodes))
     return target
 
 
@@ -133,7 +139,10 @@ def merged_legacy_log(nodes: Sequence[NodeResults]) -> bytes:
     """Every node's status lines byte for byte, each node's block headed by one ``#`` line."""
     parts = []
     for d, info, _ in nodes:
-        text = (d / LEGACY_LOG).read_bytes()
+        try:
+            text = read.read_bytes(d / LEGACY_LOG, MAX_RESULTS_BYTES)
+        except OSError as exc:
+            raise ResultsError(str(d / LEGACY_LOG), 0, f"cannot be read ({exc.strerror or exc})") from None
         if text and not text.endswith(b"\n"):
             text += b"\n"
         parts.append(f"# {_part(info)} ({info.host}): {d / LEGACY_LOG}\n".encode() + text)

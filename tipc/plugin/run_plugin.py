@@ -127,9 +127,13 @@ class TipcPlugin:
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self._signals.enter_context(sigterm_as_interrupt())
         self.cache.remember()
+        workers = session.config.getoption("numprocesses", None)
         try:
+            side_by_side = isinstance(workers, int) and workers > 1  # xdist's controller
+            if self.worker is None and (side_by_side or self.settings.schedule.concurrent):
+                self.session.refuse_shared_folders(f"pytest-xdist ({workers} workers)" if side_by_side else "--jobs")
             refused = self.session.begin(lambda line: self.write(line + "\n"))
-        except TipcError as exc:  # the results folder is another run's
+        except TipcError as exc:  # the results folder is another run's, or two configs would share one
             self._signals.close()
             raise pytest.UsageError(str(exc)) from None
         # pytest skips sessionfinish when its own start fails after this (a closed stdout:

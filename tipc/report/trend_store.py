@@ -20,18 +20,23 @@ rewritten without it, the file as it was is kept beside it (``trends.jsonl.bad-<
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tipc.files import read
+from tipc.files.write import write_atomic
 from tipc.report.compare import _field
 from tipc.report.figures import stage_figures
-from tipc.results.folder import Warn, write_atomic
+from tipc.results.folder import Warn
 from tipc.results.records import StageRecord, Status
 
 TREND_FILE = "trends.jsonl"
 TREND_SCHEMA = 1
+MAX_LINE_BYTES = 16 << 20  # a run's line holds a few figures per stage
+MAX_HISTORY_BYTES = 256 << 20
 
 SeriesKey = tuple[str, int, str]  # stage id, node rank, figure key (tipc.report.figures)
 
@@ -70,8 +75,8 @@ class RunFigures:
             s = _field(item, "stage", dict)
             stage, node = _field(s.get("id"), "stage id", str), _field(s.get("node"), "stage node", int)
             for key, value in _field(s.get("figures"), "stage figures", dict).items():
-                if type(value) not in (int, float):  # a bool is no figure either
-                    raise ValueError(f"figure {key} is {value!r:.60}, expected a number")
+                if type(value) not in (int, float) or not math.isfinite(value):  # a bool is no figure either
+                    raise ValueError(f"figure {key} is {value!r:.60}, expected a finite number")
                 figures[(stage, node, key)] = float(value)
         return cls(_field(d.get("run"), "run", str), _field(d.get("config"), "config", str), figures)
 
@@ -85,21 +90,26 @@ def run_figures(run: str, records: Iterable[StageRecord]) -> tuple[RunFigures, .
     for r in records:
         figures = per_config.setdefault(r.config, {})
         if r.status is Status.PASSED:
-            figures.update({(r.id, r.node_rank, key): value for key, value in stage_figures(r).items()})
+            figures.update(
+                {(r.id, r.node_rank, key): value for key, value in stage_figures(r).items() if math.isfinite(value)}
+            )
     return tuple(RunFigures(run, config, figures) for config, figures in per_config.items())
 
 
 def _lines(path: Path, warn: Warn) -> tuple[list[tuple[RunFigures, str]], bool]:
     """Each line that reads, with its text (written back as it was), and whether every line did."""
+    found: list[tuple[RunFigures, str]] = []
+    clean = True
     try:
-        data = path.read_bytes()
+        numbered = list(read.numbered_lines(path, MAX_LINE_BYTES, MAX_HISTORY_BYTES))
     except FileNotFoundError:
         return [], True
-    found, clean = [], True
-    for number, raw in enumerate(data.splitlines(), 1):
-        if not raw.strip():
+    for number, raw in numbered:
+        if raw is not None and not raw.strip():
             continue
         try:
+            if raw is None:
+                raise ValueError(f"a line over {MAX_LINE_BYTES} bytes")
             text = raw.decode("utf-8")
             found.append((RunFigures.from_json(text), text))
         except (ValueError, OverflowError, RecursionError) as exc:  # UnicodeDecodeError, JSONDecodeError too

@@ -21,14 +21,14 @@ the run ids in the summaries, never by folder names or times.
 from __future__ import annotations
 
 import os
-import re
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tipc.errors import ResultsError
+from tipc.errors import ResultsError, UsageError
+from tipc.files.write import under, write_atomic, writing
 from tipc.metrics.noise import DEFAULT_RUNS, TrendPolicy
 from tipc.report.build import Anchors, all_records, anchors_for, build_report, format_time, head_info, run_span
 from tipc.report.compare import (
@@ -53,7 +53,7 @@ from tipc.report.render import render, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
 from tipc.report.trend_store import record_run, run_figures
 from tipc.report.trends import Regression, Trends, build_trends
-from tipc.results.folder import RECORDS, Warn, has_results, write_atomic
+from tipc.results.folder import RECORDS, Warn, has_results
 from tipc.results.records import Status
 from tipc.suites.registry import report_sections
 
@@ -61,7 +61,6 @@ INDEX = "index.html"
 LATEST = "latest"
 HISTORY_LINKS = 12
 DEFAULT_TRENDS = TrendPolicy()
-_UNSAFE_DIR = re.compile(r"[^A-Za-z0-9_.+-]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,18 +74,15 @@ def run_timestamp(start: float) -> str:
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(start or time.time()))
 
 
-def _dir_name(text: str) -> str:
-    return _UNSAFE_DIR.sub("_", text).strip("._") or "unknown"
-
-
 def report_mode_dir(out_root: Path, model: str, mode: str) -> Path:
-    """Where the reports of one model and mode go: ``<out_root>/<model>/<mode>/``."""
-    return Path(out_root) / _dir_name(model) / _dir_name(mode)
+    """Where the reports of one model and mode go: ``<out_root>/<model>/<mode>/``, each name made one
+    safe component by the write door (models named ``.``, ``..`` or ``模型`` get folders of their own)."""
+    return under(out_root, model, mode)
 
 
 def run_report_dir(out_root: Path, model: str, mode: str, run_id: str) -> Path:
     """The folder of one run's report."""
-    return report_mode_dir(out_root, model, mode) / _dir_name(run_id)
+    return under(out_root, model, mode, run_id)
 
 
 def _to_stderr(message: str) -> None:
@@ -222,7 +218,10 @@ def write_report(
     run_dir = run_report_dir(out_root, summary.model, summary.mode, summary.run_id) if summary.run_id else None
     report_dir = run_dir or mode_dir / summary.timestamp
     name = report_dir.name
-    report_dir.mkdir(parents=True, exist_ok=True)
+    if Path(out_root).exists() and not Path(out_root).is_dir():
+        raise UsageError(f"--out {out_root}: is a file; expected the folder that holds the reports")
+    with writing(report_dir):
+        report_dir.mkdir(parents=True, exist_ok=True)
 
     past = read_history(mode_dir, name, warn or _to_stderr) if history else ()
     anchors = anchors_for(records)

@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
 from typing import Any
 
+from tipc.schedule.policy import parse_shard
+
 SCHEMA = 1
 
 
@@ -152,6 +154,7 @@ class StageRecord:
             raise RecordError(
                 f"field 'status' is {kw['status']!r}, expected one of {', '.join(s.value for s in Status)}"
             ) from None
+        _check_shard(kw.get("shard", ""))
         return cls(**kw)
 
 
@@ -210,8 +213,18 @@ class RunInfo:
             if not isinstance(schema, int) or schema > SCHEMA:
                 raise RecordError(f"schema {schema!r} is newer than this tipc reads ({SCHEMA}); upgrade tipc")
         kw = _read_fields(d, _RUN_FIELDS, ("model", "mode", "config"))
+        _check_shard(kw.get("shard", ""))
         kw.setdefault("ended", True)  # schema 0 wrote run.json at the end only
         return cls(**kw)
+
+
+def _check_shard(shard: str) -> None:
+    """A shard is ``K/N`` (``tipc merge`` orders and counts shards by it) or empty."""
+    if shard:
+        try:
+            parse_shard(shard)
+        except ValueError as exc:
+            raise RecordError(f"field 'shard' is {exc}") from None
 
 
 _RUN_FIELDS = {

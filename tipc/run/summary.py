@@ -51,7 +51,7 @@ def failure_text(record: StageRecord, tail_lines: int = TAIL_LINES) -> str:
                 f"--- last {tail_lines} lines of rank {rank}'s log: {path} ---",
                 log_tail(str(path), tail_lines, record.log_offsets.get(str(path), 0)),
             ]
-    return "\n".join(parts)
+    return printable("\n".join(parts))  # ids, paths and commands hold config text: it may carry escapes
 
 
 def counts_text(records: Iterable[StageRecord]) -> str:
@@ -69,4 +69,4 @@ def run_paragraph(results: Sequence[ResultsDir], run_id: str) -> str:
         failed = [r for r in records if r.status.is_failure]
         if failed:
             parts.append("Failed: " + "; ".join(f"{r.id} ({r.status.value}, {Path(r.log).name})" for r in failed) + ".")
-    return "tipc: " + " ".join(parts)
+    return printable("tipc: " + " ".join(parts))  # the folders are named after the config's model_name

@@ -33,7 +33,7 @@ from tipc.results.folder import ResultsDir, new_run_id
 from tipc.results.records import StageRecord
 from tipc.run.plan_run import DRY_RUN_EXIT, PlanRun
 from tipc.run.probe import cannot_run
-from tipc.schedule import hostlock
+from tipc.schedule import folders, hostlock
 from tipc.schedule.runner import SlotRunner, start_scheduler
 from tipc.schedule.shard import Sharding, results_folder
 from tipc.session.doctor import run_doctor
@@ -179,11 +179,21 @@ class TipcSession:
         A serial run (no option) changes nothing: each ``run_stage`` runs its stage then."""
         if self.settings.run.dry_run or (worker is None and not self.settings.schedule.concurrent):
             return
+        if worker is None:
+            self.refuse_shared_folders("--jobs")
         if worker is not None:
             self._runner = SlotRunner.for_worker(self.settings.schedule, *worker, self.run_id)
         else:
             selected = [(self.plan_run(t), s) for t, s in stages if not self.blocked(t)]
             self._runner = start_scheduler(selected, self.settings.schedule, self.warnings.append)
+
+    def refuse_shared_folders(self, how: str) -> None:
+        """``SettingsError`` naming two configs whose chains, run side by side (``how``), would write
+        one save dir (configs of one ``model_name``); one after the other they may."""
+        planned = [t for t in self.settings.targets if not self.blocked(t)]
+        folders.refuse_shared_folders(
+            ((self.plan(t).config_path, s) for t in planned for s in self.plan(t).stages()), how
+        )
 
     def doctor_failed(self) -> bool:
         """A config failed a ``--doctor`` check: the run fails (its stages were blocked)."""

@@ -12,7 +12,6 @@ from datetime import datetime
 from pathlib import Path
 
 from tipc.report.compare import status_counts
-from tipc.report.criteria import criteria_of
 from tipc.report.load import NodeRun, RunIds, is_carried, run_ids, run_roots
 from tipc.report.matrix import build_matrix
 from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, Tally
@@ -23,6 +22,7 @@ from tipc.report.stages import stage_groups
 from tipc.report.trainbench import build_train_benchmark
 from tipc.report.trends import Trends, judged_figures
 from tipc.results.records import RunInfo, StageRecord, run_verdict
+from tipc.run.criteria import criteria_of
 
 
 @dataclass(frozen=True, slots=True)

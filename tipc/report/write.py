@@ -44,7 +44,6 @@ from tipc.report.compare import (
     summarize,
 )
 from tipc.report.compare import compare as compare_runs
-from tipc.report.criteria import Criteria
 from tipc.report.load import NodeRun, is_carried, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
@@ -55,6 +54,7 @@ from tipc.report.trend_store import record_run, run_figures
 from tipc.report.trends import Regression, Trends, build_trends
 from tipc.results.folder import RECORDS, Warn, has_results
 from tipc.results.records import Status
+from tipc.run.criteria import Criteria
 from tipc.suites.registry import report_sections
 
 INDEX = "index.html"

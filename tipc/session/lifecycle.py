@@ -46,8 +46,8 @@ if TYPE_CHECKING:
     from tipc.cluster.preflight import PreflightReport
     from tipc.doctor.checks import Report
     from tipc.doctor.probes import Probes
-    from tipc.report.criteria import Criteria
     from tipc.report.trends import Regression
+    from tipc.run.criteria import Criteria
     from tipc.schedule.runner import Runner
 
 Emit = Callable[[str], None]
@@ -253,7 +253,7 @@ class TipcSession:
     def criteria_lines(self) -> list[str]:
         """What the verdict rests on (exit codes only, goldens, regressions) and every infer case that
         predicted nothing: the reports' (they judged the trends), else this run's records'."""
-        from tipc.report.criteria import criteria_of
+        from tipc.run.criteria import criteria_of
 
         said = self.criteria or ([criteria_of(self.records())] if self.owner and self.folders() else [])
         lines = [f"tipc: {c.text()}" for c in said]

@@ -195,7 +195,8 @@ out = Path(os.environ["TIPC_RESULTS"]) / f"node{ctx.node_rank}"
 out.mkdir(parents=True, exist_ok=True)
 now = time.time()
 info = RunInfo(model="tinyrec", mode=ns.mode, config=ns.config, config_sha256="abc",
-               host=ctx.host, node_rank=ctx.node_rank, nodes=ctx.ips, start=now, duration=1.0)
+               host=ctx.host, node_rank=ctx.node_rank, nodes=ctx.ips, start=now, duration=1.0,
+               run_group=os.environ["TIPC_RUN_GROUP"], ended=True)
 (out / "run.json").write_text(info.to_json())
 record = StageRecord(id="c::train", kind="train", chain="c", status=Status.PASSED, start=now,
                      node_rank=ctx.node_rank, host=ctx.host, model="tinyrec", mode=ns.mode)
@@ -235,6 +236,6 @@ def test_local_2node_runs_both_nodes_and_merges(tmp_path, free_port, fail_rank, 
     assert consoles.count("PASS peers: all 2 nodes met at 127.0.0.2") == 2
     merged = [json.loads(line) for line in (results / "results.jsonl").read_text().splitlines()]
     assert [(r["node_rank"], r["host"]) for r in merged] == [(0, "127.0.0.2"), (1, "127.0.0.3")]
-    assert "tipc merge: 2 node(s), 2 record(s)" in done.stdout
+    assert re.search(r"tipc merge: run group local-\S+: 2 node\(s\), 2 record\(s\)", done.stdout)
     (index,) = (tmp_path / "reports").rglob("index.html")
     assert str(index) in done.stdout and "127.0.0.3" in index.read_text()

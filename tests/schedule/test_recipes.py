@@ -80,6 +80,7 @@ def test_run_shard_then_merge_shards_make_one_report(fake_repo, tmp_path):
         lines.append(str(path))
     configs.write_text("\n".join(lines))  # no newline at the end: the last config still counts
     env = {**os.environ, "TIPC_CONFIGS": str(configs), "TIPC_MODE": MODE, "TIPC_PYTHON": sys.executable}
+    env["TIPC_RUN_GROUP"] = "night-1"
     for k in (1, 2):
         done = subprocess.run(
             ["bash", str(NIGHTLY / "run-shard.sh"), "--python", sys.executable, "-q"],
@@ -100,9 +101,9 @@ def test_run_shard_then_merge_shards_make_one_report(fake_repo, tmp_path):
         check=False,
     )
     assert merged.returncode == 0, merged.stdout + merged.stderr
-    assert "tipc merge: 2 shard(s), 25 record(s)" in merged.stdout  # 5 chains × 5 stages
+    assert "tipc merge: run group night-1: 2 shard(s), 25 record(s)" in merged.stdout  # 5 chains × 5 stages
     info = read_run_info(output / "rc" / MODE / "run.json")
-    assert info.notes[0].startswith("merged from 2 shard(s)")
+    assert info.notes[0].startswith("merged from 2 shard(s) of run group night-1")
     summary = tmp_path / "reports" / "rc" / MODE / "latest" / "summary.json"
     assert json.loads(summary.read_text())["counts"]["passed"] == 25
 
@@ -115,4 +116,4 @@ def test_merge_shards_fails_when_there_is_nothing_to_merge(tmp_path):
         env={**os.environ, "TIPC_PYTHON": sys.executable},
         check=False,
     )
-    assert done.returncode == 1 and "no <model>/<mode>/shard<K>/ results under" in done.stderr
+    assert done.returncode == 1 and "no <model>/<mode>/shards/<run group>/shard<K>/ results under" in done.stderr

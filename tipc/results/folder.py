@@ -45,7 +45,8 @@ LOCK = ".tipc.lock"
 RUNNING = ".tipc_stage"
 PASSED_STAMPS = ".tipc_passed.jsonl"
 NODE_PREFIX = "node"
-SHARD_PREFIX = "shard"  # a part of a split matrix (--shard K/N) writes <mode>/shard<K>/
+SHARD_PREFIX = "shard"  # a part of a split matrix (--shard K/N) writes <mode>/shards/<run group>/shard<K>/
+SHARDS = "shards"
 
 Warn = Callable[[str], None]
 
@@ -163,26 +164,63 @@ def load_results_dir(path: str | Path, warn: Warn | None = None) -> tuple[RunInf
     return info, read_records(path / RECORDS, warn)
 
 
-def node_dirs(paths: Sequence[str | Path]) -> list[Path]:
-    """The results folders named, a ``<mode>`` folder standing for its ``node<k>/`` and
-    ``shard<k>/`` children.
+def part_dirs(path: Path) -> list[tuple[Path, RunInfo]]:
+    """The node and shard parts a ``<mode>`` folder holds, with their ``run.json``: ``node<k>/``,
+    ``shards/<group>/shard<K>/``, and ``shard<K>/`` of a tipc from before run groups. A part whose
+    ``run.json`` does not read is no part (a merge names what it joins, and what it set aside)."""
+    found = [
+        *path.glob(f"{NODE_PREFIX}*"),
+        *path.glob(f"{SHARD_PREFIX}[0-9]*"),
+        *path.glob(f"{SHARDS}/*/{SHARD_PREFIX}*"),
+    ]
+    parts = []
+    for p in sorted(found):
+        with contextlib.suppress(ResultsError):
+            parts.append((p, read_run_info(p / RUN_INFO)))
+    return parts
 
-    Children win over the folder's own files, which are an earlier merge's output.
-    """
+
+def newest_part(parts: Sequence[tuple[Path, RunInfo]]) -> RunInfo:
+    """The part that started last: its run group is tonight's, once tonight's parts have begun."""
+    return max((info for _, info in parts), key=lambda info: info.start)
+
+
+def node_dirs(paths: Sequence[str | Path]) -> list[Path]:
+    """The results folders named, a ``<mode>`` folder standing for its merged results when they are
+    of the newest run group's parts (``tipc merge`` wrote them), else for those parts. A part of an
+    earlier night is never read as tonight's."""
     out: list[Path] = []
     for raw in paths:
         path = Path(raw)
-        children = sorted(
-            p for prefix in (NODE_PREFIX, SHARD_PREFIX) for p in path.glob(f"{prefix}*") if (p / RUN_INFO).is_file()
-        )
-        out.extend(children or [path])
+        parts = part_dirs(path)
+        if not parts:
+            out.append(path)
+            continue
+        newest = newest_part(parts)
+        own = None
+        with contextlib.suppress(ResultsError):
+            own = read_run_info(path / RUN_INFO)
+        # A merge spans its parts: one that ended before the newest part began is an earlier night's.
+        merged = own is not None and own.run_group == newest.run_group and own.start + own.duration >= newest.start
+        if merged and (path / RECORDS).is_file():
+            out.append(path)
+        else:
+            out.extend(p for p, info in parts if info.run_group == newest.run_group)
     return out
 
 
+def group_folder(mode_dir: Path, group: str) -> Path:
+    """The shards of one night (``tipc.cluster.group``): one folder per night, so that no night's
+    shard is ever read as another's."""
+    return mode_dir / SHARDS / group
+
+
+def shard_folder(mode_dir: Path, group: str, index: int) -> Path:
+    return group_folder(mode_dir, group) / f"{SHARD_PREFIX}{index}"
+
+
 def has_results(path: Path) -> bool:
-    return (path / RECORDS).is_file() or any(
-        any(path.glob(f"{prefix}*/{RECORDS}")) for prefix in (NODE_PREFIX, SHARD_PREFIX)
-    )
+    return (path / RECORDS).is_file() or bool(part_dirs(path))
 
 
 @dataclass(frozen=True, slots=True)

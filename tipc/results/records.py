@@ -192,6 +192,7 @@ class RunInfo:
     ended: bool = False  # False while the run goes on, and forever when it was killed
     shard: str = ""  # "K/N" when this run was one part of a split matrix
     partition: str = ""  # that split's fingerprint: the shards of one split share it (tipc merge checks)
+    run_group: str = ""  # the night this shard or node belongs to: tipc merge joins one group's parts
     schema: int = SCHEMA
 
     def to_json(self) -> str:
@@ -227,6 +228,7 @@ _RUN_FIELDS = {
             "run_id",
             "shard",
             "partition",
+            "run_group",
         ),
         _Spec(_TEXT),
     ),

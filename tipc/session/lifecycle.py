@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -75,7 +76,12 @@ class TipcSession:
         self._watchdog: Watchdog | None = None
         self._runner: Runner | None = None
         self._sharding = (
-            Sharding(settings.schedule.shard, [t.path for t in settings.targets], self._whole_plan)
+            Sharding(
+                settings.schedule.shard,
+                settings.schedule.run_group,
+                [t.path for t in settings.targets],
+                self._whole_plan,
+            )
             if settings.schedule.shard
             else None
         )
@@ -94,16 +100,14 @@ class TipcSession:
     def plan(self, target: ConfigTarget) -> Plan:
         """The config's plan; with ``--shard``, its part of the split matrix."""
         if target.path not in self._plans:
-            plan = self._whole_plan(target.path)
+            plan = replace(self._whole_plan(target.path), run_group=self.settings.schedule.run_group)
             self._plans[target.path] = plan if self._sharding is None else self._sharding.restrict(plan)
         return self._plans[target.path]
 
     def plan_run(self, target: ConfigTarget) -> PlanRun:
         if target.path not in self._runs:
             plan = self.plan(target)
-            folder_path = results_folder(plan)
-            if self._sharding is not None:
-                folder_path /= self._sharding.shard.folder
+            folder_path = results_folder(plan) if self._sharding is None else self._sharding.folder(plan)
             folder = self._folders.setdefault(folder_path, ResultsDir(folder_path))
             self._runs[target.path] = PlanRun(
                 plan,
@@ -139,6 +143,8 @@ class TipcSession:
                 run.begin()
                 self.warnings.extend(run.warnings)
                 runs.append((target, run))
+        if self._sharding is not None and self._sharding.empty_note():
+            self.warnings.append(self._sharding.empty_note())
         if doctor_on(self.settings) and not self.settings.run.dry_run:
             from tipc.session.doctor import run_doctor  # the checks' modules, only for a run that asks
 
@@ -166,6 +172,11 @@ class TipcSession:
         else:
             selected = [(self.plan_run(t), s) for t, s in stages if not self.blocked(t)]
             self._runner = start_scheduler(selected, self.settings.schedule, self.warnings.append)
+
+    @property
+    def empty_shard(self) -> bool:
+        """This run is a shard whose part of the split has no chain: nothing to run is no failure."""
+        return self._sharding is not None and bool(self._sharding.empty_note())
 
     def doctor_failed(self) -> bool:
         """A config failed a ``--doctor`` check: the run fails (its stages were blocked)."""

@@ -127,3 +127,27 @@ def test_the_figures_a_stage_gives(kind, metrics, expected):
     )
     (line,) = run_figures("R1", [record])
     assert line.figures == {(f"c::{kind}", 0, k): v for k, v in expected.items()}
+
+
+def test_one_series_per_config_across_shards_checkouts_and_nights(tmp_path):
+    def records(night: int, shard: int) -> list[StageRecord]:
+        config = f"/builds/runner{shard}-night{night}/PaddleOCR/test_tipc/configs/m/c.txt"
+        chain = f"chain{shard}"
+        return [
+            StageRecord(
+                id=f"{chain}::train",
+                kind="train",
+                chain=chain,
+                status=Status.PASSED,
+                metrics={"ips": 10.0 * night},
+                config=config,
+            )
+        ]
+
+    for night in (1, 2):
+        merged = [r for shard in (1, 2, 3) for r in records(night, shard)]
+        kept = record_run(tmp_path, run_figures(run_id(night), merged), 30, print)
+    assert [(e.run, e.config, len(e.figures)) for e in kept] == [(run_id(1), "m/c.txt", 3), (run_id(2), "m/c.txt", 3)]
+    old = json.dumps({"schema": 1, "run": run_id(0), "config": "/old/checkout/m/c.txt", "stages": []})
+    (tmp_path / TREND_FILE).write_text(old + "\n" + (tmp_path / TREND_FILE).read_text())
+    assert {e.config for e in read_store(tmp_path / TREND_FILE, print)[0]} == {"m/c.txt"}  # older lines join it

@@ -15,6 +15,7 @@ run a chain twice or never.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -30,6 +31,7 @@ from tipc.results.folder import (
     newest_part,
     part_dirs,
     read_run_info,
+    record_line,
     write_atomic,
 )
 from tipc.results.records import RunInfo, StageRecord
@@ -111,8 +113,9 @@ def merge(paths: Sequence[str | Path], out: str | Path | None = None, group: str
     gaps = _gaps([info for _, info, _ in nodes])
     target.mkdir(parents=True, exist_ok=True)
     records = sorted((r for _, _, rs in nodes for r in rs), key=lambda r: (r.node_rank, r.start))
-    write_atomic(target / RECORDS, "".join(r.to_json() + "\n" for r in records))
-    write_atomic(target / RUN_INFO, merged_run_info(nodes, set_aside, gaps).to_json() + "\n")
+    write_atomic(target / RECORDS, "".join(record_line(r, target) for r in records))
+    info = replace(merged_run_info(nodes, set_aside, gaps), folder=os.path.abspath(target))
+    write_atomic(target / RUN_INFO, info.to_json() + "\n")
     (target / LEGACY_LOG).write_bytes(merged_legacy_log(nodes))
     kind = "shard" if nodes[0][1].shard else "node"
     return Merged(target, chosen, kind, len(nodes), len(records), set_aside, gaps)

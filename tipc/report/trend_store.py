@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tipc.history.keys import config_key
 from tipc.report.compare import _field
 from tipc.report.figures import stage_figures
 from tipc.results.folder import Warn, write_atomic
@@ -73,16 +74,17 @@ class RunFigures:
                 if type(value) not in (int, float):  # a bool is no figure either
                     raise ValueError(f"figure {key} is {value!r:.60}, expected a number")
                 figures[(stage, node, key)] = float(value)
-        return cls(_field(d.get("run"), "run", str), _field(d.get("config"), "config", str), figures)
+        return cls(_field(d.get("run"), "run", str), config_key(_field(d.get("config"), "config", str)), figures)
 
 
 def run_figures(run: str, records: Iterable[StageRecord]) -> tuple[RunFigures, ...]:
     """A run's lines, one per config that wrote ``records`` (the run's own: not carried over): the
-    figures of the stages that passed. Configs that share a results folder keep apart histories."""
+    figures of the stages that passed. Configs that share a results folder keep apart histories;
+    a config is its ``config_key``, wherever each shard had it checked out."""
     per_config: dict[str, dict[SeriesKey, float]] = {}
     for r in records:
         if r.status is Status.PASSED:
-            figures = per_config.setdefault(r.config, {})
+            figures = per_config.setdefault(config_key(r.config), {})
             figures.update({(r.id, r.node_rank, key): value for key, value in stage_figures(r).items()})
     return tuple(RunFigures(run, config, figures) for config, figures in per_config.items())
 

@@ -10,6 +10,11 @@
     <out>/.tipc_stage/         the stages running now: how the next run finds one a killed harness left
     <out>/.tipc_passed.jsonl   a stamp per stage that ran: what it ran, if it passed (the last one counts)
 
+A record's paths (``log``, ``log_offsets``' files) are written relative to the ``<mode>`` folder
+the results folder belongs to (``portable_root``) when they lie inside it, and read back against
+where that folder is now: results copied to another machine, or merged on another CI runner, still
+name their logs. ``run.json``'s ``folder`` keeps the absolute path they were written in.
+
 Several processes of one run may append at once (pytest-xdist workers run different
 chains of one plan), so every append is one ``write`` on an ``O_APPEND`` descriptor:
 lines never interleave, and each is on disk as soon as its stage ends. Two *runs*
@@ -109,17 +114,51 @@ def write_atomic(path: Path, text: str) -> None:
             tmp.unlink()
 
 
+def portable_root(folder: Path) -> Path:
+    """The ``<mode>`` folder a results folder belongs to: record paths are relative to it.
+    ``<mode>``, ``<mode>/node<k>``, ``<mode>/shards/<group>/shard<K>``, and ``runs/<id>`` of each."""
+    folder = Path(os.path.abspath(folder))
+    if folder.parent.name == RUNS:
+        folder = folder.parent.parent
+    if folder.parent.parent.name == SHARDS:
+        return folder.parents[2]
+    if folder.name.startswith(NODE_PREFIX) and folder.name[len(NODE_PREFIX) :].isdigit():
+        return folder.parent
+    return folder
+
+
+def _relative(path: str, root: Path) -> str:
+    return os.path.relpath(path, root) if path and os.path.isabs(path) and Path(path).is_relative_to(root) else path
+
+
+def _absolute(path: str, root: Path) -> str:
+    return path if not path or os.path.isabs(path) else os.path.normpath(root / path)
+
+
+def _moved(record: StageRecord, root: Path, move: Callable[[str, Path], str]) -> StageRecord:
+    if not record.log and not record.log_offsets:
+        return record
+    offsets = {move(k, root): v for k, v in record.log_offsets.items()}
+    return replace(record, log=move(record.log, root), log_offsets=offsets)
+
+
+def record_line(record: StageRecord, folder: Path) -> str:
+    """``record`` as a line of ``folder``'s ``results.jsonl``: its paths relative to the ``<mode>`` folder."""
+    return _moved(record, portable_root(folder), _relative).to_json() + "\n"
+
+
 def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
     """Every record of a ``results.jsonl``. A bad line raises ``ResultsError`` naming the file and
     line, or, with ``warn``, is reported there and skipped."""
     records: list[StageRecord] = []
+    root = portable_root(path.parent)
     try:
         with open(path, "rb") as f:
             for number, raw in enumerate(f, 1):
                 if not raw.strip():
                     continue
                 try:
-                    records.append(StageRecord.from_dict(json.loads(raw.decode("utf-8"))))
+                    records.append(_moved(StageRecord.from_dict(json.loads(raw.decode("utf-8"))), root, _absolute))
                 except (UnicodeDecodeError, ValueError, RecordError) as exc:
                     problem = ResultsError(
                         str(path), number, f"not a stage record ({_short(exc)}); expected one JSON object per line"
@@ -361,7 +400,7 @@ class ResultsDir:
 
     def write_run_info(self, info: RunInfo) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.run_info_file, info.to_json() + "\n")
+        write_atomic(self.run_info_file, replace(info, folder=os.path.abspath(self.path)).to_json() + "\n")
 
     def read_run_info(self) -> RunInfo | None:
         try:
@@ -371,7 +410,7 @@ class ResultsDir:
 
     def append_record(self, record: StageRecord) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
-        _append(self.records_file, record.to_json() + "\n")
+        _append(self.records_file, record_line(record, self.path))
 
     def append_legacy(self, line: str) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
@@ -463,4 +502,4 @@ def archive_interrupted(results: ResultsDir, found: Interrupted, record: StageRe
     """Add the record of the stage a killed run was running to that run's archived records."""
     dest = results.runs_dir / found.run_id
     dest.mkdir(parents=True, exist_ok=True)
-    _append(dest / RECORDS, record.to_json() + "\n")
+    _append(dest / RECORDS, record_line(record, dest))

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from tipc.history.keys import config_key
 from tipc.plan.model import Stage
 from tipc.plan.naming import kind_of
 from tipc.results.folder import RECORDS, ResultsDir, Warn, read_records
@@ -25,10 +26,6 @@ class Measured:
     duration: float  # seconds
     peak_mb: float | None  # the stage process's peak resident size, None when not measured
     start: float  # when it ran: the newest wins
-
-
-def config_key(config: str) -> str:
-    return "/".join(Path(config).parts[-2:])
 
 
 def stage_key(config: str, stage_id: str) -> StageKey:

@@ -9,8 +9,11 @@
 # the scheduler's (Slurm's array, GitHub's run, GitLab's pipeline): a shard needs one. A shard whose
 # part has no chain (more shards than chains) exits 0.
 #
-#   TIPC_CONFIGS=nightly-configs.txt TIPC_MODE=lite_train_lite_infer TIPC_SHARD=2/8 \
-#       nightly/run-shard.sh --repo PaddleOCR --python python3
+#   TIPC_CONFIGS=nightly/paddleocr-configs.txt TIPC_REPO=PaddleOCR TIPC_MODE=lite_train_lite_infer \
+#       TIPC_SHARD=2/8 TIPC_RUN_GROUP=nightly-2026-12-01 nightly/run-shard.sh --python python3
+#
+# TIPC_REPO (optional) is the target checkout: passed as --repo, and a listed config that is a
+# path inside it is the target's own.
 #
 # Every shard must read the same configs and the same history (the <mode>/results.jsonl a merge
 # wrote; shards never write it), or they split differently: tipc merge then refuses them. The
@@ -26,14 +29,21 @@ TIPC_CONFIGS=$(realpath "$TIPC_CONFIGS")
 TIPC_HOME=${TIPC_HOME:-$(cd "$(dirname "$0")/.." && pwd)}
 PYTHON=${TIPC_PYTHON:-$TIPC_HOME/.venv/bin/python}
 
+repo=()
+if [ -n "${TIPC_REPO:-}" ]; then
+    TIPC_REPO=$(realpath "$TIPC_REPO")
+    repo=(--repo "$TIPC_REPO")
+fi
 configs=()
 while read -r config || [ -n "$config" ]; do
     case "$config" in '' | '#'*) continue ;; esac
+    # The target's own config when it has one by that path, else as pytest tipc --config takes it.
+    if [ -n "${TIPC_REPO:-}" ] && [ -f "$TIPC_REPO/$config" ]; then config=$TIPC_REPO/$config; fi
     configs+=(--config "$config")
 done <"$TIPC_CONFIGS"
 
 cd "$TIPC_HOME"
 PATH="$(dirname "$PYTHON"):$PATH"
 export PATH
-exec "$PYTHON" -m pytest tipc "${configs[@]}" --mode "$TIPC_MODE" --shard "$TIPC_SHARD" \
+exec "$PYTHON" -m pytest tipc "${configs[@]}" "${repo[@]}" --mode "$TIPC_MODE" --shard "$TIPC_SHARD" \
     --jobs "${TIPC_JOBS:-auto}" --no-report -p no:cacheprovider "$@"

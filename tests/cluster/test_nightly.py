@@ -139,10 +139,14 @@ def test_ci_job_runs_the_same_command_per_rank_then_merges():
             env["TIPC_MODE"],
             env["TIPC_REPO"],
         )
-    steps = [shlex.split(step["run"]) for step in merge["steps"] if "run" in step]
+    steps = [words for step in merge["steps"] if "run" in step for words in logical_lines(step["run"])]
     (merged,) = tipc_commands(steps, "merge")
     (report,) = tipc_commands(steps, "report")
-    assert merged.out == "nightly-results/merged" and report.results_dirs == [Path(merged.out)]
+    assert merged.dirs == ["nightly-results"] and report.results_dirs == [Path("nightly-results")]
+    (download,) = [s for s in merge["steps"] if "download-artifact" in s.get("uses", "")]
+    (upload,) = [s for s in node["steps"] if "upload-artifact" in s.get("uses", "")]
+    # each node's folder lands as nightly-results/node<rank>/: where its records' paths are relative to
+    assert (upload["with"]["name"], download["with"]["path"]) == ("node${{ matrix.rank }}", "nightly-results")
 
 
 def test_ci_job_names_a_real_config_and_uploads_where_the_nodes_write():

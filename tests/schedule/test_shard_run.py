@@ -13,6 +13,7 @@ import tipc
 from tipc.cli.main import main
 from tipc.cluster.merge import merge_dirs
 from tipc.errors import ResultsError
+from tipc.history.store import HISTORY_FILE, History
 from tipc.report.load import is_carried, load_runs, run_ids
 from tipc.results.folder import read_records, read_run_info
 
@@ -174,3 +175,26 @@ def test_an_empty_shard_passes_under_pytest_too(pytester, pytester_repo):
     )
     assert result.ret == 0
     result.stdout.fnmatch_lines(["*tipc: shard 7/7 has no chains: the matrix's 6 chain(s) went to the other parts*"])
+
+
+def test_the_history_store_alone_carries_the_split_and_the_trends_to_the_next_night(sharded, tmp_path):
+    mode_dir, _ = sharded
+    assert main(["merge", str(mode_dir)]) == 0
+    assert main(["report", str(mode_dir), "--out", str(tmp_path / "reports")]) == 0
+    output = mode_dir.parents[1]
+    cached = (output / HISTORY_FILE).read_bytes()
+    shutil.rmtree(output)  # next night on a fresh CI runner: only the cached file comes back
+    shutil.rmtree(tmp_path / "reports")  # and deleting old reports loses no history
+    output.mkdir(parents=True)
+    (output / HISTORY_FILE).write_bytes(cached)
+    paths = sorted((mode_dir.parents[3] / CONFIG_DIR).glob("[ab].txt"))
+    for k in range(1, SHARDS + 1):
+        assert run_shard(paths, f"{k}/{SHARDS}", group="night-2") == 0
+        notes = read_run_info(shard_dir(mode_dir, k, "night-2") / "run.json").notes
+        assert any("balanced by recorded durations" in n for n in notes)
+    assert main(["merge", str(mode_dir)]) == 0
+    assert main(["report", str(mode_dir), "--out", str(tmp_path / "reports")]) == 0
+    series = History(output / HISTORY_FILE).series("sm", MODE)
+    per_config = {c: [e.run for e in series if e.config == c] for c in {e.config for e in series}}
+    assert sorted(per_config) == ["fake_rec/a.txt", "fake_rec/b.txt"]  # one series per config, both nights in it
+    assert all(len(runs) == 2 for runs in per_config.values())

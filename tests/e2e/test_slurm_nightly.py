@@ -1,10 +1,12 @@
 """The Slurm recipes on a real two-node cluster on this machine (tests/support/slurm.py): the sharded
-nightly twice, the second night with one array task cancelled, merged by its own dependent job."""
+nightly twice, the second night with one array task cancelled, merged by its own dependent job; and
+the two-node job training the reference target on both nodes, merged by run group."""
 
 from __future__ import annotations
 
 import os
 import re
+import socket
 import sys
 from pathlib import Path
 
@@ -87,3 +89,52 @@ def test_two_nights_of_the_sharded_recipe_the_second_with_a_cancelled_task(clust
     assert len(records) < 15  # night 1 ran 15 stages in two shards: shard 2's are missing, not carried over
     assert os.path.isfile(output / "tipc-history.sqlite")
     assert (tmp_path / "reports" / "fake_rec_amp" / MODE / "latest").exists()
+
+
+FLEET = "tinyrec/train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt"
+
+
+def test_the_two_node_recipe_trains_on_both_nodes_and_merges_its_own_job(cluster, tinyrec, tmp_path):
+    mode_dir = tinyrec / "test_tipc" / "output" / "tinyrec" / MODE
+    env = {
+        "TIPC_CONFIG": FLEET,
+        "TIPC_MODE": MODE,
+        "TIPC_RESULTS": str(mode_dir),
+        "TIPC_PYTHON": sys.executable,
+        "TIPC_TIME": "00:10:00",
+        "TIPC_REPORTS": str(tmp_path / "reports"),
+        "FLAGS_START_PORT": str(free_port_pair()),
+    }
+    done = cluster.run(
+        "bash", str(CHECKOUT / "nightly" / "submit-slurm.sh"), "nodes", "--",
+        "--repo", str(tinyrec), "--python", sys.executable, "--device", "cpu",
+        cwd=str(tmp_path), env={**cluster.env, **env},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    (job,) = re.search(r"job (\d+) \(run group", done.stdout).groups()
+    cluster.wait_jobs(job, timeout=480)
+    log = (tmp_path / f"tipc-nightly-{job}.out").read_text()
+    assert f"tipc merge: run group slurm-{job}: 2 node(s), 10 record(s)" in log, log + cluster.logs()
+    records = read_records(mode_dir / "results.jsonl")
+    assert {r.node_rank for r in records} == {0, 1} and read_run_info(mode_dir / "run.json").run_group == f"slurm-{job}"
+    assert (tmp_path / "reports" / "tinyrec" / MODE / "latest").exists()
+
+
+def free_port_pair() -> int:
+    """A launch port free on both addresses, with the rendezvous port (one below) free too."""
+    for _ in range(50):
+        with socket.socket() as s:
+            s.bind((slurm.NODES[0], 0))
+            port = s.getsockname()[1] + 1
+        if port < 65000 and all(_free(ip, p) for ip in slurm.NODES for p in (port - 1, port)):
+            return port
+    raise RuntimeError("no free port pair on 127.0.0.2/127.0.0.3")
+
+
+def _free(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True

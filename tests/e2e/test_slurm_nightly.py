@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import sys
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 
 from tests.support import slurm
 from tests.support.fake_target import copy_fake_target
+from tests.support.ports import launch_port
 from tipc.results.folder import read_records, read_run_info
 
 pytestmark = pytest.mark.slow
@@ -103,7 +103,7 @@ def test_the_two_node_recipe_trains_on_both_nodes_and_merges_its_own_job(cluster
         "TIPC_PYTHON": sys.executable,
         "TIPC_TIME": "00:10:00",
         "TIPC_REPORTS": str(tmp_path / "reports"),
-        "FLAGS_START_PORT": str(free_port_pair()),
+        "FLAGS_START_PORT": str(launch_port(slurm.NODES)),
     }
     done = cluster.run(
         "bash", str(CHECKOUT / "nightly" / "submit-slurm.sh"), "nodes", "--",
@@ -118,23 +118,3 @@ def test_the_two_node_recipe_trains_on_both_nodes_and_merges_its_own_job(cluster
     records = read_records(mode_dir / "results.jsonl")
     assert {r.node_rank for r in records} == {0, 1} and read_run_info(mode_dir / "run.json").run_group == f"slurm-{job}"
     assert (tmp_path / "reports" / "tinyrec" / MODE / "latest").exists()
-
-
-def free_port_pair() -> int:
-    """A launch port free on both addresses, with the rendezvous port (one below) free too."""
-    for _ in range(50):
-        with socket.socket() as s:
-            s.bind((slurm.NODES[0], 0))
-            port = s.getsockname()[1] + 1
-        if port < 65000 and all(_free(ip, p) for ip in slurm.NODES for p in (port - 1, port)):
-            return port
-    raise RuntimeError("no free port pair on 127.0.0.2/127.0.0.3")
-
-
-def _free(host: str, port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind((host, port))
-        except OSError:
-            return False
-    return True

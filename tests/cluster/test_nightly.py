@@ -139,10 +139,14 @@ def test_ci_job_runs_the_same_command_per_rank_then_merges():
             env["TIPC_MODE"],
             env["TIPC_REPO"],
         )
-    steps = [shlex.split(step["run"]) for step in merge["steps"] if "run" in step]
+    steps = [words for step in merge["steps"] if "run" in step for words in logical_lines(step["run"])]
     (merged,) = tipc_commands(steps, "merge")
     (report,) = tipc_commands(steps, "report")
-    assert merged.out == "nightly-results/merged" and report.results_dirs == [Path(merged.out)]
+    assert merged.dirs == ["nightly-results"] and report.results_dirs == [Path("nightly-results")]
+    (download,) = [s for s in merge["steps"] if "download-artifact" in s.get("uses", "")]
+    (upload,) = [s for s in node["steps"] if "upload-artifact" in s.get("uses", "")]
+    # each node's folder lands as nightly-results/node<rank>/: where its records' paths are relative to
+    assert (upload["with"]["name"], download["with"]["path"]) == ("node${{ matrix.rank }}", "nightly-results")
 
 
 def test_ci_job_names_a_real_config_and_uploads_where_the_nodes_write():
@@ -195,7 +199,8 @@ out = Path(os.environ["TIPC_RESULTS"]) / f"node{ctx.node_rank}"
 out.mkdir(parents=True, exist_ok=True)
 now = time.time()
 info = RunInfo(model="tinyrec", mode=ns.mode, config=ns.config, config_sha256="abc",
-               host=ctx.host, node_rank=ctx.node_rank, nodes=ctx.ips, start=now, duration=1.0)
+               host=ctx.host, node_rank=ctx.node_rank, nodes=ctx.ips, start=now, duration=1.0,
+               run_group=os.environ["TIPC_RUN_GROUP"], ended=True)
 (out / "run.json").write_text(info.to_json())
 record = StageRecord(id="c::train", kind="train", chain="c", status=Status.PASSED, start=now,
                      node_rank=ctx.node_rank, host=ctx.host, model="tinyrec", mode=ns.mode)
@@ -235,6 +240,6 @@ def test_local_2node_runs_both_nodes_and_merges(tmp_path, free_port, fail_rank, 
     assert consoles.count("PASS peers: all 2 nodes met at 127.0.0.2") == 2
     merged = [json.loads(line) for line in (results / "results.jsonl").read_text().splitlines()]
     assert [(r["node_rank"], r["host"]) for r in merged] == [(0, "127.0.0.2"), (1, "127.0.0.3")]
-    assert "tipc merge: 2 node(s), 2 record(s)" in done.stdout
+    assert re.search(r"tipc merge: run group local-\S+: 2 node\(s\), 2 record\(s\)", done.stdout)
     (index,) = (tmp_path / "reports").rglob("index.html")
     assert str(index) in done.stdout and "127.0.0.3" in index.read_text()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import tipc
+from tests.support.ports import launch_port
 
 pytestmark = pytest.mark.slow
 
@@ -33,24 +33,7 @@ RENDEZVOUS_TIMEOUT = 20
 
 @pytest.fixture
 def start_port() -> int:
-    """A launch port free on both addresses, with the rendezvous port (one below) free too."""
-    for _ in range(50):
-        with socket.socket() as s:
-            s.bind((IPS[0], 0))
-            port = s.getsockname()[1] + 1
-        if port < 65000 and all(_free(ip, p) for ip in IPS for p in (port - 1, port)):
-            return port
-    raise RuntimeError("no free port pair on 127.0.0.2/127.0.0.3")
-
-
-def _free(host: str, port: int) -> bool:
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((host, port))
-        except OSError:
-            return False
-    return True
+    return launch_port(IPS)
 
 
 def node_argv(target: Path, out: Path, host: str, start_port: int) -> list[str]:

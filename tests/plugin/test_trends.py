@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests.support.trend_history import seed_nights
+from tipc.history.store import HISTORY_FILE
+
+STORE = f"fake_target/test_tipc/output/{HISTORY_FILE}"  # beside the results the runs write
 
 
 @pytest.mark.parametrize(
@@ -15,14 +18,14 @@ from tests.support.trend_history import seed_nights
 )
 def test_a_slower_night_fails_the_session_only_with_fail_on_regression(tipc_run, monkeypatch, fail_on, status):
     tipc_run.run().assert_outcomes(passed=5)
-    seed_nights(tipc_run.pytester.path / "reports", "fake_rec", "lite_train_lite_infer", 5)
+    seed_nights(tipc_run.pytester.path / STORE, "fake_rec", "lite_train_lite_infer", 5)
     monkeypatch.setenv("TIPC_FAKE", "infer:slower=2")
     result = tipc_run.run(*fail_on)
     result.assert_outcomes(passed=5)  # every stage passed: the finding is the run's, not a stage's
     assert result.ret == status
     result.stdout.fnmatch_lines(
         [
-            "tipc: regression: */fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt "
+            "tipc: regression: fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt "
             "norm_train-gpus_-1-fp32::infer[[]*-bs1[]]: inference time 4 ms is outside its noise band "
             "1.94–2.06 ms (median 2 ms over 5 earlier runs)",
         ]
@@ -33,7 +36,7 @@ def test_a_slower_night_fails_the_session_only_with_fail_on_regression(tipc_run,
 
 def test_a_failed_stage_keeps_its_own_exit_status(tipc_run, monkeypatch):
     tipc_run.run().assert_outcomes(passed=5)
-    seed_nights(tipc_run.pytester.path / "reports", "fake_rec", "lite_train_lite_infer", 5)
+    seed_nights(tipc_run.pytester.path / STORE, "fake_rec", "lite_train_lite_infer", 5)
     monkeypatch.setenv("TIPC_FAKE", "infer:slower=2,train:fail")
     result = tipc_run.run("--fail-on", "regression")
     assert result.ret == pytest.ExitCode.TESTS_FAILED

@@ -22,6 +22,7 @@ COMMANDS = {
     "report": ("tipc.cli.report_cmd", "render an HTML report from results directories"),
     "merge": ("tipc.cli.merge_cmd", "merge several nodes' results into one directory"),
     "doctor": ("tipc.cli.doctor_cmd", "check the machine and the stage interpreter for a config, before a run"),
+    "history": ("tipc.cli.history_cmd", "the history store: list, show, export or prune its runs"),
     "golden": ("tipc.cli.golden_cmd", "golden results: `tipc golden update --from RESULTS_DIR…` writes them"),
 }
 

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from tipc.errors import ResultsError, UsageError
 from tipc.files.write import under, write_atomic, writing
+from tipc.history.store import history_file
 from tipc.metrics.noise import DEFAULT_RUNS, TrendPolicy
 from tipc.report.build import Anchors, all_records, anchors_for, build_report, format_time, head_info, run_span
 from tipc.report.compare import (
@@ -50,9 +51,9 @@ from tipc.report.model import Comparison, HistoryEntry
 from tipc.report.naming import stage_key
 from tipc.report.render import render, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
-from tipc.report.trend_store import record_run, run_figures
+from tipc.report.trend_store import TREND_FILE, record_run, run_figures, stage_times
 from tipc.report.trends import Regression, Trends, build_trends
-from tipc.results.folder import RECORDS, Warn, has_results
+from tipc.results.folder import RECORDS, Warn, has_results, portable_root
 from tipc.results.records import Status
 from tipc.run.criteria import Criteria
 from tipc.suites.registry import report_sections
@@ -157,7 +158,8 @@ def _history_links(history: Sequence[PastRun]) -> tuple[HistoryEntry, ...]:
 def _trends(
     mode_dir: Path, runs: Sequence[NodeRun], order: str, anchors: Anchors, policy: TrendPolicy, warn: Warn
 ) -> Trends:
-    """This run into the mode folder's trend history, then each figure against its earlier runs.
+    """This run into the history store (beside the results: ``tipc.history.store``), then each figure
+    against its earlier runs.
     The history keeps at least the default window, so a night with a short ``--trend-runs``
     does not forget what longer windows read. One shard's report (``--shard``) is judged but not
     recorded: the merged run's report records every shard's figures, under its own run id."""
@@ -165,8 +167,13 @@ def _trends(
     records = all_records(runs)
     own = [r for r in records if not is_carried(r, ids)]
     current = run_figures(order, own)
-    one_shard = bool(head_info(runs).shard) and len({r.shard for r in records}) == 1
-    history = record_run(mode_dir, current, max(policy.runs, DEFAULT_RUNS), warn, write=not one_shard)
+    head = head_info(runs)
+    one_shard = bool(head.shard) and len({r.shard for r in records}) == 1
+    store = history_file(portable_root(runs[0].source), head.model, head.mode, mode_dir)
+    keep = max(policy.runs, DEFAULT_RUNS)
+    history = record_run(
+        store, mode_dir / TREND_FILE, head.model, head.mode, current, stage_times(own), keep, warn, write=not one_shard
+    )
     unjudged = {
         stage_key(r): not_compared_why(Status.PASSED.value, r.status.value, kind_of(r.id))
         for r in own

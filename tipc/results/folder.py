@@ -12,6 +12,11 @@
     <out>/.tipc_reserve        64 KiB kept while a run goes on: given up when the disk fills, so that
                                the stage that filled it keeps its record and the run ends its run.json
 
+A record's paths (``log``, ``log_offsets``' files) are written relative to the ``<mode>`` folder
+the results folder belongs to (``portable_root``) when they lie inside it, and read back against
+where that folder is now: results copied to another machine, or merged on another CI runner, still
+name their logs. ``run.json``'s ``folder`` keeps the absolute path they were written in.
+
 Several processes of one run may append at once (pytest-xdist workers run different
 chains of one plan), so every append is one ``write`` on an ``O_APPEND`` descriptor:
 lines never interleave, and each is on disk as soon as its stage ends. Two *runs*
@@ -51,7 +56,8 @@ PASSED_STAMPS = ".tipc_passed.jsonl"
 RESERVE = ".tipc_reserve"
 RESERVE_BYTES = 64 * 1024  # a record is a few KiB, run.json less: room for the last of each
 NODE_PREFIX = "node"
-SHARD_PREFIX = "shard"  # a part of a split matrix (--shard K/N) writes <mode>/shard<K>/
+SHARD_PREFIX = "shard"  # a part of a split matrix (--shard K/N) writes <mode>/shards/<run group>/shard<K>/
+SHARDS = "shards"
 # What the readers accept: a record is a few KiB (predictions included), a run.json less.
 MAX_RECORD_BYTES = 16 << 20
 MAX_RESULTS_BYTES = 1 << 30
@@ -96,10 +102,44 @@ def _append(path: Path, text: str) -> None:
             os.close(fd)
 
 
+def portable_root(folder: Path) -> Path:
+    """The ``<mode>`` folder a results folder belongs to: record paths are relative to it.
+    ``<mode>``, ``<mode>/node<k>``, ``<mode>/shards/<group>/shard<K>``, and ``runs/<id>`` of each."""
+    folder = Path(os.path.abspath(folder))
+    if folder.parent.name == RUNS:
+        folder = folder.parent.parent
+    if folder.parent.parent.name == SHARDS:
+        return folder.parents[2]
+    if folder.name.startswith(NODE_PREFIX) and folder.name[len(NODE_PREFIX) :].isdigit():
+        return folder.parent
+    return folder
+
+
+def _relative(path: str, root: Path) -> str:
+    return os.path.relpath(path, root) if path and os.path.isabs(path) and Path(path).is_relative_to(root) else path
+
+
+def _absolute(path: str, root: Path) -> str:
+    return path if not path or os.path.isabs(path) else os.path.normpath(root / path)
+
+
+def _moved(record: StageRecord, root: Path, move: Callable[[str, Path], str]) -> StageRecord:
+    if not record.log and not record.log_offsets:
+        return record
+    offsets = {move(k, root): v for k, v in record.log_offsets.items()}
+    return replace(record, log=move(record.log, root), log_offsets=offsets)
+
+
+def record_line(record: StageRecord, folder: Path) -> str:
+    """``record`` as a line of ``folder``'s ``results.jsonl``: its paths relative to the ``<mode>`` folder."""
+    return _moved(record, portable_root(folder), _relative).to_json() + "\n"
+
+
 def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
     """Every record of a ``results.jsonl``. A bad line raises ``ResultsError`` naming the file and
     line, or, with ``warn``, is reported there and skipped."""
     records: list[StageRecord] = []
+    root = portable_root(path.parent)
     try:
         for number, raw in read.numbered_lines(path, MAX_RECORD_BYTES, MAX_RESULTS_BYTES):
             if raw is not None and not raw.strip():
@@ -107,7 +147,7 @@ def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
             try:
                 if raw is None:
                     raise ValueError(f"a line over {MAX_RECORD_BYTES} bytes")
-                records.append(StageRecord.from_dict(read.json_of(raw)))
+                records.append(_moved(StageRecord.from_dict(read.json_of(raw)), root, _absolute))
             except (ValueError, RecordError) as exc:  # UnicodeDecodeError and JSON nested too deeply too
                 problem = ResultsError(
                     str(path), number, f"not a stage record ({_short(exc)}); expected one JSON object per line"
@@ -152,26 +192,63 @@ def load_results_dir(path: str | Path, warn: Warn | None = None) -> tuple[RunInf
     return info, read_records(path / RECORDS, warn)
 
 
-def node_dirs(paths: Sequence[str | Path]) -> list[Path]:
-    """The results folders named, a ``<mode>`` folder standing for its ``node<k>/`` and
-    ``shard<k>/`` children.
+def part_dirs(path: Path) -> list[tuple[Path, RunInfo]]:
+    """The node and shard parts a ``<mode>`` folder holds, with their ``run.json``: ``node<k>/``,
+    ``shards/<group>/shard<K>/``, and ``shard<K>/`` of a tipc from before run groups. A part whose
+    ``run.json`` does not read is no part (a merge names what it joins, and what it set aside)."""
+    found = [
+        *path.glob(f"{NODE_PREFIX}*"),
+        *path.glob(f"{SHARD_PREFIX}[0-9]*"),
+        *path.glob(f"{SHARDS}/*/{SHARD_PREFIX}*"),
+    ]
+    parts = []
+    for p in sorted(found):
+        with contextlib.suppress(ResultsError):
+            parts.append((p, read_run_info(p / RUN_INFO)))
+    return parts
 
-    Children win over the folder's own files, which are an earlier merge's output.
-    """
+
+def newest_part(parts: Sequence[tuple[Path, RunInfo]]) -> RunInfo:
+    """The part that started last: its run group is tonight's, once tonight's parts have begun."""
+    return max((info for _, info in parts), key=lambda info: info.start)
+
+
+def node_dirs(paths: Sequence[str | Path]) -> list[Path]:
+    """The results folders named, a ``<mode>`` folder standing for its merged results when they are
+    of the newest run group's parts (``tipc merge`` wrote them), else for those parts. A part of an
+    earlier night is never read as tonight's."""
     out: list[Path] = []
     for raw in paths:
         path = Path(raw)
-        children = sorted(
-            p for prefix in (NODE_PREFIX, SHARD_PREFIX) for p in path.glob(f"{prefix}*") if (p / RUN_INFO).is_file()
-        )
-        out.extend(children or [path])
+        parts = part_dirs(path)
+        if not parts:
+            out.append(path)
+            continue
+        newest = newest_part(parts)
+        own = None
+        with contextlib.suppress(ResultsError):
+            own = read_run_info(path / RUN_INFO)
+        # A merge spans its parts: one that ended before the newest part began is an earlier night's.
+        merged = own is not None and own.run_group == newest.run_group and own.start + own.duration >= newest.start
+        if merged and (path / RECORDS).is_file():
+            out.append(path)
+        else:
+            out.extend(p for p, info in parts if info.run_group == newest.run_group)
     return out
 
 
+def group_folder(mode_dir: Path, group: str) -> Path:
+    """The shards of one night (``tipc.cluster.group``): one folder per night, so that no night's
+    shard is ever read as another's."""
+    return mode_dir / SHARDS / group
+
+
+def shard_folder(mode_dir: Path, group: str, index: int) -> Path:
+    return group_folder(mode_dir, group) / f"{SHARD_PREFIX}{index}"
+
+
 def has_results(path: Path) -> bool:
-    return (path / RECORDS).is_file() or any(
-        any(path.glob(f"{prefix}*/{RECORDS}")) for prefix in (NODE_PREFIX, SHARD_PREFIX)
-    )
+    return (path / RECORDS).is_file() or bool(part_dirs(path))
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +394,9 @@ class ResultsDir:
 
     def write_run_info(self, info: RunInfo) -> None:
         make_dirs(self.path)
-        self._spending_reserve(lambda: write_atomic(self.run_info_file, info.to_json() + "\n"))
+        self._spending_reserve(
+            lambda: write_atomic(self.run_info_file, replace(info, folder=os.path.abspath(self.path)).to_json() + "\n")
+        )
 
     def _spending_reserve(self, write: Callable[[], None]) -> None:
         """``write()``; on a full disk, once more after giving up the reserve, so that the stage that
@@ -343,7 +422,7 @@ class ResultsDir:
 
     def append_record(self, record: StageRecord) -> None:
         make_dirs(self.path)
-        self._spending_reserve(lambda: _append(self.records_file, record.to_json() + "\n"))
+        self._spending_reserve(lambda: _append(self.records_file, record_line(record, self.path)))
         if self._full is not None:
             raise self._full  # the disk is full: the run stops here, with this stage's record
 
@@ -438,4 +517,4 @@ def archive_interrupted(results: ResultsDir, found: Interrupted, record: StageRe
     """Add the record of the stage a killed run was running to that run's archived records."""
     dest = results.runs_dir / found.run_id
     make_dirs(dest)
-    _append(dest / RECORDS, record.to_json() + "\n")
+    _append(dest / RECORDS, record_line(record, dest))

@@ -198,6 +198,8 @@ class RunInfo:
     ended: bool = False  # False while the run goes on, and forever when it was killed
     shard: str = ""  # "K/N" when this run was one part of a split matrix
     partition: str = ""  # that split's fingerprint: the shards of one split share it (tipc merge checks)
+    run_group: str = ""  # the night this shard or node belongs to: tipc merge joins one group's parts
+    folder: str = ""  # where the results folder was when written: its records' paths are relative to it
     schema: int = SCHEMA
 
     def to_json(self) -> str:
@@ -243,6 +245,8 @@ _RUN_FIELDS = {
             "run_id",
             "shard",
             "partition",
+            "run_group",
+            "folder",
         ),
         _Spec(_TEXT),
     ),

@@ -135,6 +135,7 @@ class PlanRun:
             configs=(self.plan.config_path,),
             shard=self.plan.shard,
             partition=self.plan.partition,
+            run_group=self.plan.run_group,
         )
 
     def begin(self) -> None:

@@ -31,11 +31,6 @@ class Shard:
     def label(self) -> str:
         return f"{self.index}/{self.count}"
 
-    @property
-    def folder(self) -> str:
-        """The shard's results folder inside the one an unsharded run writes (merge reads ``shard<K>/``)."""
-        return f"shard{self.index}"
-
 
 @dataclass(frozen=True, slots=True)
 class Schedule:
@@ -43,6 +38,7 @@ class Schedule:
     mem_per_chain_mb: float | None = None  # the least memory assumed for any stage of a chain
     gpus: tuple[str, ...] = ()  # the devices chains may be pinned to; () = keep the planned ids
     shard: Shard | None = None
+    run_group: str = ""  # the night the parts belong to (tipc.cluster.group); "" when nothing says
 
     @property
     def concurrent(self) -> bool:

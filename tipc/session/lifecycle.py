@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -79,7 +80,12 @@ class TipcSession:
         self._watchdog: Watchdog | None = None
         self._runner: Runner | None = None
         self._sharding = (
-            Sharding(settings.schedule.shard, [t.path for t in settings.targets], self._whole_plan)
+            Sharding(
+                settings.schedule.shard,
+                settings.schedule.run_group,
+                [t.path for t in settings.targets],
+                self._whole_plan,
+            )
             if settings.schedule.shard
             else None
         )
@@ -98,16 +104,14 @@ class TipcSession:
     def plan(self, target: ConfigTarget) -> Plan:
         """The config's plan; with ``--shard``, its part of the split matrix."""
         if target.path not in self._plans:
-            plan = self._whole_plan(target.path)
+            plan = replace(self._whole_plan(target.path), run_group=self.settings.schedule.run_group)
             self._plans[target.path] = plan if self._sharding is None else self._sharding.restrict(plan)
         return self._plans[target.path]
 
     def plan_run(self, target: ConfigTarget) -> PlanRun:
         if target.path not in self._runs:
             plan = self.plan(target)
-            folder_path = results_folder(plan)
-            if self._sharding is not None:
-                folder_path /= self._sharding.shard.folder
+            folder_path = results_folder(plan) if self._sharding is None else self._sharding.folder(plan)
             folder = self._folders.setdefault(folder_path, ResultsDir(folder_path))
             self._runs[target.path] = PlanRun(
                 plan,
@@ -143,6 +147,8 @@ class TipcSession:
                 run.begin()
                 self.warnings.extend(run.warnings)
                 runs.append((target, run))
+        if self._sharding is not None and self._sharding.empty_note():
+            self.warnings.append(self._sharding.empty_note())
         if doctor_on(self.settings) and not self.settings.run.dry_run:
             self.doctor = run_doctor(self.settings, runs, emit, self.probes)
         failed = []
@@ -194,6 +200,11 @@ class TipcSession:
         folders.refuse_shared_folders(
             ((self.plan(t).config_path, s) for t in planned for s in self.plan(t).stages()), how
         )
+
+    @property
+    def empty_shard(self) -> bool:
+        """This run is a shard whose part of the split has no chain: nothing to run is no failure."""
+        return self._sharding is not None and bool(self._sharding.empty_note())
 
     def doctor_failed(self) -> bool:
         """A config failed a ``--doctor`` check: the run fails (its stages were blocked)."""

@@ -261,7 +261,18 @@ SCHEDULE_OPTIONS: tuple[Option, ...] = (
             default=None,
             metavar="K/N",
             help="run the K-th of N parts of every --config's chains, balanced by recorded durations; "
-            "results go to <mode>/shard<K>/ (tipc merge joins them)",
+            "results go to <mode>/shards/<run group>/shard<K>/ (tipc merge joins one group's)",
+        ),
+    ),
+    (
+        ("--run-group",),
+        dict(
+            dest="tipc_run_group",
+            default=None,
+            metavar="ID",
+            help="the night this shard or node belongs to: every part of one night the same id "
+            "(default: TIPC_RUN_GROUP, Slurm's array or job id, GitHub's run id, GitLab's pipeline id); "
+            "an earlier night's id re-runs one of its shards with its split",
         ),
     ),
 )

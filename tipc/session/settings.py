@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tipc.cluster.group import run_group
 from tipc.cluster.node import ClusterArgs, NodeContext, resolve_node, to_plan_kwargs
 from tipc.cluster.options import cluster_args
 from tipc.cluster.topology import ips_from_gpu_list
@@ -328,7 +329,8 @@ def _parsed(get: Callable[[str], Any], dest: str, flag: str, parse: Callable[[st
 
 
 def resolve_schedule(get: Callable[[str], Any], targets: tuple[ConfigTarget, ...]) -> Schedule:
-    """``--jobs``, ``--mem-per-chain`` (alone it means ``--jobs auto``), the GPU list, ``--shard``."""
+    """``--jobs``, ``--mem-per-chain`` (alone it means ``--jobs auto``), the GPU list, ``--shard``
+    and the run group it belongs to (``--run-group``, else the scheduler's: a shard needs one)."""
     jobs = _parsed(get, "tipc_jobs", "--jobs", parse_jobs)
     mem = _parsed(get, "tipc_mem_per_chain", "--mem-per-chain", parse_size)
     shard = _parsed(get, "tipc_shard", "--shard", parse_shard)
@@ -338,10 +340,20 @@ def resolve_schedule(get: Callable[[str], Any], targets: tuple[ConfigTarget, ...
         raise SettingsError(str(exc)) from None
     if jobs is None and mem is not None:
         jobs = AUTO
+    try:
+        group, _ = run_group(get("tipc_run_group"), os.environ)
+    except ValueError as exc:
+        raise SettingsError(f"--run-group {exc}") from None
+    if shard is not None and not group:
+        raise SettingsError(
+            "--shard: no run group says which night this shard belongs to; pass --run-group ID (the "
+            "same on every shard of one night, e.g. nightly-2026-12-01), or run under Slurm, GitHub "
+            "Actions or GitLab CI (docs/nightly.md)"
+        )
     if (jobs is not None or shard is not None) and any(t.node and t.node.multi_node for t in targets):
         # Every chain of a multi-node run launches on the one start port all nodes agreed on.
         raise SettingsError(
             "--jobs/--mem-per-chain/--shard: not on a multi-node run (every node runs every chain, one "
             "at a time, on the start port all nodes share); drop them"
         )
-    return Schedule(jobs=jobs, mem_per_chain_mb=mem, gpus=gpus, shard=shard)
+    return Schedule(jobs=jobs, mem_per_chain_mb=mem, gpus=gpus, shard=shard, run_group=group)

@@ -97,7 +97,7 @@ def read_legacy(path: Path, warn: Warn) -> tuple[RunFigures, ...]:
     except FileNotFoundError:
         return ()
     except OSError as exc:  # a FIFO, a device, too large: no history from it
-        warn(f"tipc: trend history {path} not read ({exc})")
+        warn(f"tipc: trend history {path} not read ({exc.strerror or exc})")
         return ()
     return tuple(sorted(found, key=lambda e: e.run))
 

@@ -10,12 +10,12 @@ FLEET_CONFIG ?= tinyrec/train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt
 # The configs say `python:python3`; tipc uses it when it resolves on PATH, so the venv comes first.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: install demo browser test test-fast lint typecheck bench nightly-local clean
+.PHONY: install demo browser test test-fast lint typecheck docs bench nightly-local gpu-check clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[cpu,test]'
+	$(PY) -m pip install -q -e '.[cpu,test,onnx]'
 	rm -f $(VENV)/.installed-* && touch $@
 
 install: $(STAMP)
@@ -49,8 +49,23 @@ nightly-local: install
 	TIPC_CONFIG=$(FLEET_CONFIG) TIPC_MODE=$(DEMO_MODE) \
 	TIPC_RESULTS=examples/tinyrec/test_tipc/output/tinyrec/$(DEMO_MODE) nightly/local-2node.sh
 
+# The documentation site (docs/, Sphinx + MyST), warnings as errors: docs/_build/html/index.html.
+DOCS_STAMP := $(VENV)/.docs-$(shell cksum pyproject.toml | cut -d' ' -f1)
+$(DOCS_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e '.[docs]'
+	rm -f $(VENV)/.docs-* && touch $@
+
+docs: $(DOCS_STAMP)
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	@echo "docs: docs/_build/html/index.html"
+
 bench: install
 	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
 
+# On a machine with NVIDIA GPUs and PyTorch, offline: the stand-in GPU target through tipc's GPU
+# paths, judged by tests/gpu/gpu_check.py (docs/gpu-check.md). Builds its own venv, .venv-gpu.
+gpu-check:
+	sh tests/gpu/gpu-check.sh
+
 clean:
-	rm -rf $(VENV) reports/*/ examples/*/test_tipc/output
+	rm -rf $(VENV) .venv-gpu reports/*/ examples/*/test_tipc/output examples/gpurec/test_tipc/gpu-check docs/_build

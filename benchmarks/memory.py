@@ -44,7 +44,7 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     from tipc.config import load_config
     from tipc.plan import PlanOptions, build_plan
-    from tipc.run.executor import ProcessExecutor
+    from tipc.proc.executor import ProcessExecutor
     from tipc.run.plan_run import PlanRun, RunSettings
 
     fake = ROOT / "tests" / "fake_target"

@@ -1,24 +1,29 @@
 """Harness overhead, side by side: bare argv lists, PaddleOCR's bash, ``pytest tipc`` and ``tipc run``.
 
 Builds a fake-target plan of 54 stages (2 chains × (train, eval, export, 24 infer
-cases); the fake scripts do almost nothing), then times ``--repeat`` interleaved rounds,
-each from a clean output folder and a clean report folder, and prints the best round of
-each (then the medians):
+cases)) whose stages print what real stages print: each train 200 step lines (into its
+stdout and its appended ``train.log``), each infer a prediction line per image (40) and
+AutoLog's benchmark block; then times ``--repeat`` interleaved rounds, each from a clean
+output folder and a clean report folder, and prints the best round of each (then the medians):
 
 * bare:  each stage's argv through ``subprocess.run`` into a log file, in plan order;
 * bash:  ``test_tipc/test_train_inference_python.sh <config> <mode>`` from a PaddleOCR
          checkout (``--paddleocr DIR`` or ``TIPC_PADDLEOCR``; skipped, with that reason,
          when none is given), run in the fake target as PaddleOCR runs it in its own;
 * pytest tipc: ``python -m pytest tipc --config … --mode …`` in a fresh process, with
-         pytest's start included; other installed pytest plugins are not loaded
-         (``PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 -p tipc.plugin.hooks``): they are the
-         user's cost, not tipc's (hypothesis alone adds ~0.5 s to every pytest start);
+         pytest's start included and every installed plugin loaded as a user's pytest loads
+         them (the ``[test]`` extra's: xdist, hypothesis, ...);
 * tipc run: the same run without pytest;
-* pytest alone: pytest on an empty folder, without tipc: the part of ``pytest tipc`` that is
-         pytest's own start and end, printed in the breakdown of its figure.
+* pytest alone: pytest running one empty test, with the same plugins: the part of ``pytest tipc``
+         that is pytest's own start and end (the plugins' imports, hypothesis's terminal
+         summary), printed beside it.
 
-Targets (issue 9): ``pytest tipc`` at or below the bash, and at most 5 ms per stage
-above the bare commands, pytest's start included.
+Every contender runs without ``PYTHONDONTWRITEBYTECODE`` (set in some CI images): with it, pytest
+rewrites and compiles the asserts of every plugin package it imports (all of hypothesis), on
+every start, which is pytest's cost, not tipc's.
+
+Targets (issue 21): the harness (``tipc run``, and ``pytest tipc`` less pytest's own start) at
+most 10 ms per stage above the bare commands, and ``pytest tipc`` at most 1.10 × the bash.
 """
 
 from __future__ import annotations
@@ -39,10 +44,14 @@ ROOT = Path(__file__).resolve().parents[1]
 FAKE = ROOT / "tests" / "fake_target"
 SOURCE = FAKE / "configs" / "fake_rec" / "train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
 MODE = "lite_train_lite_infer"
-TARGET_MS = 5.0
+TARGET_MS = 10.0
+TARGET_RATIO = 1.10
+EPOCHS = 100  # 2 steps an epoch: 200 step lines per train
+IMAGES = 40  # a prediction line each, per infer stage
 BASH_SCRIPTS = ("test_train_inference_python.sh", "common_func.sh")
 WIDEN = {  # line prefix -> value: 2 chains, 6 thread counts × 4 batch sizes per chain
     "model_name:": "fake_rec_bench",
+    "Global.epoch_num:": f"lite_train_lite_infer={EPOCHS}",
     "Global.auto_cast:": "fp32|amp",
     "--cpu_threads:": "1|2|3|4|5|6",
     "--rec_batch_num:": "1|2|3|4",
@@ -58,6 +67,10 @@ def make_repo(work: Path, paddleocr: Path | None) -> tuple[Path, Path]:
     for line in SOURCE.read_text().splitlines():
         key = next((k for k in WIDEN if line.startswith(k)), None)
         lines.append(f"{key}{WIDEN[key]}" if key else line)
+    images = repo / "inference" / "rec_inference"
+    first = next(images.iterdir())
+    for i in range(IMAGES - len(list(images.iterdir()))):
+        shutil.copy(first, images / f"bench_{i}{first.suffix}")
     config = repo / "configs" / "fake_rec" / "bench.txt"
     config.write_text("\n".join(lines) + "\n")
     if paddleocr is not None:
@@ -105,7 +118,7 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     from tipc.config import load_config
     from tipc.plan import PlanOptions, build_plan
-    from tipc.run.executor import child_env
+    from tipc.proc.child import child_env
 
     paddleocr, skipped = paddleocr_checkout(args.paddleocr)
     # tipc's bytecode, as an install leaves it: under PYTHONDONTWRITEBYTECODE every start would
@@ -115,7 +128,7 @@ def main() -> int:
     # The configs say `python:python3`: every contender runs this interpreter's python3, and the
     # tipc of this checkout (not some other one an editable install points at).
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
         "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
         "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
     }
@@ -166,7 +179,7 @@ def main() -> int:
             "--report-dir",
             str(work / "reports"),
         ]
-        pytest_env = {**env, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+        pytest_env = {k: v for k, v in env.items() if k != "PYTEST_DISABLE_PLUGIN_AUTOLOAD"}
 
         def pytest_tipc() -> None:
             subprocess.run(
@@ -174,8 +187,6 @@ def main() -> int:
                     sys.executable,
                     "-m",
                     "pytest",
-                    "-p",
-                    "tipc.plugin.hooks",
                     str(ROOT / "tipc"),
                     "-c",
                     str(work / "pytest.ini"),
@@ -201,8 +212,9 @@ def main() -> int:
             )
 
         (work / "empty").mkdir()
+        (work / "empty" / "test_nothing.py").write_text("def test_nothing():\n    pass\n")
 
-        def pytest_alone() -> None:  # exit 5, no tests: what pytest's start and end cost by themselves
+        def pytest_alone() -> None:  # one empty test: what pytest's start and end cost by themselves
             pytest_args = ["-c", str(work / "pytest.ini"), "-q", "-p", "no:cacheprovider", str(work / "empty")]
             subprocess.run([sys.executable, "-m", "pytest", *pytest_args], cwd=work, env=pytest_env, check=False,
                            stdout=subprocess.DEVNULL)  # fmt: skip
@@ -224,7 +236,7 @@ def main() -> int:
 def print_figures(best: dict[str, float], n: int, repeat: int, skipped: str) -> None:
     """The contenders side by side, per stage above bare, the breakdown of ``pytest tipc``, the verdicts."""
     t_bare = best["bare"]
-    print(f"stages: {n} (fake target: each stage is one short python process); best of {repeat} rounds")
+    print(f"stages: {n} (fake target: short python processes that print as real ones do); best of {repeat} rounds")
     for name, seconds in best.items():
         if name == "pytest alone":
             continue
@@ -236,17 +248,21 @@ def print_figures(best: dict[str, float], n: int, repeat: int, skipped: str) -> 
     start_ms = best["pytest alone"] * 1000
     print(
         f"  pytest tipc above bare: {above_ms:.0f} ms = pytest's own start and end {start_ms:.0f} ms "
-        f"(pytest on an empty folder, no tipc) + tipc {above_ms - start_ms:.0f} ms "
+        f"(pytest running one empty test, no tipc) + tipc {above_ms - start_ms:.0f} ms "
         f"({(above_ms - start_ms) / n:.1f} ms/stage)"
     )
-    per_stage = above_ms / n
+    harness = {
+        "tipc run": (best["tipc run"] - t_bare) * 1000 / n,
+        "pytest tipc less pytest's start": (above_ms - start_ms) / n,
+    }
     verdicts = [
-        f"pytest tipc {per_stage:.1f} ms/stage above bare, pytest's start included "
-        f"(target <= {TARGET_MS:g}: {'met' if per_stage <= TARGET_MS else 'NOT met'})"
+        f"{name}: {ms:.1f} ms/stage above bare (target <= {TARGET_MS:g}: {'met' if ms <= TARGET_MS else 'NOT met'})"
+        for name, ms in harness.items()
     ]
     if "bash" in best:
         ratio = best["pytest tipc"] / best["bash"]
-        verdicts.append(f"pytest tipc / bash = {ratio:.2f} (target <= 1.00: {'met' if ratio <= 1.0 else 'NOT met'})")
+        met = "met" if ratio <= TARGET_RATIO else "NOT met"
+        verdicts.append(f"pytest tipc / bash = {ratio:.2f} (target <= {TARGET_RATIO:.2f}: {met})")
     print("\n".join(verdicts))
 
 

@@ -172,7 +172,7 @@ def bench_shards(work: Path) -> tuple[str, bool]:
 
 
 def bench_cpu(work: Path) -> tuple[str, bool]:
-    from tipc.run.endings import oom_kills
+    from tipc.proc.child import oom_kills
 
     target = work / "tinyrec"
     shutil.copytree(

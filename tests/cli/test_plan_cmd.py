@@ -151,7 +151,8 @@ def test_unknown_mode_text(tipc, config):
     assert (code, err) == (
         2,
         f"tipc: error: {config}: unknown mode 'benchmark_infer': expected one of "
-        "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer, benchmark_train, klquant_whole_infer\n",
+        "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer, benchmark_train, "
+        "paddle2onnx_infer, klquant_whole_infer\n",
     )
 
 

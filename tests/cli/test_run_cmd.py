@@ -54,7 +54,7 @@ def test_failure_exits_1_with_log_tail_even_when_the_report_breaks(fake_repo, ca
     def broken_report(*args, **kwargs):
         raise RuntimeError("template bug")
 
-    monkeypatch.setattr("tipc.report.write.write_report", broken_report)
+    monkeypatch.setattr("tipc.session.report.write_report", broken_report)
     monkeypatch.setenv("TIPC_FAKE", "train:fail")
     assert tipc_run(fake_repo) == 1
     captured = capsys.readouterr()
@@ -82,8 +82,9 @@ def test_bad_options_exit_2(fake_repo, capsys, extra, message):
 
 
 def test_dry_run_prints_commands_only(fake_repo, capsys):
-    assert tipc_run(fake_repo, "--dry-run") == 0
-    assert "tools/export_model.py" in capsys.readouterr().out
+    assert tipc_run(fake_repo, "--dry-run") == 5  # nothing ran: not a pass
+    out = capsys.readouterr().out
+    assert "tools/export_model.py" in out and "dry run: every command was printed; nothing ran (exit status 5)" in out
     assert not (fake_repo / "test_tipc").exists()
 
 
@@ -218,3 +219,26 @@ def test_a_ptq_config_runs_with_the_bashs_lines_and_a_report(tmp_path, capsys, m
     )
     assert (tmp_path / "reports/rec_KL/whole_infer/latest.html").is_file()
     capsys.readouterr()
+
+
+def test_the_summary_says_which_criteria_were_checked(fake_repo, capsys, monkeypatch):
+    monkeypatch.setenv("TIPC_FAKE", "infer:empty")
+    assert tipc_run(fake_repo, "--no-report") == 0
+    err = capsys.readouterr().err
+    assert "tipc: checked: exit codes only (no golden compared, no figure judged against earlier runs)" in err
+    assert "every prediction empty" in err and "the model recognised or detected nothing" in err
+
+
+def test_an_interpreter_without_paddle_is_said_at_the_start_not_found_at_the_end(fake_repo, tmp_path, capsys):
+    # the fake target needs only the standard library; `-S` leaves site-packages (and paddle) out
+    python = tmp_path / "python-without-paddle"
+    python.write_text(f'#!/bin/sh\nexec {sys.executable} -S "$@"\n')
+    python.chmod(0o755)
+    argv = ["run", "--config", str(fake_repo / CPU_CONFIG), "--mode", "lite_train_lite_infer"]
+    assert main([*argv, "--python", str(python), "--no-report"]) == 0
+    out = capsys.readouterr().out
+    warning = f"tipc: warning: {python} has no paddle to import: every stage that imports paddle will fail"
+    assert warning in out
+    assert out.index(warning) < out.index("Run successfully")  # before the first stage's line
+    assert main([*argv, "--python", sys.executable, "--no-report"]) == 0
+    assert "has no paddle" not in capsys.readouterr().out

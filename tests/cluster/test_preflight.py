@@ -5,7 +5,8 @@ import time
 import pytest
 
 from tipc.cluster.node import NodeContext
-from tipc.cluster.preflight import CheckState, run_preflight
+from tipc.cluster.preflight import PREFLIGHT, run_preflight
+from tipc.doctor.checks import State
 
 NODE = """
 import sys
@@ -54,7 +55,7 @@ def test_version_mismatch_stops_both(free_port):
     (rc0, out0), (rc1, out1) = finish(n0), finish(n1)
     problem = (
         "FAIL peers: node 1 (127.0.0.3) has paddle_version '3.2.0', node 0 (127.0.0.2) "
-        "has '3.3.1'\n    fix: run the same tipc checkout, config and paddle on every node"
+        "has '3.3.1'\n     fix: run the same tipc checkout, config and paddle on every node"
     )
     assert (rc0, rc1) == (1, 1)
     assert problem in out0 and problem in out1
@@ -91,9 +92,9 @@ def ctx(**changes):
 @pytest.mark.parametrize(
     "context, which, outcomes",
     [
-        (ctx(), None, [("device", CheckState.PASS)]),
-        (ctx(device="gpu", device_reason="--device gpu"), None, [("device", CheckState.WARN)]),
-        (ctx(device="gpu", device_reason="--device gpu"), "/bin/nvidia-smi", [("device", CheckState.PASS)]),
+        (ctx(), None, [("device", State.PASS)]),
+        (ctx(device="gpu", device_reason="--device gpu"), None, [("device", State.WARN)]),
+        (ctx(device="gpu", device_reason="--device gpu"), "/bin/nvidia-smi", [("device", State.PASS)]),
     ],
     ids=["cpu", "gpu-without-cuda-warns", "gpu-with-cuda"],
 )
@@ -104,7 +105,7 @@ def test_single_node_checks(context, which, outcomes):
     )
     assert [(c.name, c.state) for c in report.checks] == outcomes
     assert report.ok
-    assert lines == [c.line() for c in report.checks]
+    assert lines == [c.line(PREFLIGHT) for c in report.checks]
 
 
 def test_single_node_taken_start_port_fails(free_port, listener):

@@ -88,3 +88,32 @@ def test_shim_prints_a_parsable_block_and_returns(tmp_path, python_flags):
 
 def test_shim_path_holds_the_package():
     assert (Path(shim_path()) / "auto_log" / "__init__.py").is_file()
+
+
+FAKE_SMI = """#!/bin/sh
+case "$1" in
+  --query-compute-apps=*) echo "4242, 1924" ;;
+  --query-gpu=*) printf '0, 7, 580.159.04\\n5, 63, 580.159.04\\n' ;;
+esac
+"""
+
+
+@pytest.mark.parametrize(
+    ("visible", "util"),
+    [(None, 7.0), ("5", 63.0), ("5,0", 63.0), ("0,5", 7.0), ("GPU-8f6c", 7.0)],
+    ids=["all-visible", "pinned-to-5", "first-of-two", "first-of-two-is-0", "uuid-not-mapped"],
+)
+def test_gpu_figures_are_the_process_s_device_s(tmp_path, monkeypatch, visible, util):
+    """A process pinned to GPU 5 calls it device 0: its utilisation is nvidia-smi's index 5."""
+    from tipc.compat import auto_log
+
+    smi = tmp_path / "nvidia-smi"
+    smi.write_text(FAKE_SMI)
+    smi.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    if visible is None:
+        monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    else:
+        monkeypatch.setenv("CUDA_VISIBLE_DEVICES", visible)
+    facts = auto_log._gpu_facts("0", 4242)
+    assert (facts["gpu_rss_mb"], facts["gpu_util"], facts["driver_version"]) == (1924.0, util, "580.159.04")

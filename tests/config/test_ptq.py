@@ -133,10 +133,12 @@ def test_a_ptq_config_runs_in_whole_infer_only(mode):
     )
 
 
-def test_a_train_config_runs_in_every_mode():
+def test_a_train_config_runs_in_every_mode_but_paddle2onnx_infer():
     config = parse_any_config_text(config_text(tail=(TRAIN_BENCHMARK,)), PATH)
     assert config_modes(config) == PADDLEOCR_MODES
     assert [check_mode(config, mode) for mode in PADDLEOCR_MODES] == list(PADDLEOCR_MODES)
+    with pytest.raises(ConfigError, match="mode 'paddle2onnx_infer' runs paddle2onnx configs"):
+        check_mode(config, Mode.PADDLE2ONNX_INFER)
 
 
 def test_benchmark_train_needs_the_train_benchmark_section():

@@ -16,7 +16,7 @@ from tipc.doctor.facts import Driver, Environment, Library, RunCheck
 from tipc.doctor.interpreter import check_interpreter, check_paddle, check_run_check
 from tipc.doctor.libraries import check_library
 from tipc.doctor.nvidia import check_compat, check_driver
-from tipc.doctor.target import check_auto_log, check_nodes, check_scripts
+from tipc.doctor.target import check_auto_log, check_nodes, check_scripts, needs_auto_log_by_name
 
 ON_GPU = gpu_need(True, "gpu", "--device gpu")
 AUTO_NONE = gpu_need(True, "cpu", "--device auto: no CUDA device")
@@ -190,11 +190,46 @@ def test_auto_log_matters_only_with_benchmark_stages():
     assert failed.state is State.FAIL
     assert "--autolog-shim" in failed.fix
     dropin = replace(GPU_ENV, auto_log=False, auto_log_where="No module named 'auto_log'", auto_log_dropin="/t/a.py")
-    warned = check_auto_log(with_benchmark, dropin, shim=False)
+    reference = "from tipc.compat.auto_log import AutoLogger\n"  # the reference target tries the drop-in first
+    warned = check_auto_log(with_benchmark, dropin, shim=False, read=lambda path: reference)
     assert warned.state is State.WARN
     assert warned.detail.endswith("tipc.compat.auto_log does (/t/a.py): enough for a target importing it so")
+
+
+def test_a_predictor_that_imports_auto_log_by_name_fails_without_it_whatever_else_imports():
+    # PaddleOCR's tools/infer/predict_rec.py: `import auto_log` under `if args.benchmark:`; the
+    # drop-in importable as tipc.compat.auto_log does not help it, so its stages will fail.
+    dropin = replace(GPU_ENV, auto_log=False, auto_log_where="No module named 'auto_log'", auto_log_dropin="/t/a.py")
+    check = check_auto_log(
+        make_plan(benchmark="--benchmark:True"),
+        dropin,
+        shim=False,
+        read=lambda p: "if args.benchmark:\n    import auto_log\n",
+    )
+    assert check.state is State.FAIL
+    assert "tools/infer/predict_rec.py imports it by that name, so its stages will fail" in check.detail
+    assert "--autolog-shim" in check.fix
 
 
 def test_single_node_runs_have_no_multi_node_preflight():
     (check,) = check_nodes(None, {})
     assert check.state is State.NA
+
+
+@pytest.mark.parametrize(
+    ("text", "by_name"),
+    [
+        ("if args.benchmark:\n    import auto_log\n", True),
+        ("from auto_log import AutoLogger\n", True),
+        (
+            "try:\n    from tipc.compat.auto_log import AutoLogger\nexcept ImportError:\n    from auto_log import AutoLogger\n",
+            False,
+        ),
+        ("print('---------------------- Env info ----------------------')\n", False),
+        ("import auto_logger_of_mine\n", False),
+    ],
+    ids=["paddleocr", "from-import", "drop-in-first", "prints-its-own-block", "another-module"],
+)
+def test_which_predictors_need_auto_log_by_name(text, by_name):
+    plan = make_plan(benchmark="--benchmark:True")
+    assert bool(needs_auto_log_by_name(plan, read=lambda p: text)) is by_name

@@ -117,10 +117,12 @@ def test_nvidia_smi_header_is_read():
 def test_the_environment_probe_answers_in_the_stage_interpreter():
     """Real: this interpreter (paddle CPU build here) runs the probe file as the stages' would."""
     done = subprocess.run(
-        [sys.executable, inspect_env.__file__, "--path", str(ROOT / "tipc" / "compat")],
+        [sys.executable, inspect_env.__file__, "--path", str(ROOT / "tipc" / "compat"),
+         "--package", "pytest", "--package", "no-such-package-here"],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     env = parse_environment(done.stdout)
+    assert dict(env.packages) == {"pytest": pytest.__version__, "no-such-package-here": ""}
     assert env.python_version == ".".join(map(str, sys.version_info[:3]))
     assert env.auto_log, env.auto_log_where
     assert env.auto_log_where.startswith(str(ROOT / "tipc" / "compat" / "auto_log"))
@@ -150,7 +152,7 @@ def test_garbage_is_not_an_answer():
 def test_the_machine_is_asked_once_per_interpreter(monkeypatch, tmp_path):
     """A matrix of configs shares one interpreter: it is asked once, not once per config."""
     from tipc.doctor import probes as probes_module
-    from tipc.run.probe import Answer
+    from tipc.proc.child import Answer
 
     asked: list[list[str]] = []
 

@@ -53,3 +53,27 @@ def test_log_lines_are_decoded_leniently(tmp_path):
     log = tmp_path / "x.log"
     log.write_bytes(b"ok\n\xff\xfe bad bytes\n")
     assert list(log_lines(log)) == ["ok\n", "\ufffd\ufffd bad bytes\n"]
+
+
+@pytest.mark.parametrize(
+    ("since", "until", "lines"),
+    [
+        (0, None, ["a\n", "bb\n", "ccc\n"]),
+        (2, 5, ["bb\n"]),
+        (2, 4, ["bb"]),  # a line cut by the next writer's start
+        (5, 9, ["ccc\n"]),
+        (20, None, ["a\n", "bb\n", "ccc\n"]),  # shorter than since: replaced, all of it is new
+        (5, 2, ["ccc\n"]),  # an end before the start is no end
+    ],
+    ids=["whole", "own-part", "cut-line", "last", "replaced", "no-end"],
+)
+def test_log_lines_read_a_stages_part_between_two_offsets(tmp_path, since, until, lines):
+    log = tmp_path / "train.log"
+    log.write_bytes(b"a\nbb\nccc\n")
+    assert list(log_lines(log, since, until)) == lines
+
+
+def test_a_tail_window_ends_where_the_next_writer_began(tmp_path):
+    log = tmp_path / "eval.log"
+    log.write_bytes(b"mine: 1\nnext: 2\n")
+    assert tail_window(log, 0, until=8) == "mine: 1\n"

@@ -30,7 +30,8 @@ def test_chain_order_is_gpu_then_autocast_then_trainer():
     ]
 
 
-@pytest.mark.parametrize("mode", [m for m in PADDLEOCR_MODES if m != "benchmark_train"])  # its own: test_benchmark.py
+# benchmark_train: its own test_benchmark.py; paddle2onnx_infer: tests/plan/test_paddle2onnx.py
+@pytest.mark.parametrize("mode", [m for m in PADDLEOCR_MODES if m != "benchmark_train"])
 def test_every_mode_plans(mode):
     plan = make_plan(mode)
     assert plan.mode == mode and plan.output_dir == f"./test_tipc/output/rec/{mode}"
@@ -114,6 +115,21 @@ def test_cpu_note_and_ips_ignored_note():
     assert "--ips ignored: no gpu_list entry (line 4) is multi-node" in notes
 
 
+@pytest.mark.parametrize(
+    ("options", "noted"),
+    [(dict(device="cpu"), True), (dict(device="gpu"), False)],
+    ids=["gpu-ids-become-cpu-processes", "gpus-stay-gpus"],
+)
+def test_gpu_ids_turned_into_cpu_processes_note_the_memory_they_multiply(options, noted):
+    notes = make_plan(options=options).notes  # gpu_list 0|0,1
+    expected = (
+        "device cpu: gpu_list 0,1 trains as 2 CPU processes on this node (--nproc_per_node=2): each holds the "
+        "model and its data loader, so that training needs about 2× the memory of one process"
+    )
+    assert (expected in notes) is noted
+    assert not any("gpu_list 0 trains" in n for n in notes)  # one process: nothing multiplied
+
+
 def test_config_notes_are_carried():
     text = config_text().replace("pact_train:null\n", "")
     plan = build_plan(parse_config_text(text, PATH), PlanOptions("lite_train_lite_infer", python="py"))
@@ -178,7 +194,8 @@ def test_unknown_mode():
         build_plan(make_config(), PlanOptions("benchmark_infer"))
     assert str(err.value) == (
         "cfgs/rec/train_infer_python.txt: unknown mode 'benchmark_infer': expected one of "
-        "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer, benchmark_train, klquant_whole_infer"
+        "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer, benchmark_train, "
+        "paddle2onnx_infer, klquant_whole_infer"
     )
 
 

@@ -88,7 +88,12 @@ def test_options_map_to_settings(argv, check):
 def shim(tmp_path: Path, name: str = "python3.7") -> Path:
     """A ``python3.7`` on PATH that cannot run, as pyenv and conda shims are when the version is absent."""
     path = tmp_path / name
-    path.write_text("#!/bin/sh\necho 'pyenv: python3.7: command not found' >&2\nexit 127\n")
+    # pyenv's own shape: the line that says why first, advice after it (the last line says nothing)
+    path.write_text(
+        "#!/bin/sh\necho 'pyenv: python3.7: command not found' >&2\necho >&2\n"
+        "echo 'The python3.7 command exists in these Python versions: 3.7.17' >&2\n"
+        "echo 'Note: see pyenv help global for letting both be' >&2\necho '      found at the same time.' >&2\nexit 127\n"
+    )
     path.chmod(0o755)
     return path
 
@@ -129,7 +134,7 @@ def test_config_interpreter_that_cannot_run_falls_back_with_a_note(tmp_path, mon
     assert any(
         note.startswith(
             f"python: {sys.executable} (the config's 'python3.7' (line 3) is on PATH "
-            f"({tmp_path}/python3.7) but cannot run: exit 127"
+            f"({tmp_path}/python3.7) but cannot run: exit 127: pyenv: python3.7: command not found"
         )
         for note in plan.notes
     )

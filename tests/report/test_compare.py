@@ -240,3 +240,35 @@ def test_read_summary_names_the_file_and_why(tmp_path, content, why):
     with pytest.raises(ResultsError) as exc:
         read_summary(path)
     assert exc.value.path == str(path) and why in str(exc.value)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "why"),
+    [
+        ("passed", "failed", "not compared: training failed in this run"),
+        ("passed", "timeout", "not compared: training timeout in this run"),
+        ("failed", "passed", "not compared: training failed in the earlier run"),
+        ("failed", "failed", "not compared: training failed in this run"),
+    ],
+    ids=["failed-now", "timed-out-now", "failed-before", "failed-both"],
+)
+def test_a_failed_stages_figures_are_no_improvement_nor_regression(before, after, why):
+    # The OOM-killed training of the issue: 4808.6 MB before, 485.3 MB when it died; never "-89.9 %".
+    c = compare(
+        run(outcome("c::train", before, peak_rss_mb=4808.6, ips=90.0)),
+        run(outcome("c::train", after, peak_rss_mb=485.3, ips=3.0)),
+        {("c::train", 0): "stage-c"},
+        against="x",
+    )
+    assert c.moves == ()
+    assert [(n.label, n.anchor, n.why) for n in c.not_compared] == [("c::train", "stage-c", why)]
+
+
+def test_figures_of_two_passes_are_compared_and_stages_without_figures_are_not_listed():
+    c = compare(
+        run(outcome("c::train", "passed", ips=100.0), outcome("c::export", "passed")),
+        run(outcome("c::train", "passed", ips=50.0), outcome("c::export", "failed")),
+        {},
+        against="x",
+    )
+    assert [m.label for m in c.moves] == ["c::train"] and c.not_compared == ()

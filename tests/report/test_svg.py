@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tipc.report.svg import fmt_number, line_plot, nice_ticks
+from tipc.report.svg import fmt_figure, fmt_number, fmt_range, line_plot, nice_ticks
 
 
 @pytest.mark.parametrize(
@@ -22,11 +22,40 @@ def test_nice_ticks_cover_the_range_on_round_steps(lo, hi, expected):
 
 @pytest.mark.parametrize(
     "value, text",
-    [(0, "0"), (6, "6"), (374.8274, "374.8"), (0.00123, "0.00123"), (12345.6, "1.23e+04")],
-    ids=["zero", "int", "ms", "small", "large"],
+    [
+        (0, "0"),
+        (6, "6"),
+        (374.8274, "374.8"),
+        (0.00123, "0.00123"),
+        (12345.6, "12346"),
+        (4880.4, "4880"),
+        (0.000123, "0.000123"),
+    ],
+    ids=["zero", "int", "ms", "small", "large-no-exponent", "thousands", "tiny"],
 )
 def test_fmt_number(value, text):
     assert fmt_number(value) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "text"),
+    [
+        (4808.6, "MB", "4.696 GB"),
+        (485.3, "MB", "485.3 MB"),
+        (4880.0, "ms", "4880 ms"),
+        (120.5, "samples/s", "120.5 samples/s"),
+        (3.0, "", "3"),
+    ],
+    ids=["memory-in-gb", "memory-in-mb", "no-exponent", "throughput", "no-unit"],
+)
+def test_figures_are_written_in_units_people_read(value, unit, text):
+    assert fmt_figure(value, unit) == text
+    assert "e+" not in text
+
+
+def test_a_range_is_written_in_one_unit():
+    assert fmt_range(363.6, 386.0, "ms") == "363.6–386 ms"
+    assert fmt_range(900.0, 4808.6, "MB") == "0.8789–4.696 GB"
 
 
 def test_line_plot_places_points_inside_the_axes_in_x_order():

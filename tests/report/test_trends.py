@@ -193,3 +193,30 @@ def test_a_shards_own_report_is_judged_but_only_the_merged_run_is_recorded(tmp_p
     assert [(g.stage, g.figure) for g in found] == [(f"{CPU_CHAIN}::train", "train ips")]
     assert ("regression", f"{CPU_CHAIN}::train", "train ips") in rows(doc)
     assert history.read_bytes() == before
+
+
+def test_a_run_whose_training_failed_shows_the_configs_history_and_compares_nothing(tmp_path):
+    out = tmp_path / "reports"
+    for night in range(2):
+        write_report([single_node_run(tmp_path / f"r{night}", T0 + night * DAY, run_id=run_id(night))], out)
+    w = ResultsWriter(tmp_path / "failed", start=T0 + 2 * DAY, run_id=run_id(2))
+    w.add(CPU_CHAIN, "train", Status.FAILED, "Killed\n", returncode=-9, peak_rss_mb=485.3, reason="killed by SIGKILL")
+    w.add(CPU_CHAIN, "eval", Status.BLOCKED, None, reason=f"{CPU_CHAIN}::train failed")
+    doc = parse(write_report([w.write()], out).read_text(encoding="utf-8"))
+    rule = doc.find(id="trend-rule").text
+    assert "this config has 2 so far" in rule  # not "0 so far": the history holds two runs
+    assert "No benchmark figures" not in doc.find(id="trends").text
+    train = [
+        tr
+        for tr in doc.find(id="trend-table").find("tbody").find_all("tr")
+        if tr.attrs["data-stage"] == f"{CPU_CHAIN}::train"
+    ]
+    assert {tr.attrs["data-figure"] for tr in train} == {"train ips"}
+    assert all(tr.attrs["data-verdict"] == "no value" for tr in train)
+    assert all("not compared: training failed in this run" in tr.text for tr in train)
+    # the comparison with the night before lists it as not compared, never as a move
+    assert not doc.find_all(id="cmp-moves")
+    (item,) = [
+        li for li in doc.find(id="cmp-not-compared").find_all("li") if li.attrs["data-stage"] == f"{CPU_CHAIN}::train"
+    ]
+    assert "not compared: training failed in this run" in item.text

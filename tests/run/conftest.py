@@ -10,16 +10,9 @@ import pytest
 from tests.support.fake_target import CPU_CONFIG
 from tipc.config import load_config
 from tipc.plan import PlanOptions, build_plan
-from tipc.run import idle
 
 
 @pytest.fixture
 def fake_plan(fake_repo: Path):
     config = load_config(str(fake_repo / CPU_CONFIG))
     return build_plan(config, PlanOptions(mode="lite_train_lite_infer", repo=str(fake_repo), python=sys.executable))
-
-
-@pytest.fixture
-def idle_queue(monkeypatch):
-    """An empty queue of idle tasks for the test: nothing queued by an earlier test runs in it."""
-    monkeypatch.setattr(idle, "_tasks", type(idle._tasks)())

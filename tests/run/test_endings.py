@@ -7,8 +7,9 @@ import sys
 
 import pytest
 
-from tipc.run.endings import describe_exit, memory_limit_kb, oom_kills
-from tipc.run.executor import Ending, ExecRequest, ProcessExecutor
+from tipc.proc.child import Ending, oom_kills
+from tipc.proc.executor import ExecRequest, ProcessExecutor
+from tipc.run.endings import describe_exit, memory_limit_kb
 
 GB = 1024 * 1024  # KiB
 
@@ -65,7 +66,7 @@ def test_the_machine_publishes_what_the_evidence_needs():
 )
 def test_oom_kills_reads_the_counter_by_its_exact_name(tmp_path, monkeypatch, vmstat, kills):
     (tmp_path / "vmstat").write_text(vmstat)
-    monkeypatch.setattr("tipc.run.endings.VMSTAT", tmp_path / "vmstat")
+    monkeypatch.setattr("tipc.proc.child.VMSTAT", tmp_path / "vmstat")
     assert oom_kills() == kills
 
 

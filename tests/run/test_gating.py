@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from tipc.plan.model import Chain, Plan, Stage, StageKind, Topology
 from tipc.results.records import StageRecord, Status
-from tipc.run.gating import NOT_RANK0, decide
+from tipc.run.gating import NOT_RANK0, Decision, decide
 
 
 def stage(name: str, kind: StageKind, cwd: str, requires=(), outputs=(), rank0_only=False) -> Stage:
@@ -130,3 +131,18 @@ def test_outputs_left_by_another_plan_do_not_stand_in(tmp_path: Path):
         "blocked: export is not in this run and its outputs on disk were not made by a "
         "passed run of this plan; HINT c::export"
     )
+
+
+def test_a_stage_whose_input_is_missing_is_blocked_naming_it(tmp_path: Path):
+    """A paddle2onnx conversion reads an exported model that no stage of its plan makes."""
+    convert = replace(stage("convert_rec", StageKind.CONVERT, str(tmp_path)), inputs=("inf/rec/inference.json",))
+    p = replace(plan(str(tmp_path)), chains=(replace(plan(str(tmp_path)).chains[0], stages=(convert,)),))
+    decision = decide(convert, p, {}, lambda s: False)
+    assert decision == Decision(
+        Status.BLOCKED,
+        "blocked: convert_rec reads inf/rec/inference.json, which is not there and no stage of this plan makes it "
+        "(export the model first: a train config's export in the same run, or the suite's prepare.sh)",
+    )
+    (tmp_path / "inf/rec").mkdir(parents=True)
+    (tmp_path / "inf/rec/inference.json").write_text("{}")
+    assert decide(convert, p, {}, lambda s: False).runs

@@ -11,8 +11,8 @@ from tests.support.fake_target import CPU_CONFIG
 from tipc.config import load_config
 from tipc.plan import PlanOptions, build_plan
 from tipc.plan.model import StageKind
+from tipc.proc.executor import ProcessExecutor
 from tipc.results.records import Status
-from tipc.run.executor import ProcessExecutor
 from tipc.run.plan_run import PlanRun, RunSettings
 from tipc.run.summary import failure_text
 

@@ -31,11 +31,17 @@ def test_defaults_per_mode(mode, train, infer):
 @pytest.mark.parametrize(
     ("overrides", "expected"),
     [
-        (("infer=30",), {"train": 2 * HOUR, "eval": HOUR, "export": HOUR, "infer": 30}),
-        (("all=5",), {"train": 5, "eval": 5, "export": 5, "infer": 5}),
-        (("train=60", "all=5"), {"train": 60, "eval": 5, "export": 5, "infer": 5}),  # a kind beats all, in any order
-        (("export=1", "export=2.5"), {"train": 2 * HOUR, "eval": HOUR, "export": 2.5, "infer": HOUR}),  # last wins
-        ((" eval =7",), {"train": 2 * HOUR, "eval": 7, "export": HOUR, "infer": HOUR}),
+        (("infer=30",), {"train": 2 * HOUR, "eval": HOUR, "export": HOUR, "infer": 30, "convert": HOUR}),
+        (("all=5",), {"train": 5, "eval": 5, "export": 5, "infer": 5, "convert": 5}),
+        (
+            ("train=60", "all=5"),
+            {"train": 60, "eval": 5, "export": 5, "infer": 5, "convert": 5},
+        ),  # a kind beats all, in any order
+        (
+            ("export=1", "export=2.5"),
+            {"train": 2 * HOUR, "eval": HOUR, "export": 2.5, "infer": HOUR, "convert": HOUR},
+        ),  # last wins
+        ((" eval =7",), {"train": 2 * HOUR, "eval": 7, "export": HOUR, "infer": HOUR, "convert": HOUR}),
     ],
     ids=["one-kind", "all", "kind-beats-all", "last-wins", "spaces"],
 )
@@ -47,8 +53,11 @@ def test_overrides(overrides, expected):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("train", "expected KIND=SECONDS with KIND one of train, eval, export, infer, all; got 'train'"),
-        ("training=3", "expected KIND=SECONDS with KIND one of train, eval, export, infer, all; got 'training=3'"),
+        ("train", "expected KIND=SECONDS with KIND one of train, eval, export, infer, convert, all; got 'train'"),
+        (
+            "training=3",
+            "expected KIND=SECONDS with KIND one of train, eval, export, infer, convert, all; got 'training=3'",
+        ),
         ("train=soon", "expected a number of seconds, got 'soon'"),
         ("train=0", "expected a positive number of seconds, got '0'"),
         ("all=-1", "expected a positive number of seconds, got '-1'"),

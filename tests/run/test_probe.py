@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tipc.run import idle, probe, versions
-from tipc.run.probe import Answer, InterpreterFacts, ask_interpreter, facts_in_background, same_environment
+from tipc.proc.child import Answer
+from tipc.run import probe, versions
+from tipc.run.probe import InterpreterFacts, ask_interpreter, facts_in_background, same_environment, telling_line
 
 PADDLES = {
     "paddle-present": "__version__ = '9.8.7'\n",
@@ -102,19 +103,15 @@ def test_the_same_environment_is_the_same_program_in_the_same_folder(python, sam
     assert same_environment(python) is same
 
 
-@pytest.mark.usefixtures("idle_queue")
-def test_in_this_environment_the_metadata_answers_while_a_stage_runs(monkeypatch):
+def test_in_this_environment_the_metadata_answers(monkeypatch):
     def no_child(*args, **kwargs):
         raise AssertionError("a child was asked")
 
     monkeypatch.setattr(probe, "ask", no_child)
     monkeypatch.setattr(versions, "paddle_from_metadata", lambda: "3.3.1")
-    answer = facts_in_background(sys.executable)
-    assert idle.step()  # the look-up, done in the run's first idle moment
-    assert answer() == InterpreterFacts(platform.python_version(), "3.3.1")
+    assert facts_in_background(sys.executable)() == InterpreterFacts(platform.python_version(), "3.3.1")
 
 
-@pytest.mark.usefixtures("idle_queue")
 def test_in_this_environment_a_paddle_without_metadata_is_asked(monkeypatch):
     monkeypatch.setattr(
         probe, "ask", lambda argv, timeout: Answer(0, '{"python_version": "3.11.7", "paddle_version": "0.0.0"}')
@@ -125,3 +122,26 @@ def test_in_this_environment_a_paddle_without_metadata_is_asked(monkeypatch):
         assert facts_in_background(sys.executable)() == InterpreterFacts("3.11.7", "0.0.0")
     finally:
         probe.interpreter_facts.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        (
+            "pyenv: python3.7: command not found\n\nThe `python3.7' command exists in these Python versions:\n"
+            "  3.7.17\n\nNote: See 'pyenv help global' for tips on allowing both\n"
+            "      python2 and python3 to be found at the same time.\n",
+            "pyenv: python3.7: command not found",
+        ),
+        (
+            'Traceback (most recent call last):\n  File "x.py", line 1, in <module>\n'
+            "ModuleNotFoundError: No module named 'paddle'\n",
+            "ModuleNotFoundError: No module named 'paddle'",
+        ),
+        ("just a line\nthe last\n", "the last"),
+        ("", "no output"),
+    ],
+    ids=["pyenv-shim", "traceback", "nothing-telling", "empty"],
+)
+def test_the_line_that_says_why(text, line):
+    assert telling_line(text) == line

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import replace
-from itertools import zip_longest
 from pathlib import Path
 
+from tipc.proc.executor import ProcessExecutor
 from tipc.results.records import Status
-from tipc.run.executor import SPARE_LOG, ProcessExecutor
 from tipc.run.limits import resolve_limits
 from tipc.run.plan_run import PlanRun, RunSettings
 
@@ -27,11 +26,11 @@ IDS = [
 
 
 def run_all(plan, **settings) -> tuple[PlanRun, list]:
-    """Every stage in order, each told the next one, as the fronts do (it may start ahead)."""
+    """Every stage in order, as the fronts run them."""
     session = PlanRun(plan, RunSettings(**settings), ProcessExecutor(grace=0.2))
     session.begin()
     stages = list(plan.stages())
-    records = [session.run_stage(s, then) for s, then in zip_longest(stages, stages[1:])]
+    records = [session.run_stage(s) for s in stages]
     session.end()
     return session, records
 
@@ -41,7 +40,6 @@ def test_all_pass_and_everything_is_written(fake_plan):
     assert [(r.id, r.status) for r in records] == [(i, Status.PASSED) for i in IDS]
     out = session.results
     assert [r.id for r in out.records()] == IDS
-    assert not (out.path / SPARE_LOG).exists()  # the spare log file made for a next stage is gone
     legacy = out.legacy_log.read_text().splitlines()
     assert len(legacy) == 5 and all(row.startswith(" Run successfully with command - fake_rec - ") for row in legacy)
     assert legacy[0].endswith("/norm_train_gpus_-1_autocast_fp32.log ")
@@ -134,7 +132,7 @@ def test_timeout_is_recorded(fake_plan, monkeypatch):
 
 def test_dry_run_writes_nothing(fake_plan):
     session, records = run_all(fake_plan, dry_run=True)
-    assert all(r.status is Status.PASSED for r in records)
+    assert {(r.status, r.reason) for r in records} == {(Status.SKIPPED, "dry run: not run")}  # not passed
     assert not session.results.path.exists()
 
 
@@ -142,20 +140,21 @@ def test_dry_run_on_node_1_skips_rank0_stages(fake_plan):
     stages = tuple(replace(s, rank0_only=s.kind.value != "train") for s in fake_plan.chains[0].stages)
     plan = replace(fake_plan, chains=(replace(fake_plan.chains[0], stages=stages),))
     _, records = run_all(plan, dry_run=True, node_rank=1)
-    assert [r.status for r in records] == [Status.PASSED] + [Status.SKIPPED] * 4
+    assert [r.status for r in records] == [Status.SKIPPED] * 5
+    assert records[0].reason == "dry run: not run"
     assert records[1].reason == "not applicable: trainer 0 owns the model"
 
 
 def test_metrics_come_from_tipc_metrics_extract_file(fake_plan, monkeypatch):
-    import tipc.run.plan_run
+    import tipc.run.execute
 
     seen = []
 
-    def extract_file(kind, log, since):
-        seen.append((kind, log.read_text()[since:]))
+    def extract_file(kind, log, since, until):
+        seen.append((kind, log.read_bytes()[since:until].decode()))
         return {"kind": kind}
 
-    monkeypatch.setattr(tipc.run.plan_run, "extract_file", extract_file)
+    monkeypatch.setattr(tipc.run.execute, "extract_file", extract_file)
     _, records = run_all(fake_plan)
     assert [r.metrics for r in records] == [{"kind": r.kind} for r in records]
     train_text = seen[0][1]
@@ -187,7 +186,12 @@ def launch_plan(fake_plan, tmp_path, ips=("127.0.0.2", "127.0.0.3")):
     chain = fake_plan.chains[0]
     train = chain.stages[0]
     argv = (train.argv[0], "-m", "paddle.distributed.launch", f"--log_dir={chain.save_dir}_launch_log", *train.argv[1:])
-    train = replace(train, argv=argv, env={**train.env, "PYTHONPATH": str(tmp_path / "fakepaddle")})
+    train = replace(
+        train,
+        argv=argv,
+        env={**train.env, "PYTHONPATH": str(tmp_path / "fakepaddle")},
+        launch_log=f"{chain.save_dir}_launch_log",
+    )
     chain = replace(chain, stages=(train, *chain.stages[1:]), topology=replace(chain.topology, ips=ips))
     return replace(fake_plan, chains=(chain,))
 

@@ -117,6 +117,14 @@ def test_memory(stage_index, entry, peak, floor, mem):
     assert stage_memory(c.stages[stage_index], c, peak, floor) == mem
 
 
+@pytest.mark.parametrize(
+    ("whole_tree", "mem"), [(True, 100.0 * MARGIN), (False, 200.0 * MARGIN)], ids=["tree-figure", "one-process-figure"]
+)
+def test_a_launched_trainings_tree_figure_is_not_multiplied_again(whole_tree, mem):
+    c = chain(plan_of(gpu_matrix("m", "0|2,3")), "2,3")
+    assert stage_memory(c.stages[0], c, 100.0, None, whole_tree=whole_tree) == mem
+
+
 def test_keys_are_the_log_and_a_fixed_launch_port():
     plan = plan_of(gpu_matrix("m", "2,3"), start_port=17000)
     train = plan.chains[0].stages[0]

@@ -11,7 +11,7 @@ from tipc.schedule.history import Durations, Measured, config_key, read_history,
 from .plans import plan_of, variant
 
 
-def rec(sid: str, duration: float, start: float, status=Status.PASSED, peak=None, config="/a/b/m/c.txt"):
+def rec(sid: str, duration: float, start: float, status=Status.PASSED, peak=None, config="/a/b/m/c.txt", root=None):
     return StageRecord(
         id=sid,
         kind=sid.rpartition("::")[2].partition("[")[0],
@@ -21,6 +21,7 @@ def rec(sid: str, duration: float, start: float, status=Status.PASSED, peak=None
         duration=duration,
         start=start,
         peak_rss_mb=peak,
+        process_peak_rss_mb=root,
     )
 
 
@@ -31,11 +32,11 @@ def test_newest_record_wins_across_this_run_and_the_one_before(tmp_path):
     folder.append_record(rec("c::eval", 2.0, 2.0))
     folder.end(RunInfo(model="m", mode="x", config="c", run_id="R1"))
     folder.begin(RunInfo(model="m", mode="x", config="c", run_id="R2"))  # R1 moves to runs/R1/
-    folder.append_record(rec("c::train", 12.0, 5.0, peak=120.0))
+    folder.append_record(rec("c::train", 12.0, 5.0, peak=120.0, root=80.0))
     folder.append_record(rec("c::export", 3.0, 6.0, status=Status.BLOCKED))  # ran nothing: not a measurement
     history = read_history([tmp_path])
     assert history == {
-        stage_key("/x/m/c.txt", "c::train"): Measured(12.0, 120.0, 5.0),
+        stage_key("/x/m/c.txt", "c::train"): Measured(12.0, 120.0, 5.0, whole_tree=True),
         stage_key("/x/m/c.txt", "c::eval"): Measured(2.0, None, 2.0),
     }
 

@@ -124,6 +124,8 @@ def test_stages_never_measured_run_alone_under_auto_until_a_run_measured_them(fa
     assert tipc_run([config], "--jobs", "auto") == 0
     first = records(fake_repo, "cpu3")
     assert most_at_once(first) == 1 and all(r.peak_rss_mb for r in first)
+    # the stage's figure (its tree's) and its root process's own, kept beside it
+    assert all(r.process_peak_rss_mb and r.peak_rss_mb >= r.process_peak_rss_mb for r in first)
     assert tipc_run([config], "--jobs", "auto") == 0
     assert most_at_once(records(fake_repo, "cpu3")) == 2  # the measured peaks fit: two cores, two at once
 

@@ -69,19 +69,27 @@ def test_problem_line(kind, line):
 
 
 @pytest.mark.parametrize(
-    ("planned", "kinds", "line"),
+    ("planned", "kinds", "line", "empty"),
     [
-        (3, (), "tipc: 3 configs: 3 planned"),
-        (2, (ProblemKind.ERROR,), "tipc: 3 configs: 2 planned, 1 could not be planned"),
+        (3, (), "tipc: 3 configs: 3 planned", ()),
+        (3, (), "tipc: 3 configs: 2 planned, 1 planned to no stage (a/x.txt)", ("a/x.txt",)),
+        (
+            5,
+            (ProblemKind.ERROR,),
+            "tipc: 6 configs: 0 planned, 5 planned to no stage (a, b, c and 2 more), 1 could not be planned",
+            ("a", "b", "c", "d", "e"),
+        ),
+        (2, (ProblemKind.ERROR,), "tipc: 3 configs: 2 planned, 1 could not be planned", ()),
         (
             89,
             (ProblemKind.ERROR,) * 16 + (ProblemKind.NOT_APPLICABLE,),
             "tipc: 106 configs: 89 planned, 16 could not be planned, 1 not applicable here",
+            (),
         ),
-        (0, (ProblemKind.NOT_APPLICABLE,) * 2, "tipc: 2 configs: 0 planned, 2 not applicable here"),
-        (0, (ProblemKind.ERROR,), "tipc: 1 config: 0 planned, 1 could not be planned"),
+        (0, (ProblemKind.NOT_APPLICABLE,) * 2, "tipc: 2 configs: 0 planned, 2 not applicable here", ()),
+        (0, (ProblemKind.ERROR,), "tipc: 1 config: 0 planned, 1 could not be planned", ()),
     ],
-    ids=["all-planned", "one-error", "a-zoo", "none-applicable", "one-config"],
+    ids=["all-planned", "no-stage-named", "no-stage-counted", "one-error", "a-zoo", "none-applicable", "one-config"],
 )
-def test_selection_line(planned, kinds, line):
-    assert selection_line(planned, [problem(k) for k in kinds]) == line
+def test_selection_line(planned, kinds, line, empty):
+    assert selection_line(planned, [problem(k) for k in kinds], empty) == line

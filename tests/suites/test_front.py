@@ -138,3 +138,20 @@ def test_the_doctor_finds_the_suites_scripts_where_the_stages_run_them(tmp_path:
     assert check_scripts(plan).state is State.PASS
     (tmp_path / "deploy/python/predict_cls.py").unlink()  # the predictor runs from deploy/
     assert "missing in" in check_scripts(plan).detail and "deploy/python/predict_cls.py" in check_scripts(plan).detail
+
+
+def test_a_paddle2onnx_config_in_any_suites_checkout_plans_in_its_mode(tmp_path: Path) -> None:
+    """tipc.config.paddle2onnx knows every suite's layout of that section, so the checkout's dialect
+    does not read it: a PaddleClas checkout's paddle2onnx config plans as PaddleOCR's formats do."""
+    clas_checkout(tmp_path)
+    p2o = tmp_path / "test_tipc" / "configs" / "ResNet" / "ResNet18_paddle2onnx_python_linux_cpu.txt"
+    p2o.write_text(
+        "===========================paddle2onnx_params===========================\n"
+        "model_name:x_rec\npython:python3.7\n2onnx: paddle2onnx\n--det_model_dir:\n--model_filename:inference.json\n"
+        "--params_filename:inference.pdiparams\n--det_save_file:\n--rec_model_dir:./inference/rec/\n"
+        "--rec_save_file:./inference/rec_onnx/model.onnx\n--opset_version:11\n--enable_onnx_checker:True\n"
+        "inference:tools/infer/predict_rec.py\n--use_gpu:False\n--det_model_dir:\n--rec_model_dir:\n--image_dir:./imgs\n"
+    )
+    plan = front.plan_path(p2o, PlanOptions("paddle2onnx_infer", repo=str(tmp_path), python="py"))
+    assert next(s.name for s in plan.stages()) == "convert_rec"
+    assert front.load(p2o).note.startswith("suite PaddleClas: detected")

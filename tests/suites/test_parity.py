@@ -28,7 +28,9 @@ from tipc.suites.dialect import CONFIG_DIR, Dialect
 REPO = Path(__file__).resolve().parents[2]
 ROOT = suites_root(REPO)
 # benchmark_train is benchmark_train.sh's (its parity: tests/plan/test_benchmark_bash.py for PaddleOCR).
-MODES = tuple(m for m in Mode if m is not Mode.BENCHMARK_TRAIN)
+MODES = tuple(
+    m for m in Mode if m not in (Mode.BENCHMARK_TRAIN, Mode.PADDLE2ONNX_INFER)
+)  # paddle2onnx: its own configs
 TARGET = 0.99
 # What tipc refuses to plan although the bash runs something, each with its reason (docs/suites.md).
 NAMED_REFUSALS = (

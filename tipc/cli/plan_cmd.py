@@ -55,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         for display, e in entries:
             print(summary_line(display, e))
-        print(selection_line(len(entries) - len(bad), bad))
+        empty = [d for d, e in entries if not isinstance(e, ConfigProblem) and next(e.stages(), None) is None]
+        print(selection_line(len(entries) - len(bad), bad, empty))
     return 1 if any(p.is_error for p in bad) else 0
 
 

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _prepare(config_path: Path, args: argparse.Namespace) -> int:
-    from tipc.config import ConfigError, PtqConfig, load_any_config
+    from tipc.config import ConfigError, PtqConfig, TipcConfig, load_any_config
     from tipc.config.locate import TARGET_FILE, declared_repo
     from tipc.config.modes import parse_mode
     from tipc.plan import PlanOptions, build_plan
@@ -95,6 +95,13 @@ def _prepare(config_path: Path, args: argparse.Namespace) -> int:
             config.header_line,
             "prepare: KL quantization configs are not supported offline yet (only train configs): "
             "the quantizer needs the real inference model and its training data",
+        )
+    if not isinstance(config, TipcConfig):
+        raise ConfigError(
+            str(config_path),
+            config.header_line,
+            "prepare: paddle2onnx configs are not prepared offline (only train configs): their conversion needs "
+            "an exported model (a train config's export, or the suite's prepare.sh)",
         )
     overrides = {"train": args.train_count, "eval": args.eval_count, "infer": args.infer_count}
     sizes = resolve_sizes(args.mode, declared_sizes(config_path.parent / TARGET_FILE), overrides)

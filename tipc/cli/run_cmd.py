@@ -6,7 +6,10 @@ failed stage's log tail, the summary paragraph and the HTML report's path
 A config that cannot be planned is one line, before anything runs; the others run.
 Exit status: 0 when no stage failed, timed out or hung and every config planned (and, with
 ``--fail-on regression``, no benchmark figure left its noise band), 1 otherwise,
-2 for bad options, 130 when interrupted (results so far are kept). A failed multi-node
+2 for bad options, 5 for a dry run (every command printed, nothing ran: never 0, which reads as
+a pass), 130 when interrupted (results so far are kept). A stdout closed before the
+end (``tipc run --live | head -1``) stops the echo, not the run: every stage is run, recorded
+and reported as without the pipe, stderr says so, and the status is the run's. A failed multi-node
 preflight stops before the first stage with exit 1; a config that failed a ``--doctor`` check has
 its stages blocked, and the run exits 1. The lifecycle itself is
 ``tipc.session``'s, shared with pytest.
@@ -15,7 +18,9 @@ its stages blocked, and the run exits 1. The lifecycle itself is
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,13 +37,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tipc.errors import OutputError
+    from tipc.proc.executor import ProcessExecutor, sigterm_as_interrupt
     from tipc.run import legacy
-    from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
-    from tipc.session.lifecycle import TipcSession, failed
+    from tipc.session.lifecycle import TipcSession, Verdict, verdict
     from tipc.session.preflight import failure_message
-    from tipc.session.problems import selection_line, split
+    from tipc.session.problems import no_stage, selection_line, split
     from tipc.session.settings import resolve_settings
 
+    _closed.clear()
     settings = resolve_settings(lambda dest: getattr(args, dest))
     if settings is None:
         print("tipc run: error: --config is required (a path, or relative to test_configs/)", file=sys.stderr)
@@ -47,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     session = TipcSession(
         settings,
         lambda: ProcessExecutor(live=live),
-        echo=lambda line: legacy.echo(line, sys.stdout),
+        echo=lambda line: _out(lambda: legacy.echo(line, sys.stdout)),
         include_hint=lambda stage: f"run its chain ({stage.chain}) too",
     )
     planned, problems = split(session)
@@ -57,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     shown = 0
     with sigterm_as_interrupt():
         try:
-            refused = session.begin(print)
+            refused = session.begin(_print)
             shown = len(session.warnings)
             _warn(session.warnings)
             if refused:
@@ -75,13 +81,17 @@ def run(args: argparse.Namespace) -> int:
     if not settings.run.dry_run:
         _results(session)
         _warn(session.warnings[shown:])
-    if problems or len(planned) > 1:
-        print(selection_line(len(planned), problems))
-    if interrupted:
-        return 130
-    if stopped or session.doctor_failed() or any(p.is_error for p in problems) or failed(session.records()):
-        return 1
-    return 1 if session.fails_on_findings() else 0
+    empty = no_stage(session, planned)
+    if problems or empty or len(planned) > 1:
+        _print(selection_line(len(planned), problems, empty))
+    if _closed:
+        print("tipc: stdout was closed before the run ended (a reader such as `head` left): what was not "
+              "shown is in the logs, the results and the report", file=sys.stderr)  # fmt: skip
+    config_errors = any(p.is_error for p in problems)
+    result = verdict(session, interrupted=interrupted, stopped=stopped, config_errors=config_errors)
+    if result is Verdict.DRY_RUN:
+        _print(f"tipc: dry run: every command was printed; nothing ran (exit status {result.exit_code}).")
+    return result.exit_code
 
 
 def _results(session: TipcSession) -> None:
@@ -90,19 +100,43 @@ def _results(session: TipcSession) -> None:
     from tipc.session.matrix import write_matrix
 
     if session.folders():  # none when not one config could be planned
-        print(run_paragraph(session.folders(), session.run_id))
+        _print(run_paragraph(session.folders(), session.run_id))
     reports = session.write_reports(Path.cwd())
     for html in reports:
-        print(f"tipc: report: {html}")
+        _print(f"tipc: report: {html}")
     matrix = write_matrix(session, Path.cwd(), reports)
     if matrix is not None:
-        print(f"tipc: matrix report: {matrix}")
+        _print(f"tipc: matrix report: {matrix}")
     _warn(session.finding_lines())
 
 
+_closed: list[bool] = []  # stdout's reader has left
+
+
+def _out(write: Callable[[], None]) -> None:
+    """Write to stdout unless its reader has left; when it leaves (a ``BrokenPipeError``), stdout
+    goes to /dev/null from then on (what Python flushes at exit too) and the run goes on."""
+    if _closed:
+        return
+    try:
+        write()
+    except BrokenPipeError:
+        _closed.append(True)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _print(text: str) -> None:
+    _out(lambda: print(text, flush=True))
+
+
 def _live(data: bytes) -> None:
-    sys.stdout.buffer.write(data)
-    sys.stdout.flush()
+    def write() -> None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+
+    _out(write)
 
 
 def _warn(lines: list[str]) -> None:
@@ -112,8 +146,6 @@ def _warn(lines: list[str]) -> None:
 
 def _run_stages(session: TipcSession, targets: list[ConfigTarget]) -> None:
     """Every config's stages in the plan's order, then its dropped cases; a failure's story as it ends."""
-    from itertools import zip_longest
-
     from tipc.results.records import Status
     from tipc.run.plan_run import command_text
     from tipc.run.summary import failure_text
@@ -121,11 +153,10 @@ def _run_stages(session: TipcSession, targets: list[ConfigTarget]) -> None:
     session.schedule((target, stage) for target in targets for stage in session.plan(target).stages())
     for target in targets:
         plan = session.plan(target)
-        stages = list(plan.stages())
-        for stage, then in zip_longest(stages, stages[1:]):
+        for stage in plan.stages():
             if session.settings.run.dry_run:
-                print(f"{stage.id}\n    {command_text(stage)}")
-            record = session.run_stage(target, stage, then)
+                _print(f"{stage.id}\n    {command_text(stage)}")
+            record = session.run_stage(target, stage)
             if record.status.is_failure:
                 print(failure_text(record), file=sys.stderr)
             elif record.status is Status.BLOCKED:

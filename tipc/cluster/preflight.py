@@ -13,33 +13,13 @@ import os
 import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import Enum
 
 from tipc.cluster.device import detect_device
 from tipc.cluster.node import NodeContext
 from tipc.cluster.ports import check_ports
 from tipc.cluster.rendezvous import Hello, rendezvous
+from tipc.doctor.checks import Check, State
 from tipc.version import VERSION
-
-
-class CheckState(str, Enum):
-    PASS = "pass"
-    WARN = "warn"
-    FAIL = "fail"
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    name: str
-    state: CheckState
-    detail: str
-    fix: str = ""
-
-    def line(self) -> str:
-        text = f"tipc preflight: {self.state.value.upper()} {self.name}: {self.detail}"
-        if self.fix and self.state is not CheckState.PASS:
-            text += f"\n    fix: {self.fix}"
-        return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,16 +28,17 @@ class PreflightReport:
 
     @property
     def ok(self) -> bool:
-        return all(c.state is not CheckState.FAIL for c in self.checks)
+        return not self.failures()
 
     def failures(self) -> tuple[Check, ...]:
-        return tuple(c for c in self.checks if c.state is CheckState.FAIL)
+        return tuple(c for c in self.checks if c.state is State.FAIL)
 
     def summary(self) -> str:
         """One paragraph for ``pytest.UsageError`` / stderr."""
-        return "\n".join(c.line() for c in self.failures()) or "tipc preflight: all checks passed"
+        return "\n".join(c.line(PREFLIGHT) for c in self.failures()) or f"{PREFLIGHT}all checks passed"
 
 
+PREFLIGHT = "tipc preflight: "  # what starts each of its lines
 PORT_FIX = (
     "free the port (stop the process holding it) or choose another range with "
     "--start-port / FLAGS_START_PORT, the same on every node"
@@ -84,12 +65,12 @@ def run_preflight(
 
     def record(check: Check) -> None:
         checks.append(check)
-        emit(check.line())
+        emit(check.line(PREFLIGHT))
 
     for check in local_checks(ctx, os.environ if environ is None else environ, which):
         record(check)
     if ctx.multi_node:
-        local = tuple(c.detail for c in checks if c.state is CheckState.FAIL)
+        local = tuple(c.detail for c in checks if c.state is State.FAIL)
         hello = Hello(
             rank=ctx.node_rank or 0,
             host=ctx.host or "",
@@ -123,11 +104,11 @@ def _device_check(ctx: NodeContext, environ: Mapping[str, str], which: Callable[
         if found == "cpu":
             return Check(
                 "device",
-                CheckState.WARN,
+                State.WARN,
                 f"gpu requested ({ctx.device_reason}) but {reason}",
                 "use --device cpu (or auto) on machines without CUDA",
             )
-    return Check("device", CheckState.PASS, f"{ctx.device} ({ctx.device_reason})")
+    return Check("device", State.PASS, f"{ctx.device} ({ctx.device_reason})")
 
 
 def _membership_check(ctx: NodeContext) -> Check:
@@ -135,13 +116,13 @@ def _membership_check(ctx: NodeContext) -> Check:
     if ctx.host in ctx.ips and ctx.ips.index(ctx.host) == ctx.node_rank:
         return Check(
             "node list",
-            CheckState.PASS,
+            State.PASS,
             f"{ctx.host} is node {ctx.node_rank} of {listed} (list from "
             f"{ctx.topology_source}, identity from {ctx.identity_source})",
         )
     return Check(
         "node list",
-        CheckState.FAIL,
+        State.FAIL,
         f"{ctx.host} is not node {ctx.node_rank} of {listed}",
         "pass --host / --node-rank matching --ips",
     )
@@ -156,8 +137,8 @@ def _port_check(ctx: NodeContext) -> Check | None:
         problems += check_ports(ctx.host, ctx.rendezvous_port, 1)
         wanted += f" and rendezvous {ctx.rendezvous_port}"
     if problems:
-        return Check("ports", CheckState.FAIL, "; ".join(problems), PORT_FIX)
-    return Check("ports", CheckState.PASS, f"{wanted} free on {ctx.host or 'this machine'} ({ctx.port_source})")
+        return Check("ports", State.FAIL, "; ".join(problems), PORT_FIX)
+    return Check("ports", State.PASS, f"{wanted} free on {ctx.host or 'this machine'} ({ctx.port_source})")
 
 
 def _rendezvous_check(ctx: NodeContext, hello: Hello) -> Check:
@@ -168,18 +149,18 @@ def _rendezvous_check(ctx: NodeContext, hello: Hello) -> Check:
     except OSError as exc:  # node 0 could not listen
         return Check(
             "peers",
-            CheckState.FAIL,
+            State.FAIL,
             f"cannot listen on {where}: {exc.strerror or exc}",
             "choose a free --rendezvous-port (the same on every node)",
         )
     if verdict.ok:
         return Check(
             "peers",
-            CheckState.PASS,
+            State.PASS,
             f"all {len(ctx.ips)} nodes met at {where} with tipc {hello.tipc_version}, "
             f"paddle {hello.paddle_version or '(none)'}, config {hello.config_sha256[:12]}",
         )
-    return Check("peers", CheckState.FAIL, "; ".join(verdict.problems), _peer_fix(verdict.problems))
+    return Check("peers", State.FAIL, "; ".join(verdict.problems), _peer_fix(verdict.problems))
 
 
 def _peer_fix(problems: tuple[str, ...]) -> str:

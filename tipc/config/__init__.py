@@ -1,5 +1,6 @@
-"""TIPC config text → typed ``TipcConfig`` (see ``parser`` for the reading rules), or ``PtqConfig`` for
-the KL quantization format (``ptq``); ``load_any_config`` reads either (``formats``).
+"""TIPC config text → typed ``TipcConfig`` (see ``parser`` for the reading rules), ``PtqConfig`` for
+the KL quantization format (``ptq``) or ``Paddle2OnnxConfig`` for the paddle2onnx format
+(``paddle2onnx``); ``load_any_config`` reads any of them (``formats``).
 
 The names below load on first use: pytest imports ``tipc.config.modes`` on every start (the
 ``--mode`` choices), which should not cost it the parser.
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from tipc.config.formats import AnyConfig, load_any_config, parse_any_config_text
     from tipc.config.model import Field, TipcConfig
+    from tipc.config.paddle2onnx import Paddle2OnnxConfig
     from tipc.config.parser import load_config, parse_config_text
     from tipc.config.ptq import PtqConfig
     from tipc.errors import ConfigError
@@ -23,6 +25,7 @@ _HOMES = {
     "parse_any_config_text": "tipc.config.formats",
     "Field": "tipc.config.model",
     "TipcConfig": "tipc.config.model",
+    "Paddle2OnnxConfig": "tipc.config.paddle2onnx",
     "load_config": "tipc.config.parser",
     "parse_config_text": "tipc.config.parser",
     "PtqConfig": "tipc.config.ptq",
@@ -33,6 +36,7 @@ __all__ = [
     "AnyConfig",
     "ConfigError",
     "Field",
+    "Paddle2OnnxConfig",
     "PtqConfig",
     "TipcConfig",
     "load_any_config",

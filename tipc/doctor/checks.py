@@ -18,14 +18,17 @@ class State(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Check:
+    """One verdict of a check, with its fix: the doctor's, and the multi-node preflight's
+    (``tipc.cluster.preflight``, whose lines start with ``tipc preflight:``)."""
+
     name: str
     state: State
     detail: str
     fix: str = ""  # one line; shown for warn and fail
 
-    def line(self) -> str:
+    def line(self, prefix: str = "") -> str:
         label = "N/A" if self.state is State.NA else self.state.value.upper()
-        text = f"{label:4} {self.name}: {self.detail}"
+        text = f"{prefix}{label:4} {self.name}: {self.detail}"
         if self.fix and self.state in (State.WARN, State.FAIL):
             text += f"\n     fix: {self.fix}"
         return text

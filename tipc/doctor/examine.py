@@ -12,15 +12,18 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tipc.cluster.node import NodeContext
-from tipc.config import AnyConfig, TipcConfig
+from tipc.config import AnyConfig, Paddle2OnnxConfig, TipcConfig
 from tipc.doctor.checks import GpuNeed, Report, gpu_need
 from tipc.doctor.compat import CompatTable, load_table
 from tipc.doctor.disk import check_disk, existing_parent
 from tipc.doctor.interpreter import check_interpreter, check_paddle, check_run_check
+from tipc.doctor.known_bad import check_known_bad
+from tipc.doctor.known_bad import load_table as load_known_bad
 from tipc.doctor.libraries import check_libraries
 from tipc.doctor.nvidia import check_compat, check_driver
 from tipc.doctor.probes import Probes
 from tipc.doctor.target import check_auto_log, check_nodes, check_scripts
+from tipc.doctor.weights import check_pretrained, train_ymls
 from tipc.plan.model import Plan
 from tipc.plan.topology import CPU_ENTRY
 from tipc.suites import front as suites
@@ -34,7 +37,8 @@ def config_wants_gpu(config: AnyConfig | SuiteConfig) -> bool:
     if isinstance(config, SuiteConfig):
         return config.wants_gpu
     gpu_entries = isinstance(config, TipcConfig) and any(e != CPU_ENTRY for e in config.gpu_list.values())
-    return gpu_entries or any(v.lower() in _GPU_WORDS for v in config.infer_use_gpu.values())
+    infer = config.gpu_values() if isinstance(config, Paddle2OnnxConfig) else config.infer_use_gpu.values()
+    return gpu_entries or any(v.lower() in _GPU_WORDS for v in infer)
 
 
 def run_need(config: AnyConfig | SuiteConfig, node: NodeContext | None, device: str) -> GpuNeed:
@@ -61,6 +65,7 @@ def examine(
     driver = probes.nvidia_smi() if need.applies else None
     run_check = probes.run_check(python) if env.paddle is not None else None
     output = existing_parent(Path(plan.cwd) / plan.output_dir)
+    trains = list(train_ymls(plan))
     checks = (
         check_interpreter(python, env),
         check_paddle(python, env, need),
@@ -71,6 +76,13 @@ def examine(
         check_disk(output, probes.free_bytes(output)),
         check_scripts(plan),
         check_auto_log(plan, env, shim=bool(pythonpath)),
+        check_pretrained(plan, trains),
+        *check_known_bad(
+            Path(plan.cwd),
+            (t.text for t in trains),
+            dict(env.packages),
+            load_known_bad(),
+        ),
         *check_nodes(node, {} if environ is None else environ),
     )
     return Report(display, python, checks)

@@ -43,6 +43,7 @@ class Environment:
     auto_log: bool = False
     auto_log_where: str = ""  # its file, or why it did not import
     auto_log_dropin: str = ""  # tipc's drop-in, importable as tipc.compat.auto_log (not as auto_log)
+    packages: tuple[tuple[str, str], ...] = ()  # the asked packages' versions, "" when not installed
     problem: str = ""
 
 
@@ -102,6 +103,7 @@ def parse_environment(stdout: str) -> Environment:
         auto_log=bool(auto_log.get("importable", False)),
         auto_log_where=str(auto_log.get("location") or auto_log.get("error") or ""),
         auto_log_dropin=str(auto_log.get("dropin", "")),
+        packages=tuple((str(k), str(v)) for k, v in (answer.get("packages") or {}).items()),
     )
 
 

@@ -4,7 +4,8 @@ tipc never imports paddle; ``tipc doctor`` runs this file with the interpreter t
 stages will run with (``python inspect_env.py [--path DIR]…``), so the answers are
 that interpreter's: its paddle build, the CUDA libraries its process would load and
 from where, and whether ``auto_log`` imports with the stages' ``PYTHONPATH`` (each
-``--path`` goes first on ``sys.path``, as the stages' ``PYTHONPATH`` would put it).
+``--path`` goes first on ``sys.path``, as the stages' ``PYTHONPATH`` would put it), and the
+versions of the packages named by ``--package`` (tipc's table of known-bad releases).
 It imports nothing of tipc (the stage interpreter may not have tipc installed) and
 never raises: a problem is a field of the answer.
 """
@@ -125,8 +126,22 @@ def auto_log_facts() -> dict[str, Any]:
     return {"importable": True, "location": str(getattr(module, "__file__", ""))}
 
 
+def package_versions(names: list[str]) -> dict[str, str]:
+    """Each distribution's version from its metadata (nothing imported); "" when not installed."""
+    import importlib.metadata
+
+    out = {}
+    for name in names:
+        try:
+            out[name] = importlib.metadata.version(name)
+        except Exception:  # noqa: BLE001 -- not installed, or metadata that does not read
+            out[name] = ""
+    return out
+
+
 def main(argv: list[str]) -> None:
     paths = [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--path"]
+    names = [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--package"]
     sys.path[:0] = paths
     paddle = paddle_facts()
     answer = {
@@ -135,6 +150,7 @@ def main(argv: list[str]) -> None:
         "paddle": paddle,
         "libraries": library_facts(str(paddle.get("location", ""))),
         "auto_log": auto_log_facts(),
+        "packages": package_versions(names),
     }
     print(json.dumps(answer))
 

@@ -1,7 +1,7 @@
 """Where the facts come from: a Protocol, and the machine's implementation.
 
 ``SystemProbes`` asks the stage interpreter (``inspect_env.py``, ``paddle.utils.run_check()``)
-and ``nvidia-smi`` through ``tipc.run.probe.ask``, the one place tipc asks programs questions
+and ``nvidia-smi`` through ``tipc.proc.child.ask``, the one place tipc asks programs questions
 (bounded, no stdin, a session of its own), and reads free disk space itself. Tests give a
 fake ``Probes`` with the answers of a GPU machine, a broken driver, a CPU build.
 """
@@ -15,7 +15,8 @@ from typing import Protocol
 
 from tipc.doctor import inspect_env
 from tipc.doctor.facts import Driver, Environment, RunCheck, parse_environment, parse_nvidia_smi
-from tipc.run.probe import ask
+from tipc.doctor.known_bad import load_table, packages
+from tipc.proc.child import ask
 
 INSPECT_TIMEOUT = 60.0  # importing paddle on a loaded machine: seconds, not minutes
 RUN_CHECK_TIMEOUT = 180.0  # run_check trains a few steps (on every GPU with NCCL on a GPU build)
@@ -67,7 +68,8 @@ class SystemProbes:
 
     def _environment(self, python: str, pythonpath: tuple[str, ...]) -> Environment:
         paths = [arg for path in pythonpath for arg in ("--path", path)]
-        done = ask([python, inspect_env.__file__, *paths], INSPECT_TIMEOUT)
+        names = [arg for name in packages(load_table()) for arg in ("--package", name)]
+        done = ask([python, inspect_env.__file__, *paths, *names], INSPECT_TIMEOUT)
         if done.returncode is None:
             return Environment(problem=_no_answer(python, done.timed_out, done.error, INSPECT_TIMEOUT))
         try:

@@ -33,6 +33,7 @@ _EXTRACTORS: dict[str, Callable[[str], dict[str, Any]]] = {
     "train": train_metrics,
     "eval": eval_metrics,
     "export": lambda text: {},
+    "convert": lambda text: {},  # paddle2onnx prints no figure: its record's duration and peak RSS are them
     "infer": _infer_metrics,
 }
 

@@ -24,22 +24,31 @@ def _start(f: io.BufferedReader, since: int) -> int:
     return since if since <= end else 0
 
 
-def log_lines(path: Path, since: int = 0) -> Iterator[str]:
-    """The file's lines from byte ``since``, decoded leniently, one at a time."""
-    with open(path, "rb") as f:
-        f.seek(_start(f, since))
-        for raw in f:
-            yield raw.decode("utf-8", errors="replace")
-
-
-def tail_window(path: Path, since: int = 0, size: int = TAIL_WINDOW) -> str:
-    """The last ``size`` bytes after ``since``, from a line start where the window cuts one."""
+def log_lines(path: Path, since: int = 0, until: int | None = None) -> Iterator[str]:
+    """The file's lines from byte ``since`` up to byte ``until`` (its end when None), decoded
+    leniently, one at a time: a stage's own part of a log that later stages append to."""
     with open(path, "rb") as f:
         start = _start(f, since)
-        end = f.tell()
+        f.seek(start)
+        left = None if until is None or until < start else until - start
+        for raw in f:
+            line = raw if left is None else raw[:left]
+            if not line:
+                return
+            if left is not None:
+                left -= len(line)
+            yield line.decode("utf-8", errors="replace")
+
+
+def tail_window(path: Path, since: int = 0, size: int = TAIL_WINDOW, until: int | None = None) -> str:
+    """The last ``size`` bytes after ``since`` (and before ``until``), from a line start where the
+    window cuts one."""
+    with open(path, "rb") as f:
+        start = _start(f, since)
+        end = f.tell() if until is None or until < start else min(until, f.tell())
         cut = max(start, end - size)
         f.seek(cut)
-        data = f.read()
+        data = f.read(end - cut)
     if cut > start:
         data = data.partition(b"\n")[2]
     return data.decode("utf-8", errors="replace")
@@ -58,10 +67,10 @@ def contains(path: Path, needle: str, since: int = 0) -> bool:
     return False
 
 
-def extract_file(kind: str, path: Path, since: int = 0) -> dict[str, Any]:
-    """``tipc.metrics.extract`` of a log file, without reading it whole."""
+def extract_file(kind: str, path: Path, since: int = 0, until: int | None = None) -> dict[str, Any]:
+    """``tipc.metrics.extract`` of a log file's part ``since``..``until``, without reading it whole."""
     from . import extract  # the package's table of extractors
 
     if kind == "train":
-        return train_metrics_of_lines(log_lines(path, since))
-    return extract(kind, tail_window(path, since))
+        return train_metrics_of_lines(log_lines(path, since, until))
+    return extract(kind, tail_window(path, since, until=until))

@@ -1,7 +1,8 @@
 """``build_plan``: the loops of docs/spec.md §3.2/§3.3 turned into chains, with every silent skip listed.
 
 A KL quantization config (``PtqConfig``) gets the chains of ``test_ptq_inference_python.sh`` instead
-(``tipc.plan.ptq``): one per model, as whole_infer's.
+(``tipc.plan.ptq``): one per model, as whole_infer's. A paddle2onnx config (``Paddle2OnnxConfig``) gets
+the chain of its suite's ``test_paddle2onnx.sh`` (``tipc.plan.paddle2onnx``).
 """
 
 from __future__ import annotations
@@ -9,13 +10,14 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
 from tipc.config.bounds import MAX_STAGES, excerpt, read_bounded
-from tipc.config.formats import AnyConfig, check_mode
+from tipc.config.formats import AnyConfig, SweepConfig, check_mode
 from tipc.config.model import Field, TipcConfig
+from tipc.config.paddle2onnx import Paddle2OnnxConfig
 from tipc.config.ptq import PtqConfig
 from tipc.config.values import mode_value, paired
 from tipc.errors import ConfigError
@@ -24,7 +26,7 @@ from tipc.plan.fragments import literal
 from tipc.plan.golden import with_golden
 from tipc.plan.interpreter import PythonCheck, on_path, resolve_python
 from tipc.plan.lists import distinct_values
-from tipc.plan.model import Plan, PlanOptions, Skipped, StageKind, Topology
+from tipc.plan.model import Chain, Plan, PlanOptions, Skipped, StageKind, Topology
 from tipc.plan.naming import output_dir, train_chain_id, train_infer_prefix, whole_infer_chain_id
 from tipc.plan.ptq import ptq_chain, ptq_notes
 from tipc.plan.sweep import sweep_size
@@ -36,6 +38,22 @@ CPU_NOTE = (
     "device cpu: training runs as CPU processes (launch --nproc_per_node instead of --gpus), "
     "train use_gpu is False, GPU inference cases are skipped, CUDA_VISIBLE_DEVICES is removed"
 )
+
+
+def cpu_process_notes(chains: Sequence[Chain]) -> list[str]:
+    """What turning GPU ids into CPU processes costs: one note per ``gpu_list`` entry that became
+    several processes on this node, each holding the model and its data loader."""
+    entries = dict.fromkeys(
+        (c.topology.gpu_label, c.topology.nproc)
+        for c in chains
+        if c.topology.nproc > 1 and not c.topology.devices
+        and any(t.startswith("--nproc_per_node=") for s in c.stages for t in s.argv)
+    )  # fmt: skip
+    return [
+        f"device cpu: gpu_list {label} trains as {n} CPU processes on this node (--nproc_per_node={n}): each "
+        f"holds the model and its data loader, so that training needs about {n}× the memory of one process"
+        for label, n in entries
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +68,10 @@ def build_plan(config: AnyConfig, options: PlanOptions, python_check: PythonChec
     """Pure apart from checking the config's interpreter (``python_check``: on PATH by default; the
     fronts pass ``tipc.run.probe.runs`` to also run it) and hashing the config file."""
     check_mode(config, options.mode)
-    _check_size(config, options.mode)
     python, python_note = resolve_python(config.python, options.python, python_check)
+    if isinstance(config, Paddle2OnnxConfig):
+        return _paddle2onnx_plan(config, options, python, python_note)
+    _check_size(config, options.mode)
     log_path = output_dir(options.output_root, config.model_name.value, options.mode, options.node_rank)
     notes = [python_note, *options.notes, *config.notes]
     if options.device == "cpu":
@@ -77,6 +97,8 @@ def build_plan(config: AnyConfig, options: PlanOptions, python_check: PythonChec
         drafts = _train_drafts(ctx, skipped, notes)
     built = _settle_infer_logs(drafts, notes)
     chains = tuple(b.chain for b in built)
+    if options.device == "cpu":
+        notes.extend(cpu_process_notes(chains))
     # benchmark_train measures speed on edited configs (eval and export nulled): nothing to hold to a golden.
     if options.golden_dir and options.mode != "benchmark_train":
         chains = tuple(with_golden(c, log_path, options.golden_dir) for c in chains)
@@ -94,6 +116,26 @@ def build_plan(config: AnyConfig, options: PlanOptions, python_check: PythonChec
         skipped=tuple(skipped),
         notes=tuple(notes),
         config_sha256=_sha256(config.path),
+    )
+
+
+def _paddle2onnx_plan(config: Paddle2OnnxConfig, options: PlanOptions, python: str, python_note: str) -> Plan:
+    from tipc.plan.paddle2onnx import STATUS_LOG, paddle2onnx_plan  # only this mode's plans need it
+
+    built = paddle2onnx_plan(config, options, python)
+    return Plan(
+        config_path=config.path,
+        model=config.model_name.value,
+        mode=options.mode,
+        cwd=options.repo,
+        output_dir=built.output_dir,
+        python=python,
+        chains=built.chains,
+        skipped=built.skipped,
+        notes=(python_note, *options.notes, *config.notes, *built.notes),
+        config_sha256=_sha256(config.path),
+        status_log=STATUS_LOG,
+        status_tail=built.status_tail,
     )
 
 
@@ -184,7 +226,7 @@ def _settle_infer_logs(drafts: list[_Draft], notes: list[str]) -> list[Built]:
     return built
 
 
-def _check_size(config: AnyConfig, mode: str) -> None:
+def _check_size(config: SweepConfig, mode: str) -> None:
     """Refuse lists that multiply past ``MAX_STAGES`` before one stage is made (planning them would hang)."""
     per_chain = _TRAIN_STAGES + sweep_size(config)
     chain_lists = (

@@ -25,6 +25,7 @@ from tipc.plan.model import Chain, InferCase, PlanOptions, Skipped, Stage, Stage
 from tipc.plan.naming import (
     infer_log,
     infer_stage_name,
+    launch_log_dir,
     save_dir,
     stage_id,
     stage_log,
@@ -88,6 +89,7 @@ class Context(Generic[ConfigT]):
         rank0_only: bool = False,
         infer: InferCase | None = None,
         copy_train_log: tuple[str, str] | None = None,
+        launch_log: str = "",
     ) -> Stage:
         return Stage(
             id=stage_id(chain, name),
@@ -105,6 +107,7 @@ class Context(Generic[ConfigT]):
             rank0_only=rank0_only,
             infer=infer,
             copy_train_log=copy_train_log,
+            launch_log=launch_log,
         )
 
 
@@ -220,6 +223,7 @@ class _TrainRun:
             outputs=(f"{self.weights}.pdparams",),
             legacy_log=f"{save}.log",
             copy_train_log=(f"{save}/train.log", f"{save}.log"),
+            launch_log=launch_log_dir(save) if self.topology.launches else "",
         )
 
     def eval(self, train: Stage, use_gpu: Fragment) -> Stage | Skipped:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tipc.config.formats import AnyConfig
+from tipc.config.formats import SweepConfig
 from tipc.config.model import Field
 from tipc.plan.fragments import DROPPED, GAP, Command, Fragment, always_param, assemble, literal, set_param
 from tipc.plan.model import InferCase, Topology
@@ -75,7 +75,7 @@ def export_command(python: Fragment, script: Fragment, weights: Fragment, save_d
 def infer_command(
     python: Fragment,
     script: Fragment,
-    config: AnyConfig,
+    config: SweepConfig,
     case: InferCase,
     model_dir: Fragment,
     image_dir: Fragment,

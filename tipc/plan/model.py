@@ -21,7 +21,13 @@ class StageKind(str, Enum):
     EVAL = "eval"
     EXPORT = "export"
     INFER = "infer"
+    CONVERT = "convert"  # paddle2onnx: an exported model to an ONNX file (tipc.plan.paddle2onnx)
     GOLDEN = "golden"  # the check of this chain's outcomes against its golden (in-process, no argv)
+    AGREE = "agree"  # paddle2onnx: ONNX Runtime's predictions against Paddle Inference's (in-process, no argv)
+
+
+# The kinds the harness judges itself, without a process.
+IN_HARNESS = (StageKind.GOLDEN, StageKind.AGREE)
 
 
 TopologyKind = Literal["cpu", "gpu", "multi_gpu", "multi_node"]
@@ -104,6 +110,9 @@ class Stage:
     log: str  # where the runner writes this stage's output
     requires: tuple[str, ...] = ()  # stage ids that must pass first
     outputs: tuple[str, ...] = ()  # files this stage produces (lets a deselected prerequisite be satisfied from disk)
+    # Paths it reads that no stage of the plan makes (a config's model dir): missing, it is blocked.
+    inputs: tuple[str, ...] = ()
+    status_line: bool = True  # False: a stage tipc adds to the bash's (its status file gets no line)
     legacy_command: str = ""  # the command text as the bash logs it in results_python.log
     legacy_log: str = ""  # the log path as the bash logs it (S.log for train)
     rank0_only: bool = False  # multi-node: only trainer 0's node can run it
@@ -111,6 +120,7 @@ class Stage:
     copy_train_log: tuple[str, str] | None = None  # (S/train.log, S.log) copied after train, as the bash does
     speed: SpeedSpec | None = None  # benchmark_train: the speed JSON written from this train's figures
     golden_dir: str = ""  # golden stages: the folder their goldens are looked up in (tipc.golden.files)
+    launch_log: str = ""  # launch stages: the launcher's --log_dir (workerlog.N), relative to cwd
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +184,8 @@ class Plan:
     skipped: tuple[Skipped, ...] = ()
     notes: tuple[str, ...] = ()
     config_sha256: str = ""
+    status_log: str = "results_python.log"  # the bash's status-line file in output_dir
+    status_tail: str = " "  # what the suite's status_check writes after the log path (tipc.run.legacy)
     shard: str = ""  # "K/N" when this plan is one part of a matrix split across runs (tipc.schedule.shard)
     partition: str = ""  # the split's fingerprint: shards of one split carry the same
 

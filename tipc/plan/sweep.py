@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from tipc.config.bounds import excerpt
-from tipc.config.formats import AnyConfig
+from tipc.config.formats import SweepConfig
 from tipc.config.model import Field
 from tipc.plan.lists import distinct_values
 from tipc.plan.model import InferCase
@@ -34,7 +34,7 @@ class Sweep:
     dropped: tuple[Dropped, ...]
 
 
-def infer_sweep(config: AnyConfig, quant: bool, gpu_available: bool = True, gpu_rule: GpuRule | None = None) -> Sweep:
+def infer_sweep(config: SweepConfig, quant: bool, gpu_available: bool = True, gpu_rule: GpuRule | None = None) -> Sweep:
     """All cells in the bash's loop order: use_gpu, then mkldnn→threads→batch→precision (CPU)
     or trt→precision→batch (GPU). GPU cells are dropped by ``gpu_rule``, by default the train script's."""
     path = config.path
@@ -64,7 +64,7 @@ def infer_sweep(config: AnyConfig, quant: bool, gpu_available: bool = True, gpu_
     return Sweep(tuple(cases), tuple(dropped))
 
 
-def sweep_size(config: AnyConfig) -> int:
+def sweep_size(config: SweepConfig) -> int:
     """How many cells ``infer_sweep`` yields at most (lists are counted, not checked), without making them."""
 
     def count(*fields: Field) -> int:
@@ -85,7 +85,7 @@ def _device_or_self(use_gpu: str) -> str:
     return use_gpu
 
 
-def _cpu_cells(config: AnyConfig, use_gpu: str, quant: bool) -> Iterator[tuple[InferCase, str | None]]:
+def _cpu_cells(config: SweepConfig, use_gpu: str, quant: bool) -> Iterator[tuple[InferCase, str | None]]:
     path = config.path
     batches, precisions = distinct_values(config.batch_size, path), distinct_values(config.precision, path)
     for mkldnn in distinct_values(config.enable_mkldnn, path):
@@ -97,7 +97,7 @@ def _cpu_cells(config: AnyConfig, use_gpu: str, quant: bool) -> Iterator[tuple[I
 
 
 def _gpu_cells(
-    config: AnyConfig, use_gpu: str, quant: bool, gpu_available: bool, gpu_rule: GpuRule
+    config: SweepConfig, use_gpu: str, quant: bool, gpu_available: bool, gpu_rule: GpuRule
 ) -> Iterator[tuple[InferCase, str | None]]:
     path = config.path
     precisions, batches = distinct_values(config.precision, path), distinct_values(config.batch_size, path)

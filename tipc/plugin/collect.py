@@ -156,7 +156,7 @@ class StageItem(pytest.Item):
         if self.plugin.settings.run.dry_run:
             self.plugin.write(f"\n{self.nodeid}\n    {command_text(self.stage)}\n")
         try:
-            record = self.plugin.session.run_stage(self.target, self.stage, self.plugin.following(self))
+            record = self.plugin.session.run_stage(self.target, self.stage)
         except OutputError as exc:  # a full disk: nothing later could be recorded either
             pytest.exit(
                 f"tipc: {exc}; the run stopped here, the results written so far are kept",

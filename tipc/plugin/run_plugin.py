@@ -10,7 +10,6 @@ gives its run id to the workers, which only run stages.
 from __future__ import annotations
 
 import contextlib
-import gc
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,24 +17,24 @@ from typing import Any
 import pytest
 
 from tipc.errors import TipcError
-from tipc.plan import Stage, StageKind
+from tipc.plan import StageKind
 from tipc.plugin.collect import StageItem, TipcDirectory, keyword_for
 from tipc.plugin.distribution import check_distribution
 from tipc.plugin.pytest_cache import CacheGuard
+from tipc.proc.executor import ProcessExecutor, sigterm_as_interrupt
 from tipc.results.records import Status
 from tipc.run import legacy
-from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
+from tipc.run.plan_run import DRY_RUN, DRY_RUN_EXIT
 from tipc.run.summary import run_paragraph
 from tipc.schedule.devices import worker_index
 from tipc.session.lifecycle import TipcSession
 from tipc.session.matrix import write_matrix
 from tipc.session.preflight import failure_message
-from tipc.session.problems import selection_line, split
+from tipc.session.problems import no_stage, selection_line, split
 from tipc.session.settings import ConfigTarget, Settings, doctor_on, resolve_settings
 
 TIPC_DIR = Path(__file__).resolve().parents[1]
 RUN_ID = "tipc_run_id"  # workerinput key: the controller's run id
-HEAP_FROZEN = pytest.StashKey[bool]()
 
 
 def activate(config: pytest.Config) -> None:
@@ -58,32 +57,6 @@ def activate(config: pytest.Config) -> None:
             scheduled=settings.schedule.concurrent,
         )
     config.pluginmanager.register(TipcPlugin(config, settings, worker), "tipc-run")
-    if config.invocation_params.plugins:
-        # pytest.main() given plugin objects (pytester's inline runs, a program embedding pytest)
-        # returns to a process that goes on: the heap is thawed then. The `pytest` command exits
-        # next, and a heap left frozen is skipped by the interpreter's last collection too (~30 ms).
-        # Registered in pytest_configure, before pytest's own plugins register theirs: it runs
-        # after their last garbage collection.
-        config.add_cleanup(lambda: _thaw_heap(config))
-
-
-def _freeze_heap(config: pytest.Config) -> None:
-    """What is loaded when the run begins (pytest, tipc, the plans) lives until the process exits:
-    ``gc.freeze`` keeps it out of every later collection, pytest's two full ones at its end
-    included (~10 ms each over those objects), and the interpreter's at its exit."""
-    gc.freeze()
-    config.stash[HEAP_FROZEN] = True
-
-
-def _thaw_heap(config: pytest.Config) -> None:
-    if config.stash.get(HEAP_FROZEN, False):
-        gc.unfreeze()
-        config.stash[HEAP_FROZEN] = False
-
-
-def _may_skip(item: pytest.Item) -> bool:
-    """A mark that may keep the item from running (a user's conftest adds them): its stage waits for its turn."""
-    return any(mark.name in ("skip", "skipif", "xfail") for mark in item.iter_markers())
 
 
 class TipcPlugin:
@@ -110,13 +83,15 @@ class TipcPlugin:
         self.matrix: Path | None = None
         self._warned = 0  # warnings shown at the start are not repeated in the summary
         self.doctor = doctor_on(settings) and not settings.run.dry_run  # its item comes first
-        self._next: pytest.Item | None = None  # the item pytest runs after the current one
-        self._early: tuple[ConfigTarget, Stage] | None = None  # started at the session's start
+        self._ended = False
 
     def write(self, data: str | bytes, legacy_echo: bool = False) -> None:
         """Straight to the terminal, past pytest's capture (``--live``, dry-run commands)."""
         capman = self.config.pluginmanager.getplugin("capturemanager")
-        with capman.global_and_fixture_disabled() if capman else contextlib.nullcontext():
+        with (
+            capman.global_and_fixture_disabled() if capman else contextlib.nullcontext(),
+            contextlib.suppress(BrokenPipeError),  # a closed stdout: the stage's record is written already
+        ):
             if legacy_echo:
                 legacy.echo(data if isinstance(data, str) else data.decode(errors="replace"), sys.stdout)
             elif isinstance(data, bytes):
@@ -132,7 +107,7 @@ class TipcPlugin:
         """How many configs planned and how many could not, when there was more than one."""
         if self.settings.problems or len(self.settings.targets) > 1:
             planned, problems = split(self.session)
-            terminalreporter.write_line(selection_line(len(planned), problems))
+            terminalreporter.write_line(selection_line(len(planned), problems, no_stage(self.session, planned)))
 
     # --- hooks ---
 
@@ -157,68 +132,20 @@ class TipcPlugin:
         except TipcError as exc:  # the results folder is another run's
             self._signals.close()
             raise pytest.UsageError(str(exc)) from None
+        # pytest skips sessionfinish when its own start fails after this (a closed stdout:
+        # `pytest tipc | head -1`); its cleanups always run, and end the run there.
+        self.config.add_cleanup(self._end_if_unfinished)
         for warning in self.session.warnings:
             self.write(warning + "\n")
         self._warned = len(self.session.warnings)
         if self.session.doctor_failed() and session.config.getoption("dist", "no") != "no":
             # Workers would run the stages: they cannot see what the controller blocked.
-            self._signals.close()
-            self.session.end()
+            self._end()
             pytest.exit("tipc doctor failed; nothing was run", returncode=pytest.ExitCode.TESTS_FAILED)
         if refused:
             # Before collection, so nothing runs; sessionfinish is not called after an exit here.
-            self._signals.close()
-            self.session.end()
+            self._end(report=False)
             pytest.exit("\n".join(failure_message(r) for r in refused), returncode=pytest.ExitCode.TESTS_FAILED)
-        _freeze_heap(self.config)
-        self._early = self._start_early(session.config)
-
-    def _start_early(self, config: pytest.Config) -> tuple[ConfigTarget, Stage] | None:
-        """Start the first config's first stage now, while pytest collects: it is the first item
-        pytest runs unless the command line or a plugin selects, reorders or skips items; the
-        command line is read here, the rest once collected (``pytest_collection_finish``)."""
-        option = config.option
-        if (
-            self.worker is not None
-            or self.doctor  # its item comes first
-            or self.settings.schedule.concurrent
-            or self.settings.run.dry_run
-            or config.getoption("dist", "no") != "no"
-            or option.keyword
-            or option.markexpr
-            or option.setuponly
-            or option.setupplan
-            or any(
-                config.getoption(name, None)
-                for name in ("lf", "failedfirst", "stepwise", "deselect", "showfixtures", "show_fixtures_per_test")
-            )
-            or any("::" in arg for arg in config.args)
-            or not self.settings.targets
-        ):
-            return None
-        target = self.settings.targets[0]
-        try:
-            stage = next(self.session.plan(target).stages(), None)
-        except TipcError:  # its collector reports it
-            return None
-        if stage is None:
-            return None
-        self.session.start_ahead(target, stage)
-        return target, stage
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_collection_finish(self, session: pytest.Session) -> None:
-        """The stage started early is not the first item pytest will run after all: it is stopped."""
-        early, self._early = self._early, None
-        if early is None:
-            return
-        first = session.items[0] if session.items else None
-        if (
-            not isinstance(first, StageItem)
-            or (first.target, first.stage.id) != (early[0], early[1].id)
-            or _may_skip(first)
-        ):
-            self.session.cancel_ahead(early[0])
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> None:
@@ -232,20 +159,6 @@ class TipcPlugin:
         items = (item for item in session.items if isinstance(item, StageItem))
         self.session.schedule(((item.target, item.stage) for item in items), self.worker)
 
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> None:
-        self._next = nextitem
-
-    def following(self, item: StageItem) -> Stage | None:
-        """The stage pytest will run after ``item``'s, when it is of the same config and nothing but
-        its gate can stop it: it may then start the moment ``item``'s stage passes."""
-        then = self._next
-        if not isinstance(then, StageItem) or then.target is not item.target:
-            return None
-        if item.session.shouldstop or item.session.shouldfail or _may_skip(then):
-            return None
-        return then.stage
-
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         properties = dict(report.user_properties)
         if properties.get("status") == Status.BLOCKED.value:
@@ -257,15 +170,32 @@ class TipcPlugin:
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         # tryfirst: before the cache provider writes what --lf will read next time.
+        self._end()
+        if self.settings.run.dry_run and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = DRY_RUN_EXIT  # every item skipped, nothing ran: no green for CI
+        if self.session.owner and self.session.fails_on_findings() and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # --fail-on regression: pytest's status says so
+
+    def _end(self, report: bool = True) -> None:
+        """End the run once: its folders, ``run.json``, the watchdog, then its reports."""
+        if self._ended:
+            return
+        self._ended = True
         self._signals.close()
         self.cache.settle()
         self.session.end()  # in a worker, only what ran in the background ends
-        if not self.session.owner:
-            return
-        self.reports = self.session.write_reports(Path.cwd())
-        self.matrix = write_matrix(self.session, Path.cwd(), self.reports)
-        if self.session.fails_on_findings() and session.exitstatus == pytest.ExitCode.OK:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # --fail-on regression: pytest's status says so
+        if self.session.owner and report:
+            self.reports = self.session.write_reports(Path.cwd())
+            self.matrix = write_matrix(self.session, Path.cwd(), self.reports)
+
+    def _end_if_unfinished(self) -> None:
+        if not self._ended:
+            self._end()
+            print(
+                "tipc: pytest stopped before its session's end (a closed stdout?); the run was ended "
+                f"and its results kept: {', '.join(str(f.path) for f in self.session.folders())}",
+                file=sys.stderr,
+            )
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.session.owner and not self.settings.run.dry_run:
@@ -274,7 +204,11 @@ class TipcPlugin:
         if not self.session.owner:
             return
         if self.settings.run.dry_run:
-            terminalreporter.write_line("tipc: dry run: every command was printed; nothing ran, nothing written.")
+            terminalreporter.write_line(
+                "tipc: dry run: every command was printed; nothing ran, nothing written "
+                f"(each stage skipped: {DRY_RUN}; exit status {DRY_RUN_EXIT}).",
+                yellow=True,
+            )
             return
         if self.session.folders():  # none when not one config could be planned
             terminalreporter.write_line(run_paragraph(self.session.folders(), self.session.run_id))

@@ -38,6 +38,9 @@ DEFAULT_SIZES: Mapping[str, Sizes] = {
     "whole_train_whole_infer": Sizes(train=4000, eval=400, infer=32),
     # Nothing trains in whole_infer: only the images the predictor reads.
     "whole_infer": Sizes(train=0, eval=0, infer=32),
+    # The other suites' KL quantization and the paddle2onnx chain train nothing either.
+    "klquant_whole_infer": Sizes(train=0, eval=0, infer=32),
+    "paddle2onnx_infer": Sizes(train=0, eval=0, infer=32),
     # benchmark_train.sh's analysis needs more than 12 logged steps per process: 512 lines make 16 at
     # batch size 32 (and on two processes, which train twice the epochs on half the lines each).
     "benchmark_train": Sizes(train=512, eval=32, infer=0),

@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 from tipc.report.compare import status_counts
+from tipc.report.criteria import criteria_of
 from tipc.report.load import NodeRun, RunIds, is_carried, run_ids
 from tipc.report.matrix import build_matrix
 from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, Tally
@@ -20,7 +21,7 @@ from tipc.report.perf import build_performance
 from tipc.report.predictions import build_predictions
 from tipc.report.stages import stage_groups
 from tipc.report.trainbench import build_train_benchmark
-from tipc.report.trends import Trends
+from tipc.report.trends import Trends, judged_figures
 from tipc.results.records import RunInfo, StageRecord, run_verdict
 
 
@@ -149,6 +150,7 @@ def build_report(
     multi = is_multi_node(records)
     head = header(runs)
     ids = run_ids(runs)
+    own = [r for r in records if not is_carried(r, ids)]
     return ReportModel(
         title=f"tipc · {head.model} · {head.mode}",
         generated=generated,
@@ -162,4 +164,5 @@ def build_report(
         train_benchmark=build_train_benchmark([r for r in records if not is_carried(r, ids)], anchors.stages),
         predictions=build_predictions([r for r in records if not is_carried(r, ids)], anchors.stages),
         trends=trends,
+        criteria=criteria_of(own, judged_figures(trends)),
     )

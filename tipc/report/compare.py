@@ -22,7 +22,7 @@ from typing import Any
 from tipc.errors import ResultsError
 from tipc.report.figures import FIGURE_BY_KEY, stage_figures
 from tipc.report.load import RunIds, is_carried
-from tipc.report.model import Comparison, FigureMove, StageChange
+from tipc.report.model import Comparison, FigureMove, NotCompared, StageChange
 from tipc.report.naming import StageKey
 from tipc.results.folder import Warn
 from tipc.results.records import StageRecord, Status, run_verdict
@@ -199,7 +199,9 @@ def compare(
     threshold: float = DEFAULT_THRESHOLD,
 ) -> Comparison:
     """What changed in ``after``'s own stages. ``before`` counts whole, carried stages too:
-    they were the latest word on those stages when it ran."""
+    they were the latest word on those stages when it ran. Figures are compared only between
+    two passes: a failed stage's figures (an OOM-killed training's peak, a crash's few steps)
+    are no performance change, and are listed as not compared instead."""
     old = {s.key: s for s in before.stages}
     mine = after.own
     multi = len({s.node_rank for s in mine}) > 1
@@ -207,6 +209,7 @@ def compare(
     fixed: list[StageChange] = []
     still: list[StageChange] = []
     moves: list[FigureMove] = []
+    skipped: list[NotCompared] = []
     for s in mine:
         prev = old.get(s.key)
         label, anchor = _label(s.key, multi), anchors.get(s.key, "")
@@ -216,7 +219,12 @@ def compare(
             (still if was_bad else new_failures).append(change)
         elif was_bad and s.status == Status.PASSED.value:
             fixed.append(change)
-        if prev is not None:
+        if prev is None or not (prev.figures or s.figures):
+            continue
+        why = not_compared_why(prev.status, s.status, kind_of(s.id))
+        if why:
+            skipped.append(NotCompared(label, anchor, why))
+        else:
             moves.extend(_moves(label, anchor, dict(prev.figures), dict(s.figures), threshold))
     return Comparison(
         against=against,
@@ -226,7 +234,23 @@ def compare(
         fixed=tuple(fixed),
         still_failing=tuple(still),
         moves=tuple(moves),
+        not_compared=tuple(skipped),
     )
+
+
+def kind_of(stage_id: str) -> str:
+    """The stage's kind as a word for people, from its id's last part (``chain::infer[...]``)."""
+    name = stage_id.rpartition("::")[2].partition("[")[0]
+    return {"train": "training", "eval": "evaluation", "export": "export", "infer": "inference"}.get(name, name)
+
+
+def not_compared_why(before: str, after: str, kind: str) -> str:
+    """Why a stage's figures are not compared ("" when both runs passed it)."""
+    if after != Status.PASSED.value:
+        return f"not compared: {kind} {after} in this run"
+    if before != Status.PASSED.value:
+        return f"not compared: {kind} {before or 'did not run'} in the earlier run"
+    return ""
 
 
 def _moves(

@@ -17,6 +17,7 @@ from tipc.report.predictions import PredictionsView
 from tipc.report.svg import Plot
 
 if TYPE_CHECKING:  # their own modules build them, and import this one
+    from tipc.report.criteria import Criteria
     from tipc.report.trainbench import TrainBenchmark
     from tipc.report.trends import Trends
 
@@ -246,6 +247,15 @@ class FigureMove:
 
 
 @dataclass(frozen=True, slots=True)
+class NotCompared:
+    """A stage whose figures exist but are no result: it did not pass in one of the two runs."""
+
+    label: str
+    anchor: str
+    why: str  # "not compared: failed in this run"
+
+
+@dataclass(frozen=True, slots=True)
 class Comparison:
     against: str  # what we compare with, for the heading
     against_href: str  # link to its report, "" when it has none
@@ -254,6 +264,7 @@ class Comparison:
     fixed: tuple[StageChange, ...]
     still_failing: tuple[StageChange, ...]
     moves: tuple[FigureMove, ...]
+    not_compared: tuple[NotCompared, ...] = ()  # figures of a stage that did not pass in one run
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,5 +290,6 @@ class ReportModel:
     train_benchmark: TrainBenchmark | None = None  # benchmark_train runs (tipc.report.trainbench)
     predictions: PredictionsView | None = None  # tipc.report.predictions
     trends: Trends | None = None  # None: no trend history asked for (tipc.report.trends)
+    criteria: Criteria | None = None  # what the verdict rests on, shown beside it (tipc.report.criteria)
     # (title, plain text) from plugins' pytest_tipc_report_sections (tipc.suites.hookspecs), shown as written
     sections: tuple[tuple[str, str], ...] = ()

@@ -11,7 +11,7 @@ from tipc.metrics.logtext import printable
 from tipc.report.figures import THROUGHPUT_DEFINITION
 from tipc.report.matrix import ABSENT_WHY
 from tipc.report.model import ReportModel, StageView
-from tipc.report.svg import fmt_number
+from tipc.report.svg import fmt_figure, fmt_number, fmt_range
 
 
 def num(value: float | None, digits: int = 2) -> str:
@@ -60,15 +60,14 @@ def environment() -> jinja2.Environment:
         # runs, in jinja2's per-user folder under the system's temporary directory.
         bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
-    env.filters.update(num=num, duration=duration, percent=percent, short=fmt_number)
+    env.filters.update(num=num, duration=duration, percent=percent, short=fmt_number, figure=fmt_figure)
+    env.globals.update(figure_range=fmt_range)
     env.globals.update(THROUGHPUT_DEFINITION=THROUGHPUT_DEFINITION, ABSENT_WHY=ABSENT_WHY, stage_html=stage_html)
     return env
 
 
-@lru_cache(maxsize=1024)
 def stage_html(view: StageView) -> markupsafe.Markup:
-    """One stage's details, rendered once: a run renders each as its stage ends, while the next one
-    runs (``tipc.report.ahead``), and the report at its end puts them in place."""
+    """One stage's details (``templates/stage.html``), put in place by the report's page."""
     return markupsafe.Markup(environment().get_template("stage.html").render(s=view))
 
 

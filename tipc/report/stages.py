@@ -25,24 +25,8 @@ def _metrics(metrics: Mapping[str, object]) -> tuple[tuple[str, str], ...]:
     return tuple((k, str(v)) for k, v in sorted(metrics.items()) if v is not None and v != "")
 
 
-# Views made ahead, as each stage ended (``tipc.report.ahead``), by everything they are made of.
-_made: dict[tuple[str, str, str, bool, str], StageView] = {}
-_MADE_MAX = 4096  # a process that writes many reports (tests) forgets them all beyond this
-
-
 def stage_view(record: StageRecord, anchor: str, report_dir: Path, multi: bool, carried: str = "") -> StageView:
-    """``carried``: what says the record is an earlier run's, "" for this run's (see ``load.carried_note``).
-    Made once: a stage's record and log no longer change once it has ended."""
-    key = (record.to_json(), anchor, str(report_dir), multi, carried)
-    view = _made.get(key)
-    if view is None:
-        if len(_made) >= _MADE_MAX:
-            _made.clear()
-        view = _made[key] = _view(record, anchor, report_dir, multi, carried)
-    return view
-
-
-def _view(record: StageRecord, anchor: str, report_dir: Path, multi: bool, carried: str) -> StageView:
+    """``carried``: what says the record is an earlier run's, "" for this run's (see ``load.carried_note``)."""
     workers = worker_logs(record) if record.kind == "train" else ()
     since = {p: offset_of(record, p) for p in workers}
     broken = failing_worker(workers, since) if workers and record.status.is_failure else None

@@ -79,11 +79,38 @@ def nice_ticks(lo: float, hi: float, target: int = 5, min_step: float = 0.0) -> 
 
 
 def fmt_number(v: float) -> str:
-    if v == 0:
-        return "0"
-    if abs(v) >= 1000 or abs(v) < 0.01:
-        return f"{v:.3g}"
+    """Four significant digits as people write them: never an exponent (12346, not 1.23e+04)."""
+    if v == 0 or not math.isfinite(v):
+        return "0" if v == 0 else str(v)
+    if abs(v) >= 1000:
+        return f"{v:.0f}"
+    if abs(v) < 0.01:  # three significant digits: 0.00123
+        return f"{v:.{2 - math.floor(math.log10(abs(v)))}f}"
     return f"{v:.4g}"
+
+
+# A larger unit where a figure reaches it: memory in GB from 1024 MB (the MB here are MiB:
+# ru_maxrss and /proc count KiB), so that 4808.6 MB reads 4.7 GB.
+_LARGER = {"MB": (1024.0, "GB")}
+
+
+def _scale(unit: str, *values: float) -> tuple[float, str]:
+    factor, larger = _LARGER.get(unit, (0.0, unit))
+    if factor and values and max(abs(v) for v in values) >= factor:
+        return factor, larger
+    return 1.0, unit
+
+
+def fmt_figure(value: float, unit: str) -> str:
+    """A figure with its unit, the one place figures are written for people: ``4.7 GB``, ``374.8 ms``."""
+    factor, shown = _scale(unit, value)
+    return f"{fmt_number(value / factor)} {shown}".rstrip()
+
+
+def fmt_range(low: float, high: float, unit: str) -> str:
+    """Two figures in one unit: ``363.6–386 ms``, ``4.5–4.9 GB``."""
+    factor, shown = _scale(unit, low, high)
+    return f"{fmt_number(low / factor)}–{fmt_number(high / factor)} {shown}".rstrip()
 
 
 def _domain(values: Sequence[float], min_step: float = 0.0) -> tuple[float, ...]:

@@ -78,11 +78,13 @@ class RunFigures:
 
 def run_figures(run: str, records: Iterable[StageRecord]) -> tuple[RunFigures, ...]:
     """A run's lines, one per config that wrote ``records`` (the run's own: not carried over): the
-    figures of the stages that passed. Configs that share a results folder keep apart histories."""
+    figures of the stages that passed. Configs that share a results folder keep apart histories.
+    A config none of whose stages passed has a line without figures: its history is still shown
+    (``record_run`` does not store such a line)."""
     per_config: dict[str, dict[SeriesKey, float]] = {}
     for r in records:
+        figures = per_config.setdefault(r.config, {})
         if r.status is Status.PASSED:
-            figures = per_config.setdefault(r.config, {})
             figures.update({(r.id, r.node_rank, key): value for key, value in stage_figures(r).items()})
     return tuple(RunFigures(run, config, figures) for config, figures in per_config.items())
 
@@ -132,8 +134,9 @@ def record_run(
         warn(f"tipc: trend history {path} not read ({exc.strerror or exc}); trends judge this run alone")
         return tuple(run)
     new = {(e.run, e.config) for e in run}
-    kept = _bounded([*(x for x in lines if (x[0].run, x[0].config) not in new), *((e, e.to_json()) for e in run)], keep)
-    if not write:
+    stored = [(e, e.to_json()) for e in run if e.figures]  # a run without figures adds no history
+    kept = _bounded([*(x for x in lines if (x[0].run, x[0].config) not in new), *stored], keep)
+    if not write or (clean and not stored and len(kept) == len(lines)):
         return tuple(e for e, _ in kept)
     if not clean:
         spare = path.with_name(f"{TREND_FILE}.bad-{min((e.run for e in run), default='run')}")

@@ -16,7 +16,7 @@ from tipc.metrics.noise import Band, TrendPolicy, TrendVerdict, judge
 from tipc.report.figures import FIGURE_BY_KEY, FIGURES
 from tipc.report.naming import StageKey
 from tipc.report.sparkline import Sparkline, sparkline
-from tipc.report.svg import fmt_number
+from tipc.report.svg import fmt_figure, fmt_range
 from tipc.report.trend_store import RunFigures, SeriesKey
 
 _RANK = {TrendVerdict.REGRESSION.value: 0, TrendVerdict.IMPROVEMENT.value: 1}
@@ -37,11 +37,10 @@ class Regression:
     anchor: str = ""  # the stage's details in the report
 
     def message(self) -> str:
-        b, unit = self.band, f" {self.unit}"
+        b, unit = self.band, self.unit
         return (
-            f"{self.config} {self.stage}: {self.figure} {fmt_number(self.value)}{unit} is outside its noise band "
-            f"{fmt_number(b.low)}–{fmt_number(b.high)}{unit} (median {fmt_number(b.median)}{unit} "
-            f"over {self.runs} earlier runs)"
+            f"{self.config} {self.stage}: {self.figure} {fmt_figure(self.value, unit)} is outside its noise band "
+            f"{fmt_range(b.low, b.high, unit)} (median {fmt_figure(b.median, unit)} over {self.runs} earlier runs)"
         )
 
 
@@ -56,6 +55,7 @@ class TrendRow:
     band: Band | None
     runs: int  # earlier values judged against (or known, while learning)
     spark: Sparkline | None  # None when no run has a value
+    note: str = ""  # why this run has no value: "not compared: training failed in this run"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +64,14 @@ class Trends:
     regressions: tuple[Regression, ...]
     policy: TrendPolicy
     earlier: int  # earlier runs in the history window (the fewest, when several configs share the report)
+
+
+_JUDGED = (TrendVerdict.REGRESSION.value, TrendVerdict.IMPROVEMENT.value, TrendVerdict.STEADY.value)
+
+
+def judged_figures(trends: Trends | None) -> int:
+    """How many of this run's figures were judged against their noise band (not learning, no value)."""
+    return 0 if trends is None else sum(1 for row in trends.rows if row.verdict in _JUDGED)
 
 
 def _label(key: SeriesKey, multi: bool) -> str:
@@ -85,6 +93,7 @@ def _row(
     earlier: Sequence[Mapping[SeriesKey, float]],
     anchor: str,
     policy: TrendPolicy,
+    why: str,
 ) -> TrendRow:
     figure = FIGURE_BY_KEY[key[2]]
     past = [run.get(key) for run in earlier]
@@ -101,28 +110,41 @@ def _row(
         judged.band,
         judged.runs,
         sparkline(shown, judged.band) if shown else None,
+        why if value is None else "",
     )
 
 
 def _config_rows(
-    current: RunFigures, history: Sequence[RunFigures], anchors: Mapping[StageKey, str], policy: TrendPolicy
+    current: RunFigures,
+    history: Sequence[RunFigures],
+    anchors: Mapping[StageKey, str],
+    policy: TrendPolicy,
+    unjudged: Mapping[StageKey, str],
 ) -> tuple[list[TrendRow], int]:
     earlier = [e.figures for e in history if e.config == current.config and e.run < current.run][-policy.runs :]
     keys = _series_keys(current, earlier)
     multi = len({k[1] for k in keys}) > 1
-    rows = [_row(k, _label(k, multi), current, earlier, anchors.get((k[0], k[1]), ""), policy) for k in keys]
+    rows = [
+        _row(k, _label(k, multi), current, earlier, anchors.get(k[:2], ""), policy, unjudged.get(k[:2], ""))
+        for k in keys
+    ]
     return rows, len(earlier)
 
 
 def build_trends(
-    run: Sequence[RunFigures], history: Sequence[RunFigures], anchors: Mapping[StageKey, str], policy: TrendPolicy
+    run: Sequence[RunFigures],
+    history: Sequence[RunFigures],
+    anchors: Mapping[StageKey, str],
+    policy: TrendPolicy,
+    unjudged: Mapping[StageKey, str] | None = None,
 ) -> Trends:
     """``run``: this run's lines (one per config); ``history``: the trend store as written
-    (``record_run``). Each config's figures are judged against that config's earlier runs."""
+    (``record_run``). Each config's figures are judged against that config's earlier runs.
+    ``unjudged``: this run's stages that did not pass, and why their figures are left out."""
     rows: list[tuple[TrendRow, str]] = []
     earlier = []
     for current in run:
-        config_rows, runs = _config_rows(current, history, anchors, policy)
+        config_rows, runs = _config_rows(current, history, anchors, policy, unjudged or {})
         rows.extend((row, current.config) for row in config_rows)
         earlier.append(runs)
     rows.sort(key=lambda rc: _RANK.get(rc[0].verdict, 2))  # stable: stage order within each rank

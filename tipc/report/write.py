@@ -36,20 +36,25 @@ from tipc.report.compare import (
     SUMMARY_FILE,
     PastRun,
     RunSummary,
+    kind_of,
+    not_compared_why,
     previous_run,
     read_history,
     read_summary,
     summarize,
 )
 from tipc.report.compare import compare as compare_runs
+from tipc.report.criteria import Criteria
 from tipc.report.load import NodeRun, is_carried, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
+from tipc.report.naming import stage_key
 from tipc.report.render import render, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
 from tipc.report.trend_store import record_run, run_figures
 from tipc.report.trends import Regression, Trends, build_trends
 from tipc.results.folder import RECORDS, Warn, has_results, write_atomic
+from tipc.results.records import Status
 from tipc.suites.registry import report_sections
 
 INDEX = "index.html"
@@ -162,10 +167,16 @@ def _trends(
     recorded: the merged run's report records every shard's figures, under its own run id."""
     ids = run_ids(runs)
     records = all_records(runs)
-    current = run_figures(order, (r for r in records if not is_carried(r, ids)))
+    own = [r for r in records if not is_carried(r, ids)]
+    current = run_figures(order, own)
     one_shard = bool(head_info(runs).shard) and len({r.shard for r in records}) == 1
     history = record_run(mode_dir, current, max(policy.runs, DEFAULT_RUNS), warn, write=not one_shard)
-    return build_trends(current, history, anchors.stages, policy)
+    unjudged = {
+        stage_key(r): not_compared_why(Status.PASSED.value, r.status.value, kind_of(r.id))
+        for r in own
+        if r.status is not Status.PASSED
+    }
+    return build_trends(current, history, anchors.stages, policy, unjudged)
 
 
 def update_latest(mode_dir: Path, name: str, title: str) -> None:
@@ -191,6 +202,7 @@ def write_report(
     warn: Warn | None = None,
     trends: TrendPolicy | None = DEFAULT_TRENDS,
     regression: Callable[[Regression], None] | None = None,
+    criteria: Callable[[Criteria], None] | None = None,
 ) -> Path:
     """Render one run (one results dir per node) and return the path of its ``index.html``.
 
@@ -200,6 +212,7 @@ def write_report(
     it) and, only when given, of bad record lines skipped (without it they stop the report).
     ``trends`` (with ``history``): record this run's figures in the trend history and judge each
     against its earlier runs; ``regression`` hears of every figure that left its noise band.
+    ``criteria`` hears what the page's verdict rests on (the console says it too).
     """
     runs: tuple[NodeRun, ...] = load_runs([Path(p) for p in results_dirs], warn)
     summary = summarize_runs(runs)
@@ -227,6 +240,8 @@ def write_report(
         generated=format_time(time.time()),
         trends=trend,
     )
+    if criteria is not None and model.criteria is not None:
+        criteria(model.criteria)
     sections = tuple(s for results in results_dirs for s in report_sections(Path(results)))
     if sections:
         model = replace(model, sections=sections)

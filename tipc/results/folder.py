@@ -335,9 +335,10 @@ class ResultsDir:
         self.path.mkdir(parents=True, exist_ok=True)
         _append(self.records_file, record.to_json() + "\n")
 
-    def append_legacy(self, line: str) -> None:
+    def append_legacy(self, line: str, name: str = LEGACY_LOG) -> None:
+        """``name``: the bash's status-line file (``results_paddle2onnx.log`` for paddle2onnx plans)."""
         self.path.mkdir(parents=True, exist_ok=True)
-        _append(self.legacy_log, line)
+        _append(self.path / name, line)
 
     def note_running(self, entry: str) -> None:
         """Say which stage runs now (``entry``: its record as JSON), until ``note_between`` or the

@@ -123,7 +123,10 @@ class StageRecord:
     run_id: str = ""  # the run that ran this stage; another run's id marks a record carried over
     # Logs the stage appended to (train.log, workerlog.N) -> their size when it started: its own part follows.
     log_offsets: dict[str, int] = field(default_factory=dict)
-    peak_rss_mb: float | None = None  # the largest resident size of the stage's process (or one it waited for)
+    # The stage's peak memory: the largest sum over its process tree (launched ranks, DataLoader
+    # workers), sampled while it ran (tipc.run.treemem); records from before that hold the root's.
+    peak_rss_mb: float | None = None
+    process_peak_rss_mb: float | None = None  # the root process's own peak (wait4), beside the tree's
     shard: str = ""  # "K/N": the part of a split matrix that ran it (a shard is a run of its own)
 
     @property
@@ -161,7 +164,7 @@ _STAGE_FIELDS = {
     **dict.fromkeys(("env", "metrics", "log_offsets"), _Spec(_OBJECT)),
     "infer": _Spec(_OBJECT, nullable=True),
     **dict.fromkeys(("start", "duration"), _Spec(_NUMBER)),
-    "peak_rss_mb": _Spec(_NUMBER, nullable=True),
+    **dict.fromkeys(("peak_rss_mb", "process_peak_rss_mb"), _Spec(_NUMBER, nullable=True)),
     "node_rank": _Spec(_INT),
     "returncode": _Spec(_INT, nullable=True),
 }

@@ -4,31 +4,18 @@ the evidence points at it.
 A training killed by the kernel's OOM killer shows up as ``exit code -9`` and nothing more (seen on
 real PaddleOCR: PP-OCRv4_mobile_rec's lite train peaked at 17.4 GB on a 24 GB machine). Two pieces of
 evidence name the cause: the kernel's ``oom_kill`` counter (``/proc/vmstat``, every kill since boot)
-rose while the stage ran, or the stage's peak memory came close to the memory limit (the cgroup's,
-else the machine's).
+rose while the stage ran (``tipc.proc.child.oom_kills``), or the stage's peak memory came close
+to the memory limit (the cgroup's, else the machine's).
 """
 
 from __future__ import annotations
 
-import re
 import signal
 from pathlib import Path
 
-VMSTAT = Path("/proc/vmstat")
 MEMINFO = Path("/proc/meminfo")
 CGROUP_LIMITS = (Path("/sys/fs/cgroup/memory.max"), Path("/sys/fs/cgroup/memory/memory.limit_in_bytes"))
-_OOM_KILL = re.compile(rb"^oom_kill (\d+)$", re.MULTILINE)
 NEAR_LIMIT = 0.9  # a peak within 10 % of the limit: the OOM killer is the likely hand
-
-
-def oom_kills() -> int | None:
-    """The kernel's count of OOM kills since boot; None where it is not published.
-    Read twice per stage: one search over the bytes, not a split of its ~180 lines."""
-    try:
-        found = _OOM_KILL.search(VMSTAT.read_bytes())
-        return int(found[1]) if found else None
-    except (OSError, ValueError):
-        return None
 
 
 def memory_limit_kb() -> int | None:

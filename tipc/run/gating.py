@@ -2,9 +2,10 @@
 
 One failed train is one failure: everything downstream is BLOCKED with a
 reason that names the stage that actually failed and its log, never re-run and
-never counted again. A prerequisite that is not part of this session (left out
-with ``-k`` or ``--lf``) is satisfied by its outputs on disk when an earlier run
-of the same plan passed it, so that one inference case can be re-run against an
+never counted again. A stage whose inputs (files no stage of the plan makes, e.g. the exported
+model a paddle2onnx conversion reads) are missing is BLOCKED naming the first. A prerequisite
+that is not part of this session (left out with ``-k`` or ``--lf``) is satisfied by its outputs
+on disk when an earlier run of the same plan passed it, so that one inference case can be re-run against an
 existing export — never against the leftovers of another config.
 """
 
@@ -79,6 +80,13 @@ def decide(
     whether an earlier run passed a stage exactly as planned (its outputs may then stand in)."""
     if not_applicable(stage, node_rank):
         return Decision(Status.SKIPPED, NOT_RANK0)
+    absent = [path for path in stage.inputs if not (Path(stage.cwd) / path).exists()]
+    if absent:
+        return Decision(
+            Status.BLOCKED,
+            f"blocked: {stage.name} reads {absent[0]}, which is not there and no stage of this plan makes it "
+            "(export the model first: a train config's export in the same run, or the suite's prepare.sh)",
+        )
     for req_id in stage.requires:
         req = plan.stage(req_id)
         record = done.get(req_id)

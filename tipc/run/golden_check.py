@@ -6,6 +6,11 @@ and a failed one blocks it as gating blocks any stage. Its findings fail it when
 names ``golden`` (the default) and mark it ``differs`` otherwise; no golden file is ``no_golden``.
 It writes no ``results_python.log`` line: that file keeps the bash's stages, one line each, and
 tooling that counts them must not meet a stage the bash never had.
+
+An agreement check (``StageKind.AGREE``, paddle2onnx chains) runs the same way with another
+expectation: its first prerequisite is the Paddle Inference run of the export, its second the ONNX
+Runtime run of the converted file, and every image's prediction must agree
+(``tipc.golden.agreement``) within the tolerance of the config's golden for the mode (else fp32's).
 """
 
 from __future__ import annotations
@@ -15,12 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tipc.golden.compare import GoldenVerdict, compare
-from tipc.golden.evidence import gather
+from tipc.golden.compare import GoldenVerdict, all_empty, compare
+from tipc.golden.evidence import gather, predictions_of
 from tipc.golden.files import GoldenError, find_golden, read_golden
-from tipc.golden.model import Golden
+from tipc.golden.model import Golden, Tolerance, default_tolerance
 from tipc.metrics.logtext import printable
-from tipc.plan.model import Plan, Stage
+from tipc.plan.model import Plan, Stage, StageKind
 from tipc.results.records import StageRecord, Status
 from tipc.run.gating import decide
 
@@ -82,6 +87,8 @@ def check(
     gate = decide(stage, plan, done, lambda _: False, node_rank)
     if gate.status is not None:
         return GoldenOutcome(gate.status, gate.reason)
+    if stage.kind is StageKind.AGREE:
+        return _agree(stage, plan, done, fails)
     precisions = _precisions(stage, plan)
     try:
         goldens = _goldens(stage, plan, precisions)
@@ -109,6 +116,58 @@ def check(
     return GoldenOutcome(status, reason, lines, metrics)
 
 
+def _tolerance(stage: Stage, plan: Plan) -> tuple[Tolerance, str]:
+    """The golden's tolerance for this mode at fp32 when the config has a golden, else fp32's default."""
+    from tipc.golden.agreement import PRECISION
+
+    if stage.golden_dir:
+        path = find_golden(Path(stage.golden_dir), Path(plan.config_path).stem, plan.mode, PRECISION)
+        if path is not None:
+            return read_golden(path, PRECISION).tolerance, str(path)
+    return default_tolerance(PRECISION), f"the {PRECISION} default"
+
+
+def _agree(stage: Stage, plan: Plan, done: Mapping[str, StageRecord], fails: bool) -> GoldenOutcome:
+    from tipc.golden.agreement import agreement
+
+    paddle, onnx = (done[r] for r in stage.requires)
+    reference = predictions_of(paddle)
+    if not reference:
+        reason = f"no prediction tipc can read in {paddle.log} (Paddle Inference's): nothing to compare ONNX with"
+        return GoldenOutcome(Status.NO_GOLDEN, reason)
+    try:
+        tol, source = _tolerance(stage, plan)
+    except GoldenError as exc:
+        return GoldenOutcome(Status.FAILED, f"golden file unreadable: {exc}", (str(exc),))
+    predicted = predictions_of(onnx)
+    found = agreement(plan.stage(stage.requires[1]).name, reference, predicted, tol)
+    # Blank against blank (an untrained model) agrees and proves little about the conversion: say so.
+    blank = all_empty(reference) and all_empty(predicted)
+    timing = f"ONNX Runtime {onnx.duration:.2f} s, Paddle Inference {paddle.duration:.2f} s"
+    gap = "" if found.largest_score_gap is None else f", largest score gap {found.largest_score_gap:.3g}"
+    within = f"texts equal and scores within ±{tol.score:g} ({source})"
+    metrics: dict[str, Any] = {
+        "findings": len(found.findings),
+        "images": found.images,
+        "onnx_s": round(onnx.duration, 3),
+        "paddle_s": round(paddle.duration, 3),
+        "score_tolerance": tol.score,
+        "all_empty": blank,
+        **({"largest_score_gap": found.largest_score_gap} if found.largest_score_gap is not None else {}),
+    }
+    lines = (f"tolerance: {source}", *(f"{FINDING}{f.text()}" for f in found.findings))
+    if not found.findings:
+        empty = (
+            "; every prediction of both is empty: blanks agree, which says little of the conversion" if blank else ""
+        )
+        reason = f"{found.images} images agree: {within}{gap}{empty}; {timing}"
+        return GoldenOutcome(Status.PASSED, reason, lines, metrics)
+    shown = "; ".join(f.text() for f in found.findings[:SHOWN])
+    more = f" (and {len(found.findings) - SHOWN} more in the log)" if len(found.findings) > SHOWN else ""
+    reason = f"{len(found.findings)} disagreement(s) of ONNX Runtime with Paddle Inference: {shown}{more}; {timing}"
+    return GoldenOutcome(Status.FAILED if fails else Status.DIFFERS, reason, lines, metrics)
+
+
 def failure_text(record: StageRecord, limit: int = 40) -> str:
     """A failed golden check's story: its findings, one a line, from its log; no command, no exit code."""
     findings = []
@@ -120,6 +179,7 @@ def failure_text(record: StageRecord, limit: int = 40) -> str:
     shown = [f"  {printable(f)}" for f in findings[:limit]]
     if len(findings) > limit:
         shown.append(f"  … and {len(findings) - limit} more")
-    why = f"{len(findings)} golden finding(s) against {', '.join(record.metrics.get('goldens', []))}"
+    goldens = ", ".join(record.metrics.get("goldens", [])) or "Paddle Inference's predictions (agreement check)"
+    why = f"{len(findings)} golden finding(s) against {goldens}"
     head = f"{record.id}: {record.status.value.upper()} ({why if findings else record.reason})"
     return "\n".join((head, *shown, f"log: {record.log}"))

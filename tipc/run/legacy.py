@@ -34,16 +34,17 @@ YELLOW = "\x1b[33m"
 RESET = "\x1b[0m"
 
 
-def status_line(ok: bool, model: str, command: str, log: str) -> str:
-    """The uncoloured line, newline included."""
+def status_line(ok: bool, model: str, command: str, log: str, tail: str = " ") -> str:
+    """The uncoloured line, newline included; ``tail``: what the suite's status_check writes after the
+    log (PaddleOCR one space, PaddleClas `` ! ``, PaddleDetection and PaddleSeg two spaces)."""
     verb = "successfully" if ok else "failed"
-    return f" Run {verb} with command - {model} - {command} - {log} \n"
+    return f" Run {verb} with command - {model} - {command} - {log}{tail}\n"
 
 
-def stage_line(ok: bool, model: str, stage: Stage) -> str:
+def stage_line(ok: bool, model: str, stage: Stage, tail: str = " ") -> str:
     """The line for one stage, with the command and log spelled as the bash spells them."""
     command = stage.legacy_command or shlex.join(stage.argv)
-    return status_line(ok, model, command, stage.legacy_log or stage.log)
+    return status_line(ok, model, command, stage.legacy_log or stage.log, tail)
 
 
 def echo(line: str, stream: TextIO) -> None:

@@ -15,19 +15,42 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from tipc.plan.model import StageKind
+from tipc.plan.model import IN_HARNESS, StageKind
 
-KINDS = tuple(k.value for k in StageKind if k is not StageKind.GOLDEN)  # golden: in the harness, nothing to time
+KINDS = tuple(k.value for k in StageKind if k not in IN_HARNESS)  # in the harness: nothing to time
 HOUR = 3600.0
 
 DEFAULT_TIMEOUTS: Mapping[str, Mapping[str, float]] = MappingProxyType(
     {
-        "lite_train_lite_infer": {"train": 2 * HOUR, "eval": HOUR, "export": HOUR, "infer": HOUR},
-        "lite_train_whole_infer": {"train": 2 * HOUR, "eval": 2 * HOUR, "export": HOUR, "infer": 2 * HOUR},
-        "whole_train_whole_infer": {"train": 72 * HOUR, "eval": 6 * HOUR, "export": HOUR, "infer": 2 * HOUR},
-        "whole_infer": {"train": 2 * HOUR, "eval": 2 * HOUR, "export": HOUR, "infer": 2 * HOUR},
+        # convert: paddle2onnx_infer's kind; in the other modes only for --timeout all= to name every kind.
+        "lite_train_lite_infer": {"train": 2 * HOUR, "eval": HOUR, "export": HOUR, "infer": HOUR, "convert": HOUR},
+        "lite_train_whole_infer": {
+            "train": 2 * HOUR,
+            "eval": 2 * HOUR,
+            "export": HOUR,
+            "infer": 2 * HOUR,
+            "convert": HOUR,
+        },
+        "whole_train_whole_infer": {
+            "train": 72 * HOUR,
+            "eval": 6 * HOUR,
+            "export": HOUR,
+            "infer": 2 * HOUR,
+            "convert": HOUR,
+        },
+        "whole_infer": {"train": 2 * HOUR, "eval": 2 * HOUR, "export": HOUR, "infer": 2 * HOUR, "convert": HOUR},
+        # The other suites' KL quantization: whole_infer's export (the quantization) and inference.
+        "klquant_whole_infer": {
+            "train": 2 * HOUR,
+            "eval": 2 * HOUR,
+            "export": HOUR,
+            "infer": 2 * HOUR,
+            "convert": HOUR,
+        },
         # benchmark_train trains a few epochs of a benchmark set per run (× N × C with PARAMS); nothing else runs.
-        "benchmark_train": {"train": 6 * HOUR, "eval": HOUR, "export": HOUR, "infer": HOUR},
+        "benchmark_train": {"train": 6 * HOUR, "eval": HOUR, "export": HOUR, "infer": HOUR, "convert": HOUR},
+        # test_paddle2onnx.sh: PaddleDetection's export, a conversion per model, inference on a few images.
+        "paddle2onnx_infer": {"train": HOUR, "eval": HOUR, "export": HOUR, "infer": HOUR, "convert": HOUR},
     }
 )
 

@@ -9,11 +9,8 @@ log written during it. It knows nothing of pytest.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import os
 import shlex
-import shutil
 import socket
 import time
 from collections.abc import Callable, Mapping
@@ -21,20 +18,18 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from tipc.metrics.logfile import extract_file
-from tipc.plan.model import InferCase, Plan, Skipped, Stage, StageKind
+from tipc.plan.model import IN_HARNESS, InferCase, Plan, Skipped, Stage
 from tipc.plan.naming import kind_of
-from tipc.results.folder import Interrupted, ResultsDir, archive_interrupted, new_run_id, read_records
+from tipc.proc.child import Ending
+from tipc.proc.executor import Executor
+from tipc.proc.watchdog import kill_marked
+from tipc.results.folder import RECORDS, Interrupted, ResultsDir, archive_interrupted, new_run_id, read_records
 from tipc.results.records import RunInfo, StageRecord, Status
-from tipc.run import legacy
-from tipc.run.endings import describe_exit, memory_limit_kb
-from tipc.run.executor import Ending, ExecRequest, ExecResult, Executor, Started
-from tipc.run.false_pass import Signature, false_pass, output_signatures
+from tipc.run import golden_check, legacy
+from tipc.run.execute import StageContext, StageRun
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
 from tipc.run.probe import NO_FACTS, InterpreterFacts, facts_in_background
-from tipc.run.watchdog import kill_marked
-from tipc.run.workerlogs import failing_workers, file_sizes, launch_log_dir, worker_logs
 from tipc.version import VERSION
 
 
@@ -52,35 +47,14 @@ class RunSettings:
     golden_fails: bool = True  # golden findings fail their check stage (--fail-on golden)
 
 
-def _status(result: ExecResult) -> tuple[Status, str]:
-    if result.ending is Ending.EXITED and result.returncode is not None:
-        if result.returncode == 0:
-            return Status.PASSED, ""
-        return Status.FAILED, describe_exit(result.returncode, result.peak_rss_kb, result.oom_killed, memory_limit_kb())
-    if result.ending is Ending.TIMEOUT:
-        return Status.TIMEOUT, result.reason
-    if result.ending is Ending.HUNG:
-        return Status.HUNG, result.reason
-    return Status.FAILED, result.reason
+DRY_RUN = "dry run: not run"
+# A dry run's exit status on both fronts when nothing failed to plan: never 0, which CI reads as
+# green; pytest's own "no tests ran" (NO_TESTS_COLLECTED), since none did.
+DRY_RUN_EXIT = 5
 
 
-def _extract_metrics(kind: str, log: Path, since: int) -> tuple[dict[str, Any], str]:
-    """Metrics of a stage's part of a log (``tipc.metrics.extract_file``: bounded memory), and a
-    note when that failed. A parser error must not cost the stage its record: it becomes a note."""
-    try:
-        return dict(extract_file(kind, log, since)), ""
-    except OSError:
-        return {}, ""
-    except Exception as exc:  # noqa: BLE001 - any parser bug
-        return {}, f"metrics not parsed ({type(exc).__name__}: {exc})"
-
-
-def _copy_from(src: Path, dst: Path, since: int) -> None:
-    """``src`` from byte ``since`` (all of it when it is now shorter: it was replaced) into ``dst``."""
-    with open(src, "rb") as fin, open(dst, "wb") as fout:
-        end = fin.seek(0, 2)
-        fin.seek(since if since <= end else 0)
-        shutil.copyfileobj(fin, fout)
+def _mb(kb: int | None) -> float | None:
+    return None if kb is None else round(kb / 1024, 1)
 
 
 @functools.lru_cache(maxsize=64)
@@ -101,18 +75,6 @@ def command_text(stage: Stage) -> str:
     env = " ".join(f"{k}={shlex.quote(v)}" if v is not None else f"-u {k}" for k, v in stage.env.items())
     prefix = f"env {env} " if env else ""
     return f"{prefix}{shlex.join(stage.argv)}"
-
-
-class _Flight:
-    """A started stage and what judging it needs: its outputs and appended logs as they were."""
-
-    __slots__ = ("before", "offsets", "stage", "started")
-
-    def __init__(self, stage: Stage, started: Started, before: dict[str, Signature | None], offsets: dict[str, int]):
-        self.stage = stage
-        self.started = started
-        self.before = before
-        self.offsets = offsets
 
 
 class PlanRun:
@@ -139,7 +101,6 @@ class PlanRun:
         self.run_id = run_id or new_run_id()
         self.done: dict[str, StageRecord] = {}
         self.start = 0.0
-        self._ahead: _Flight | None = None  # the next stage, started as the last one exited
         self._facts: Callable[[], InterpreterFacts] = lambda: NO_FACTS
         self.notes: list[str] = []  # decided during the run (preflight lines), for run.json
         self.warnings: list[str] = []  # for the front to show: an earlier run found interrupted
@@ -191,11 +152,16 @@ class PlanRun:
         """An earlier run in this folder never ended: its harness was killed. Stop what it left
         running (only processes carrying its run id) and record the stages it was running."""
         killed = kill_marked(found.run_id)
+        recorded = {
+            (r.id, r.start) for r in read_records(self.results.runs_dir / found.run_id / RECORDS, warn=lambda _: None)
+        }
         for entry in found.stages:
             try:
                 record = StageRecord.from_dict(entry)
             except ValueError:
                 continue
+            if any(sid == record.id and start >= record.start for sid, start in recorded):
+                continue  # killed after its record was written, before its note was taken back
             archive_interrupted(self.results, found, replace(record, duration=max(0.0, time.time() - record.start)))
         stages = ", ".join(str(e.get("id", "?")) for e in found.stages) or "no stage"
         self.warnings.append(
@@ -216,8 +182,6 @@ class PlanRun:
 
     def end(self) -> None:
         """Carry over the earlier records of stages this run left out, and close the folder."""
-        self.stop_ahead()
-        self.executor.close()
         if not self.settings.dry_run and self.start:
             facts = self.facts
             if facts.problem:
@@ -282,165 +246,87 @@ class PlanRun:
         self.done[stage.id] = record
         if self.settings.dry_run:
             return record
+        line = ""
+        if ran and stage.status_line:
+            line = legacy.stage_line(record.status is Status.PASSED, self.plan.model, stage, self.plan.status_tail)
+            # the legacy line and the record, one after the other: nothing in between may fail
+            self.results.append_legacy(line, self.plan.status_log)
+        self.results.append_record(record)
         if ran:
-            line = legacy.stage_line(record.status is Status.PASSED, self.plan.model, stage)
-            self.results.append_legacy(line)
-            if self.echo:
-                self.echo(line)
             # What was planned, not the devices a scheduler pinned it to: the outputs are the same.
             self.results.stamp(self.plan.stage(stage.id), passed=record.status is Status.PASSED)
-        self.results.append_record(record)
+            if self.echo and line:
+                self.echo(line)
         return record
 
-    def run_stage(self, stage: Stage, then: Stage | None = None) -> StageRecord:
-        """Gate, run and record one stage. Re-raises KeyboardInterrupt after recording it.
-
-        ``then``: the stage of this plan the front will ask for next. When this one exits 0 and
-        ``then``'s gate opens on its passing, ``then`` starts at once; this stage is swept, judged
-        and recorded while it runs, and the front reports it (a pytest item's protocol) meanwhile:
-        the time between two stages' processes is only what starting the next one takes. The next
-        ``run_stage`` finds it running; a false pass here takes it back."""
-        if self.settings.dry_run:  # every stage "passes" by having its command printed
+    def run_stage(self, stage: Stage) -> StageRecord:
+        """Gate, run, judge and record one stage: its record and its legacy line are written before
+        this returns. Re-raises KeyboardInterrupt after recording it."""
+        if self.settings.dry_run:  # its command is printed; nothing ran, so nothing passed
             skip = not_applicable(stage, self.settings.node_rank)
-            status, reason = (Status.SKIPPED, NOT_RANK0) if skip else (Status.PASSED, "dry run")
-            return self._finish(stage, self._record(stage, status, reason), ran=False)
-        if self._ahead is not None and self._ahead.stage.id != stage.id:
-            self.cancel_ahead()  # asked for another stage first (a plugin re-running the last one)
-        flight, self._ahead = self._ahead, None
-        if stage.kind is StageKind.GOLDEN:
+            reason = NOT_RANK0 if skip else DRY_RUN
+            return self._finish(stage, self._record(stage, Status.SKIPPED, reason), ran=False)
+        if stage.kind in IN_HARNESS:
             return self._check_golden(stage)
-        if flight is None:
-            decision = decide(
-                stage, self.plan, self.done, self.results.passed_before, self.settings.node_rank, self.include_hint
-            )
-            if decision.status is not None:  # not decision.runs, spelled so that the type narrows
-                return self._finish(stage, self._record(stage, decision.status, decision.reason), ran=False)
-            flight = self._start(stage)
-        return self._complete(flight, then)
-
-    def _start(self, stage: Stage) -> _Flight:
-        cwd = self.cwd_of(stage)
-        before = output_signatures(stage, cwd)
-        offsets = file_sizes(self._appended_logs(stage))
-        start = time.time()
-        started = self.executor.start(self._request(stage))
-        try:  # the note follows the start: the time between two stages is only what starting takes
-            killed = self._record(
-                stage,
-                Status.FAILED,
-                "interrupted: the harness was killed while this stage ran",
-                start=start,
-                log_offsets=offsets,
-            )
-            self.results.note_running(killed.to_json())
-        except BaseException:  # a full disk or a Ctrl-C: the stage must not run on unrecorded
-            started.finish(stop=True)
-            raise
-        return _Flight(stage, started, before, offsets)
-
-    def start_ahead(self, stage: Stage | None) -> None:
-        """Start ``stage`` now when its gate is open (a closed gate is recorded at its turn): the
-        next ``run_stage`` of it finds it running."""
-        if stage is None or stage.kind is StageKind.GOLDEN:
-            return
-        decision = decide(stage, self.plan, self.done, self.results.passed_before, self.settings.node_rank)
-        if decision.runs:
-            self._ahead = self._start(stage)
-
-    def _complete(self, flight: _Flight, then: Stage | None, stop: bool = False) -> StageRecord:
-        stage, offsets = flight.stage, flight.offsets
-        # On a clean exit ``then`` starts before the stage is swept, reaped and judged: as if it
-        # passed. A stage judged otherwise below takes it back.
-        on_clean_exit = None if then is None else functools.partial(self._start_after, stage, then)
-        try:
-            result = flight.started.finish(stop, on_clean_exit)
-        except BaseException:  # a Ctrl-C or a full disk while ``then`` started
-            self.stop_ahead()
-            raise
-        cwd = self.cwd_of(stage)
-        metrics_log = self._copy_train_log(stage, offsets)
-        status, reason = _status(result)
-        if status is Status.PASSED:
-            problem = false_pass(stage, cwd, self.log_of(stage), self._owns_outputs(stage), flight.before)
-            status, reason = (Status.FAILED, problem) if problem else (status, reason)
-        reason = "; ".join(filter(None, (reason, self._launch_story(stage, status, offsets))))
+        decision = decide(
+            stage, self.plan, self.done, self.results.passed_before, self.settings.node_rank, self.include_hint
+        )
+        if decision.status is not None:  # not decision.runs, spelled so that the type narrows
+            return self._finish(stage, self._record(stage, decision.status, decision.reason), ran=False)
+        execution = StageRun(stage, self._context(stage), self.log_of(stage))
+        # What the next run records if this harness dies before this stage's record is written.
+        killed = self._record(
+            stage,
+            Status.FAILED,
+            "interrupted: the harness was killed while this stage ran",
+            start=time.time(),
+            log_offsets=execution.offsets,
+        )
+        self.results.note_running(killed.to_json())
+        judged = execution.run(self.executor)
+        result = judged.result
         record = self._record(
             stage,
-            status,
-            reason,
+            judged.status,
+            judged.reason,
             returncode=result.returncode,
             start=result.start,
             duration=result.duration,
-            log_offsets=offsets,
-            peak_rss_mb=None if result.peak_rss_kb is None else round(result.peak_rss_kb / 1024, 1),
+            log_offsets=execution.offsets,
+            metrics=judged.metrics,
+            peak_rss_mb=_mb(result.stage_peak_kb),
+            process_peak_rss_mb=_mb(result.peak_rss_kb),
         )
         interrupted = result.ending is Ending.INTERRUPTED
-        self.done[stage.id] = record
-        try:
-            if status is not Status.PASSED:  # exit code 0, but a false pass: ``then``'s gate closes
-                self.cancel_ahead()
-            if self._ahead is None:
-                self.results.note_between()
-            if result.ending is not Ending.NOT_STARTED:
-                record = self._with_metrics(stage, record, result, metrics_log, offsets)
-            if interrupted:  # what it left half-written must not stand in for it in a later run
-                self.results.stamp(self.plan.stage(stage.id), passed=False)
-            self._finish(stage, record, ran=not interrupted)
-        except BaseException:  # a Ctrl-C or a full disk: the stage started ahead must not run on alone
-            self.stop_ahead()
-            raise
+        if interrupted:  # what it left half-written must not stand in for it in a later run
+            self.results.stamp(self.plan.stage(stage.id), passed=False)
+        self._finish(stage, record, ran=not interrupted)
+        self.results.note_between()
         if interrupted:
             raise KeyboardInterrupt(result.reason)
         return record
 
-    def _start_after(self, stage: Stage, then: Stage) -> None:
-        """``stage`` exited 0: start ``then`` now if its gate opens once ``stage`` has passed."""
-        self.done[stage.id] = self._record(stage, Status.PASSED)  # for the gate; the real record follows
-        self.start_ahead(then)
-
-    def _with_metrics(
-        self, stage: Stage, record: StageRecord, result: ExecResult, metrics_log: Path, offsets: dict[str, int]
-    ) -> StageRecord:
-        since = offsets.get(str(metrics_log), 0)
-        metrics, note = _extract_metrics(stage.kind.value, metrics_log, since)
-        if stage.speed is not None:
-            from tipc.run.speedlog import speed_run, write_speed  # benchmark_train's trains only
-
-            run = speed_run(stage.speed, result.duration, os.environ, self.facts.paddle_version)
-            speed, speed_note = write_speed(stage.speed, self.cwd_of(stage), metrics_log, since, run)
-            metrics, note = {**metrics, **speed}, "; ".join(filter(None, (note, speed_note)))
-        return replace(record, metrics=metrics, reason="; ".join(filter(None, (record.reason, note))))
-
-    def cancel_ahead(self) -> None:
-        """The stage started ahead will not be asked for now: it is stopped, unrecorded, its log
-        removed; its turn, if it comes, starts it anew. What it began to write must not stand in
-        for it meanwhile."""
-        flight, self._ahead = self._ahead, None
-        if flight is not None:
-            flight.started.finish(stop=True)
-            self.results.stamp(self.plan.stage(flight.stage.id), passed=False)
-            with contextlib.suppress(OSError):  # a log of a stage that did not run would mislead
-                self.log_of(flight.stage).unlink()
-
-    def stop_ahead(self) -> None:
-        """The run ends before the front asked for the stage started ahead (Ctrl-C, ``pytest -x``):
-        it is stopped, and recorded as interrupted."""
-        flight, self._ahead = self._ahead, None
-        if flight is not None:
-            with contextlib.suppress(KeyboardInterrupt):  # what an interrupted stage's record raises
-                self._complete(flight, None, stop=True)
+    def _context(self, stage: Stage) -> StageContext:
+        return StageContext(
+            cwd=self.cwd_of(stage),
+            limits=self.settings.limits,
+            marker=self.run_id,
+            node_rank=self.settings.node_rank,
+            chain_ips=self._chain_ips(stage),
+            pythonpath=self.settings.pythonpath,
+            paddle_version=lambda: self.facts.paddle_version,
+        )
 
     def _check_golden(self, stage: Stage) -> StageRecord:
-        """In the harness: judge this run's evidence against the chain's golden, write the findings."""
-        from tipc.run import golden_check  # the golden modules, only for a plan with golden checks
-
+        """In the harness: judge this run's evidence against the chain's golden (or, for an agreement
+        check, ONNX Runtime's predictions against Paddle Inference's), write the findings."""
         start = time.time()
         outcome = golden_check.check(stage, self.plan, self.done, self.settings.golden_fails, self.settings.node_rank)
         reason = outcome.reason
         log = self.log_of(stage)
         try:
             log.parent.mkdir(parents=True, exist_ok=True)
-            lines = (f"# golden check of {stage.chain}", *outcome.lines, reason)
+            lines = (f"# {stage.kind.value} check of {stage.chain}", *outcome.lines, reason)
             log.write_text("".join(f"{line}\n" for line in lines))
         except OSError as exc:
             reason = f"{reason}; its log could not be written ({exc})"
@@ -448,33 +334,6 @@ class PlanRun:
             stage, outcome.status, reason, start=start, duration=time.time() - start, metrics=outcome.metrics
         )
         return self._finish(stage, record, ran=False)
-
-    def _launch_story(self, stage: Stage, status: Status, offsets: dict[str, int]) -> str:
-        """What a launch stage that did not pass adds to its reason: the failing rank's log,
-        and on several nodes, the peers it depended on (a peer that never came or died
-        leaves the others waiting until the stage's time limit)."""
-        if status is Status.PASSED:
-            return ""
-        log_dir = launch_log_dir(stage.argv, self.cwd_of(stage))
-        if log_dir is None:
-            return ""
-        workers = failing_workers(str(self.log_of(stage)), log_dir, offsets)
-        story = []
-        if status is Status.FAILED and workers:
-            story.append("failed rank(s) " + ", ".join(f"{r} (see {p})" for r, p in workers.items()))
-        ips = self._chain_ips(stage)
-        peers = [f"node {k} ({ip})" for k, ip in enumerate(ips) if k != self.settings.node_rank]
-        if peers and status in (Status.TIMEOUT, Status.HUNG):
-            story.append(
-                f"this node's launch waited for its peers {', '.join(peers)}: a peer that never "
-                "arrived or died holds every node until the time limit; check that node's console "
-                "and results"
-            )
-        return "; ".join(story)
-
-    def _owns_outputs(self, stage: Stage) -> bool:
-        """Only trainer 0's node writes the model on a multi-node run."""
-        return len(self._chain_ips(stage)) < 2 or self.settings.node_rank == 0
 
     def _chain_ips(self, stage: Stage) -> tuple[str, ...]:
         return next((c.topology.ips for c in self.plan.chains if c.id == stage.chain), ())
@@ -501,51 +360,3 @@ class PlanRun:
         if not self.settings.dry_run:
             self.results.append_record(record)
         return record
-
-    def _request(self, stage: Stage) -> ExecRequest:
-        cwd = self.cwd_of(stage)
-        watch = ()
-        if stage.copy_train_log:
-            # rank 0 writes S/train.log; launch workers write into --log_dir: both are output.
-            workers = launch_log_dir(stage.argv, cwd)
-            watch = (cwd / stage.copy_train_log[0], *((workers,) if workers else ()))
-        return ExecRequest(
-            argv=stage.argv,
-            cwd=str(cwd),
-            env=self._env(stage),
-            log=self.log_of(stage),
-            timeout=self.settings.limits.timeout(stage.kind.value),
-            hang_timeout=self.settings.limits.hang,
-            watch=watch,
-            title=stage.id,
-            marker=self.run_id,
-        )
-
-    def _env(self, stage: Stage) -> Mapping[str, str | None]:
-        if not self.settings.pythonpath or "PYTHONPATH" in stage.env:
-            return stage.env
-        inherited = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-        return {**stage.env, "PYTHONPATH": os.pathsep.join((*self.settings.pythonpath, *inherited))}
-
-    def _appended_logs(self, stage: Stage) -> list[Path]:
-        """Logs a stage appends to rather than writes anew: the trainer's train.log and the
-        launcher's workerlog.N. Only what follows their size at the stage's start is its own."""
-        if not stage.copy_train_log:
-            return []
-        cwd = self.cwd_of(stage)
-        log_dir = launch_log_dir(stage.argv, cwd)
-        return [cwd / stage.copy_train_log[0], *(worker_logs(log_dir).values() if log_dir else ())]
-
-    def _copy_train_log(self, stage: Stage, offsets: dict[str, int]) -> Path:
-        """This stage's part of S/train.log → S.log, as the bash copied it; returns the log the
-        stage's figures come from: rank 0's train.log when there is one (a launcher's stdout holds
-        none of the workers' lines), else the stage's own. The trainer appends to train.log, so
-        the part before ``offsets`` is an earlier run's (README, "What tipc fixes", 10)."""
-        if not stage.copy_train_log:
-            return self.log_of(stage)
-        src, dst = (self.cwd_of(stage) / p for p in stage.copy_train_log)
-        if not src.is_file():
-            return self.log_of(stage)
-        if dst != self.log_of(stage):
-            _copy_from(src, dst, offsets.get(str(src), 0))
-        return src

@@ -1,10 +1,9 @@
 """What the stage interpreter is: its Python and paddle versions, asked once per run.
 
 tipc never imports paddle; the interpreter the stages run with is asked instead,
-in a child bounded by a timeout (``versions.py``). When the stages run in the
-harness's own environment, its installed metadata answers in-process instead,
-while the first stage runs (``tipc.run.idle``): no second interpreter competes with
-the first stages for the CPU. The answers go into ``run.json`` and into the
+in a child bounded by a timeout (``versions.py``), in a thread while the first stages
+run. When the stages run in the harness's own environment, its installed metadata
+answers in-process instead, when the answer is needed. The answers go into ``run.json`` and into the
 multi-node preflight, which compares paddle versions across nodes.
 """
 
@@ -14,15 +13,16 @@ import functools
 import json
 import os
 import platform
+import re
 import shutil
-import subprocess
 import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tipc.run import idle
+from tipc.proc.child import ask, niced
+from tipc.run import versions
 
 PROBE_TIMEOUT = 60.0  # importing paddle on a loaded machine takes seconds, not minutes
 
@@ -40,38 +40,15 @@ class InterpreterFacts:
 NO_FACTS = InterpreterFacts()  # before the interpreter answered, and in a dry run
 
 
-def niced(argv: list[str]) -> list[str]:
-    """At the lowest priority where ``nice`` exists: a question runs beside the first stages (and
-    may import paddle, a second of CPU), and must not slow them."""
-    nice = shutil.which("nice")
-    return [nice, "-n", "19", *argv] if nice else argv
+# Words of the line that says why a program did not run; the lines after it are often advice
+# (pyenv's "... to be found at the same time.", a traceback's frames are before its error).
+_WHY = re.compile(r"not found|no such file|no module named|error|cannot|can't|denied|not installed", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """What a bounded question to a program gave: its exit code and output, or why there is none."""
-
-    returncode: int | None = None  # None: it did not start, or did not end within the timeout
-    stdout: str = ""
-    stderr: str = ""
-    timed_out: bool = False
-    error: str = ""  # why it could not start
-
-    def last_line(self, stream: str) -> str:
-        return (stream.strip().splitlines() or ["no output"])[-1]
-
-
-def ask(argv: list[str], timeout: float) -> Answer:
-    """Run a question: no stdin, output kept, a session of its own, bounded; never raises.
-    (``tipc doctor`` asks its questions of the machine here too: one place starts them.)"""
-    try:
-        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout,
-                              start_new_session=True, check=False)  # fmt: skip
-    except subprocess.TimeoutExpired:
-        return Answer(timed_out=True)
-    except OSError as exc:
-        return Answer(error=exc.strerror or str(exc))
-    return Answer(done.returncode, done.stdout, done.stderr)
+def telling_line(text: str) -> str:
+    """The last line of ``text`` that says why (an error, a missing file or command), else its last line."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return next((line for line in reversed(lines) if _WHY.search(line)), lines[-1] if lines else "no output")
 
 
 def ask_interpreter(python: str, timeout: float = PROBE_TIMEOUT) -> InterpreterFacts:
@@ -87,7 +64,7 @@ def ask_interpreter(python: str, timeout: float = PROBE_TIMEOUT) -> InterpreterF
         answer = json.loads(done.last_line(done.stdout))
         return InterpreterFacts(str(answer["python_version"]), str(answer["paddle_version"]))
     except (ValueError, KeyError, TypeError):
-        return InterpreterFacts(problem=f"{python} exited with {done.returncode}: {done.last_line(done.stderr)}")
+        return InterpreterFacts(problem=f"{python} exited with {done.returncode}: {telling_line(done.stderr)}")
 
 
 RUN_TIMEOUT = 20.0
@@ -109,8 +86,26 @@ def cannot_run(python: str) -> str:
     if done.error:
         return f"cannot run ({done.error})"
     if done.returncode != 0:
-        return f"is on PATH ({path}) but cannot run: exit {done.returncode}: {done.last_line(done.stderr)[:200]}"
+        return f"is on PATH ({path}) but cannot run: exit {done.returncode}: {telling_line(done.stderr)[:200]}"
     return ""
+
+
+# Found, not imported: importing paddle takes seconds, finding it milliseconds.
+FIND_PADDLE = "import importlib.util, sys; sys.exit(importlib.util.find_spec('paddle') is None)"
+
+
+@functools.lru_cache(maxsize=16)
+def lacks_paddle(python: str) -> str:
+    """ "" when ``python`` finds paddle; else a sentence for the warning a run starts with (a stage
+    interpreter without paddle fails every stage that imports it; the run should say so first)."""
+    if same_environment(python):
+        import importlib.util
+
+        return "" if importlib.util.find_spec("paddle") is not None else f"{python} has no paddle to import"
+    done = ask([python, "-c", FIND_PADDLE], RUN_TIMEOUT)
+    if done.returncode == 1:
+        return f"{python} has no paddle to import"
+    return ""  # it found paddle, or did not answer: cannot_run and the stages say why
 
 
 @functools.lru_cache(maxsize=8)
@@ -133,32 +128,20 @@ def same_environment(python: str) -> bool:
 
 
 def facts_in_background(python: str) -> Callable[[], InterpreterFacts]:
-    """The stage interpreter's facts, asked now; the returned call waits for the answer (bounded by
-    the probe's own timeout), so no child outlives the run that waits for it. In this environment
-    its metadata answers, in the run's first idle moment; a paddle without metadata is asked."""
+    """The stage interpreter's facts; the returned call gives them, waiting at most for the
+    probe's own timeout. In this environment its metadata answers when asked; another
+    interpreter is asked now, in a thread, so that no stage waits for it."""
     if not same_environment(python):
         return _asked_in_background(python)
-    answer: list[Callable[[], InterpreterFacts]] = []
 
-    def look() -> None:
-        if answer:
-            return
-        from tipc.run.versions import paddle_from_metadata  # importlib.metadata: ~8 ms, not at the start
-
-        version = paddle_from_metadata()
+    @functools.lru_cache(maxsize=1)
+    def look() -> InterpreterFacts:
+        version = versions.paddle_from_metadata()
         if version:
-            facts = InterpreterFacts(platform.python_version(), version)
-            answer.append(lambda: facts)
-        else:
-            answer.append(_asked_in_background(python))
+            return InterpreterFacts(platform.python_version(), version)
+        return _asked_in_background(python)()  # a paddle without metadata
 
-    idle.later(look)
-
-    def wait() -> InterpreterFacts:
-        look()
-        return answer[0]()
-
-    return wait
+    return look
 
 
 def _asked_in_background(python: str) -> Callable[[], InterpreterFacts]:

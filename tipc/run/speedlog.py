@@ -1,6 +1,6 @@
 """benchmark_train's analysis step: after a benchmark train, its speed JSON where the script's step wrote it.
 
-The figures come from the train's own part of its log (``since``), like every figure tipc records; the
+The figures come from the train's own part of its log (``since`` to ``until``), like every figure tipc records; the
 run time is the stage's duration in seconds (the script subtracted two ``%Y%m%d%H%M%S`` stamps, wrong
 across a minute, B16); ``model_branch``, ``model_commit``, ``frame_commit`` and ``frame_version`` come
 from the environment as the step read them, ``frame_version`` falling back to the stage interpreter's
@@ -31,9 +31,12 @@ def speed_run(spec: SpeedSpec, duration: float, environ: Mapping[str, str], padd
     )
 
 
-def write_speed(spec: SpeedSpec, cwd: Path, log: Path, since: int, run: SpeedRun) -> tuple[dict[str, Any], str]:
-    """Write the JSON; returns the record's figures and a reason when the run logged too few steps."""
-    figures = speed_figures(log_lines(log, since)) if log.is_file() else speed_figures(())
+def write_speed(
+    spec: SpeedSpec, cwd: Path, log: Path, since: int, run: SpeedRun, until: int | None = None
+) -> tuple[dict[str, Any], str]:
+    """Write the JSON from the train's part ``since``..``until`` of ``log``; returns the record's
+    figures and a reason when the run logged too few steps."""
+    figures = speed_figures(log_lines(log, since, until)) if log.is_file() else speed_figures(())
     target = cwd / spec.file
     target.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(target, json.dumps(speed_json(run, figures)))

@@ -11,6 +11,7 @@ from tipc.metrics.logtext import printable
 from tipc.plan.golden import NAME as GOLDEN
 from tipc.results.folder import LEGACY_LOG, RECORDS, RUN_INFO, ResultsDir
 from tipc.results.records import StageRecord, Status
+from tipc.run import golden_check
 from tipc.run.workerlogs import failing_workers, launch_log_dir, tail_text
 
 TAIL_LINES = 20
@@ -30,8 +31,6 @@ def failure_text(record: StageRecord, tail_lines: int = TAIL_LINES) -> str:
     the real error is (the launcher's own output rarely holds it).
     """
     if record.kind == GOLDEN:
-        from tipc.run import golden_check  # the golden modules, only when a golden check is told
-
         return golden_check.failure_text(record)
     head = f"{record.id}: {record.status.value.upper()}"
     if record.reason:

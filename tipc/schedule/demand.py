@@ -5,9 +5,10 @@
   ``CUDA_VISIBLE_DEVICES`` name (whole_infer chains).
 * **Cores**: a stage computing on the CPU takes one core per process (``--nproc_per_node`` for a
   launched training) or its ``cpu_threads`` (CPU inference); a stage computing on a GPU takes none.
-* **Memory**: the stage's recorded peak (× ``MARGIN``; × processes for a launched training, whose
-  recorded peak is one process's), and never less than ``--mem-per-chain``; ``None`` when neither
-  is known: the broker then assumes the worst (see ``tipc.schedule.jobs``).
+* **Memory**: the stage's recorded peak, its whole process tree's (launched ranks, DataLoader
+  workers: ``tipc.run.treemem``), × ``MARGIN``; a record from before tree figures holds one
+  process's, × processes for a launched training. Never less than ``--mem-per-chain``; ``None`` when
+  neither is known: the broker then assumes the worst (see ``tipc.schedule.jobs``).
 * **Alone**: a benchmark stage (``--benchmark True``, or benchmark_train's profiling and timed train)
   runs alone on its devices, so that its figures
   stay honest: one on a GPU by the rule above (its chain's GPUs are its chain's only); one on the
@@ -83,8 +84,12 @@ def stage_cores(stage: Stage, chain: Chain, host_cores: int) -> int:
     return max(1, min(wanted, host_cores))
 
 
-def stage_memory(stage: Stage, chain: Chain, peak_mb: float | None, floor_mb: float | None) -> float | None:
-    processes = chain.topology.nproc if stage.kind is StageKind.TRAIN and chain.topology.launches else 1
+def stage_memory(
+    stage: Stage, chain: Chain, peak_mb: float | None, floor_mb: float | None, *, whole_tree: bool = False
+) -> float | None:
+    """``whole_tree``: ``peak_mb`` is the stage's whole tree's already."""
+    launched = stage.kind is StageKind.TRAIN and chain.topology.launches and not whole_tree
+    processes = chain.topology.nproc if launched else 1
     known = None if peak_mb is None else peak_mb * processes * MARGIN
     values = [v for v in (known, floor_mb) if v is not None]
     return max(values) if values else None

@@ -23,8 +23,9 @@ StageKey = tuple[str, str]  # (config key, stage id)
 @dataclass(frozen=True, slots=True)
 class Measured:
     duration: float  # seconds
-    peak_mb: float | None  # the stage process's peak resident size, None when not measured
+    peak_mb: float | None  # the stage's peak memory, None when not measured
     start: float  # when it ran: the newest wins
+    whole_tree: bool = False  # peak_mb is the stage's whole process tree's, not one process's (older records)
 
 
 def config_key(config: str) -> str:
@@ -42,7 +43,8 @@ def _measured(records: Iterable[StageRecord]) -> dict[StageKey, Measured]:
             continue  # a blocked or skipped stage measured nothing
         key = stage_key(r.config, r.id)
         if key not in out or out[key].start <= r.start:
-            out[key] = Measured(r.duration, r.peak_rss_mb, r.start)
+            # A record that keeps the root's own figure beside it holds the tree's (tipc.run.treemem).
+            out[key] = Measured(r.duration, r.peak_rss_mb, r.start, r.process_peak_rss_mb is not None)
     return out
 
 

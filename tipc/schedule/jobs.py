@@ -58,8 +58,13 @@ def refusal(job: ChainJob, cap: Capacity) -> str:
     return ""
 
 
-def _demand(run: PlanRun, chain: Chain, stage: Stage, peak: float | None, schedule: Schedule, cap: Capacity) -> Demand:
-    mem = stage_memory(stage, chain, peak, schedule.mem_per_chain_mb)
+def _demand(
+    run: PlanRun, chain: Chain, stage: Stage, measured: Measured | None, schedule: Schedule, cap: Capacity
+) -> Demand:
+    peak = None if measured is None else measured.peak_mb
+    mem = stage_memory(
+        stage, chain, peak, schedule.mem_per_chain_mb, whole_tree=measured is not None and measured.whole_tree
+    )
     if mem is None and isinstance(schedule.jobs, int):
         mem = cap.mem_mb / schedule.jobs
     return Demand(
@@ -89,8 +94,7 @@ def chain_jobs(
         demands = []
         for stage in stages:
             measured = history.get(stage_key(config, stage.id))
-            peak = None if measured is None else measured.peak_mb
-            demands.append(StageJob(stage, _demand(run, chain, stage, peak, schedule, cap)))
+            demands.append(StageJob(stage, _demand(run, chain, stage, measured, schedule, cap)))
         seconds = sum(durations.stage(config, s) for s in stages)
         jobs.append(ChainJob(run, chain, chain_devices(chain), tuple(demands), seconds))
     return sorted(jobs, key=lambda j: -j.seconds)

@@ -21,21 +21,24 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tipc.errors import ConfigError, OutputError
 from tipc.plan import Plan, Skipped, Stage
+from tipc.proc.executor import Executor
+from tipc.proc.watchdog import Watchdog, start_watchdog
 from tipc.results.folder import ResultsDir, new_run_id
 from tipc.results.records import StageRecord
-from tipc.run.executor import Executor
-from tipc.run.plan_run import PlanRun
+from tipc.run.plan_run import DRY_RUN_EXIT, PlanRun
 from tipc.run.probe import cannot_run
-from tipc.run.watchdog import Watchdog, start_watchdog
 from tipc.schedule import hostlock
+from tipc.schedule.runner import SlotRunner, start_scheduler
 from tipc.schedule.shard import Sharding, results_folder
+from tipc.session.doctor import run_doctor
 from tipc.session.preflight import preflight
-from tipc.session.report import final_report, preload_reports, prepare_later, report_root
+from tipc.session.report import final_report, report_root
 from tipc.session.settings import ConfigTarget, Settings, check_interpreters, doctor_on
 from tipc.suites.front import plan_path
 
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
     from tipc.cluster.preflight import PreflightReport
     from tipc.doctor.checks import Report
     from tipc.doctor.probes import Probes
+    from tipc.report.criteria import Criteria
     from tipc.report.trends import Regression
     from tipc.schedule.runner import Runner
 
@@ -83,7 +87,7 @@ class TipcSession:
         self.doctor: dict[Path, Report] = {}  # --doctor's report per config, when it ran
         self.probes: Probes | None = None  # the doctor's probes (None: the machine's)
         self.regressions: list[Regression] = []  # figures the reports found outside their noise band
-        self._report_root: Path | None = None  # where the reports go, once asked
+        self.criteria: list[Criteria] = []  # what each report's verdict rests on
 
     # --- plans and plan runs, one per config ---
 
@@ -130,8 +134,8 @@ class TipcSession:
             return []
         if not self.settings.run.dry_run:
             check_interpreters(self.settings)
+            self._warn_without_paddle(emit)
             self._watchdog = start_watchdog(self.run_id)
-            preload_reports(self.settings)
         runs = []
         for target in self.settings.targets:
             with contextlib.suppress(ConfigError):
@@ -140,8 +144,6 @@ class TipcSession:
                 self.warnings.extend(run.warnings)
                 runs.append((target, run))
         if doctor_on(self.settings) and not self.settings.run.dry_run:
-            from tipc.session.doctor import run_doctor  # the checks' modules, only for a run that asks
-
             self.doctor = run_doctor(self.settings, runs, emit, self.probes)
         failed = []
         for target, run in runs:
@@ -152,15 +154,31 @@ class TipcSession:
                 failed.append(report)
         return failed
 
+    def _warn_without_paddle(self, emit: Emit) -> None:
+        """Said at the start, not found at the end: an interpreter without paddle fails every stage
+        that imports it (``tipc doctor`` fails it; ``--doctor`` blocks such a config's stages)."""
+        from tipc.run.probe import lacks_paddle
+
+        for python in dict.fromkeys(p.python for p in (self.plan_or_none(t) for t in self.settings.targets) if p):
+            why = lacks_paddle(python)
+            if why:
+                emit(
+                    f"tipc: warning: {why}: every stage that imports paddle will fail; give one that has it "
+                    f"(--python) or install paddlepaddle into it"
+                )
+
+    def plan_or_none(self, target: ConfigTarget) -> Plan | None:
+        try:
+            return self.plan(target)
+        except ConfigError:
+            return None  # the front reports it
+
     def schedule(self, stages: Iterable[tuple[ConfigTarget, Stage]], worker: tuple[int, int] | None = None) -> None:
         """The stages the front will ask for, to run side by side (``--jobs``); ``worker``: this
         process is pytest-xdist worker ``index`` of ``count`` (it pins its chains to its GPU slot).
         A serial run (no option) changes nothing: each ``run_stage`` runs its stage then."""
         if self.settings.run.dry_run or (worker is None and not self.settings.schedule.concurrent):
             return
-        # The scheduler's machinery (history, budget, broker) only for a run that uses it.
-        from tipc.schedule.runner import SlotRunner, start_scheduler
-
         if worker is not None:
             self._runner = SlotRunner.for_worker(self.settings.schedule, *worker, self.run_id)
         else:
@@ -175,36 +193,14 @@ class TipcSession:
         """The doctor failed this config: its stages were recorded as blocked at begin."""
         return target.path in self.doctor and not self.doctor[target.path].ok
 
-    def run_stage(self, target: ConfigTarget, stage: Stage, then: Stage | None = None) -> StageRecord:
-        """``then``: the stage of the same config the front will ask for next, if it knows it: a
-        serial run starts it the moment this one exits 0 (``PlanRun.run_stage``)."""
+    def run_stage(self, target: ConfigTarget, stage: Stage) -> StageRecord:
         run = self.plan_run(target)
         if self.blocked(target) and stage.id in run.done:
             return run.done[stage.id]
-        record = run.run_stage(stage, then) if self._runner is None else self._runner.run(run, stage)
-        self._prepare_report(run, record)
-        return record
-
-    def _prepare_report(self, run: PlanRun, record: StageRecord) -> None:
-        if self.owner and not self.settings.run.dry_run:
-            if self._report_root is None:
-                self._report_root = report_root(self.settings, Path.cwd())
-            prepare_later(self.settings, self._report_root, run.plan, self.run_id, record)
-
-    def start_ahead(self, target: ConfigTarget, stage: Stage) -> None:
-        """Start ``stage`` before the front asks for it, when its gate is open (``PlanRun.start_ahead``);
-        the front asks for it next or cancels it (``cancel_ahead``)."""
-        if self.owner and not self.blocked(target):
-            self.plan_run(target).start_ahead(stage)
-
-    def cancel_ahead(self, target: ConfigTarget) -> None:
-        self.plan_run(target).cancel_ahead()
+        return run.run_stage(stage) if self._runner is None else self._runner.run(run, stage)
 
     def skip_dropped(self, target: ConfigTarget, skipped: Skipped) -> StageRecord:
-        run = self.plan_run(target)
-        record = run.skip_dropped(skipped)
-        self._prepare_report(run, record)
-        return record
+        return self.plan_run(target).skip_dropped(skipped)
 
     def end(self) -> None:
         if self._runner is not None:  # an early end (Ctrl-C, pytest -x) interrupts what still runs
@@ -220,7 +216,7 @@ class TipcSession:
                 self.warnings.append(f"tipc: {exc}; run.json of {run.results.path} is not final")
             self.warnings.extend(w for w in run.warnings if w not in self.warnings)
         if self._watchdog is not None:
-            self._watchdog.dismiss()
+            self._watchdog.close()
             self._watchdog = None
 
     def records(self) -> list[StageRecord]:
@@ -240,11 +236,24 @@ class TipcSession:
         if not self.owner:
             return []
         root = report_root(self.settings, cwd)
-        return final_report(self.settings, self.folders(), root, self.warnings.append, self.regressions.append)
+        return final_report(
+            self.settings, self.folders(), root, self.warnings.append, self.regressions.append, self.criteria.append
+        )
+
+    def criteria_lines(self) -> list[str]:
+        """What the verdict rests on (exit codes only, goldens, regressions) and every infer case that
+        predicted nothing: the reports' (they judged the trends), else this run's records'."""
+        from tipc.report.criteria import criteria_of
+
+        said = self.criteria or ([criteria_of(self.records())] if self.owner and self.folders() else [])
+        lines = [f"tipc: {c.text()}" for c in said]
+        lines += [f"tipc: {e.text()}: the model recognised or detected nothing" for c in said for e in c.empty]
+        return list(dict.fromkeys(lines))
 
     def finding_lines(self) -> list[str]:
-        """What the reports found across runs, a line each; the last says when it fails the run."""
-        lines = [f"tipc: regression: {r.message()}" for r in self.regressions]
+        """What the verdict rests on, then what the reports found across runs, a line each; the last
+        says when it fails the run."""
+        lines = self.criteria_lines() + [f"tipc: regression: {r.message()}" for r in self.regressions]
         if self.fails_on_findings():
             lines.append(f"tipc: --fail-on regression: {len(self.regressions)} regression(s) fail this run")
         return lines
@@ -254,6 +263,30 @@ class TipcSession:
         return "regression" in self.settings.fail_on and bool(self.regressions)
 
 
+class Verdict(Enum):
+    """What a whole run came to, as both fronts tell it (``tipc run``'s exit status)."""
+
+    PASSED = 0  # every stage that ran passed (or was skipped), every config planned
+    FAILED = 1  # a stage failed, timed out or hung; a config could not be planned; the doctor failed;
+    #             a preflight or a full disk stopped the run; --fail-on regression found one
+    DRY_RUN = DRY_RUN_EXIT  # every command printed, nothing ran: never 0, which a CI reader takes for a pass
+    INTERRUPTED = 130  # Ctrl-C or SIGTERM: the results so far are kept
+
+    @property
+    def exit_code(self) -> int:
+        return int(self.value)
+
+
 def failed(records: Iterable[StageRecord]) -> bool:
-    """What the exit status says: a stage failed, timed out or hung (``Status.is_failure``)."""
+    """A stage failed, timed out or hung (``Status.is_failure``)."""
     return any(r.status.is_failure for r in records)
+
+
+def verdict(session: TipcSession, *, interrupted: bool, stopped: bool, config_errors: bool) -> Verdict:
+    """The run's verdict once it ended: ``stopped`` before its stages ran out (a preflight, a full
+    disk); ``config_errors``: a config could not be planned."""
+    if interrupted:
+        return Verdict.INTERRUPTED
+    if stopped or config_errors or session.doctor_failed() or failed(session.records()) or session.fails_on_findings():
+        return Verdict.FAILED
+    return Verdict.DRY_RUN if session.settings.run.dry_run else Verdict.PASSED

@@ -9,13 +9,11 @@ merge`` still joins the nodes), and the front exits non-zero with the summary.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeGuard
+from typing import TypeGuard
 
 from tipc.cluster.node import NodeContext
+from tipc.cluster.preflight import PREFLIGHT, PreflightReport, run_preflight
 from tipc.run.plan_run import PlanRun
-
-if TYPE_CHECKING:
-    from tipc.cluster.preflight import PreflightReport
 
 FAILED = "tipc preflight failed; nothing was run:"
 
@@ -29,8 +27,6 @@ def preflight(session: PlanRun, node: NodeContext | None, emit: Callable[[str], 
     dry run). Each check's line goes to ``emit`` as it is decided and into ``run.json``'s notes."""
     if not needs_preflight(node) or session.settings.dry_run:
         return None
-    from tipc.cluster.preflight import run_preflight  # ports, sockets, the rendezvous: several nodes only
-
     facts = session.facts
     report = run_preflight(
         node,
@@ -39,7 +35,7 @@ def preflight(session: PlanRun, node: NodeContext | None, emit: Callable[[str], 
         mode=session.plan.mode,
         emit=emit,
     )
-    session.notes.extend(check.line() for check in report.checks)
+    session.notes.extend(check.line(PREFLIGHT) for check in report.checks)
     if not report.ok:
         session.block_all(f"blocked: {FAILED} {report.summary()}")
     return report

@@ -124,10 +124,23 @@ def split(session: TipcSession) -> tuple[list[ConfigTarget], list[ConfigProblem]
     return planned, problems
 
 
-def selection_line(planned: int, problems: Sequence[ConfigProblem]) -> str:
-    """``tipc: 106 configs: 89 planned, 16 could not be planned, 1 not applicable here``."""
+def no_stage(session: TipcSession, planned: Sequence[ConfigTarget]) -> list[str]:
+    """The configs among ``planned`` whose plan holds no stage (every case dropped in this mode)."""
+    return [t.display for t in planned if next(session.plan(t).stages(), None) is None]
+
+
+NAMED = 3  # configs with no stage named in the line; more are counted
+
+
+def selection_line(planned: int, problems: Sequence[ConfigProblem], empty: Sequence[str] = ()) -> str:
+    """``tipc: 106 configs: 88 planned, 1 planned to no stage (a.txt), 16 could not be planned,
+    1 not applicable here``; ``empty``: the configs among ``planned`` whose plan holds no stage:
+    a config that will run nothing is not counted as planned."""
     errors = sum(p.is_error for p in problems)
-    parts = [f"{planned} planned"]
+    parts = [f"{planned - len(empty)} planned"]
+    if empty:
+        more = f" and {len(empty) - NAMED} more" if len(empty) > NAMED else ""
+        parts.append(f"{len(empty)} planned to no stage ({', '.join(empty[:NAMED])}{more})")
     if errors:
         parts.append(f"{errors} could not be planned")
     if len(problems) > errors:

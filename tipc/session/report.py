@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tipc.plan import Plan
+from tipc.report.write import write_report
 from tipc.results.folder import ResultsDir
-from tipc.results.records import StageRecord
-from tipc.run import idle
 from tipc.session.settings import Settings
 
 if TYPE_CHECKING:
+    from tipc.report.criteria import Criteria
     from tipc.report.trends import Regression
 
 REPORTS = "reports"
@@ -38,56 +36,13 @@ def writes_reports(settings: Settings) -> bool:
     return not any(t.node and t.node.multi_node and t.node.node_rank != 0 for t in settings.targets)
 
 
-# Leaves first, so that each step imports about one module (10 ms at most): a step that outlasts a
-# quick stage delays seeing its end.
-REPORT_MODULES = (
-    "tipc.report.svg",
-    "tipc.report.predictions",
-    "tipc.report.model",
-    "tipc.report.compare",
-    "tipc.report.trainbench",
-    "tipc.report.trends",
-    "tipc.report.build",
-    "jinja2",
-    "tipc.report.write",
-    "tipc.report.ahead",
-)
-
-
-def preload_reports(settings: Settings) -> None:
-    """Have the report's modules imported and its template loaded while the stages run
-    (``tipc.run.idle``): ~50 ms that would otherwise follow the last stage."""
-    if writes_reports(settings):
-        idle.later(*idle.imports(*REPORT_MODULES), _template)
-
-
-def _template() -> None:
-    from tipc.report.render import environment
-
-    environment().get_template("report.html")
-    environment().get_template("stage.html")
-
-
-def prepare_later(settings: Settings, root: Path, plan: Plan, run_id: str, record: StageRecord) -> None:
-    """Have ``record``'s part of the report made in the coming idle moments (``tipc.report.ahead``):
-    its stage has ended, and the next one runs meanwhile."""
-    if writes_reports(settings):
-        idle.later(partial(_prepare, record, root, plan.model, plan.mode, run_id))
-
-
-def _prepare(record: StageRecord, root: Path, model: str, mode: str, run_id: str) -> None:
-    from tipc.report.ahead import prepare_stage
-    from tipc.report.write import run_report_dir
-
-    prepare_stage(record, run_report_dir(root, model, mode, run_id))
-
-
 def final_report(
     settings: Settings,
     folders: Sequence[ResultsDir],
     root: Path,
     warn: Callable[[str], None],
     regression: Callable[[Regression], None] | None = None,
+    criteria: Callable[[Criteria], None] | None = None,
 ) -> list[Path]:
     """One report per results folder that holds records (a folder is one model and mode).
 
@@ -99,14 +54,16 @@ def final_report(
     """
     if not writes_reports(settings):
         return []
-    from tipc.report.write import write_report  # jinja2 and the report's modules: only when a report is written
-
     written = []
     for folder in folders:
         if not folder.records_file.is_file():
             continue
         try:
-            written.append(write_report([folder.path], root, warn=warn, trends=settings.trends, regression=regression))
+            written.append(
+                write_report(
+                    [folder.path], root, warn=warn, trends=settings.trends, regression=regression, criteria=criteria
+                )
+            )
         except Exception as exc:  # noqa: BLE001 - whatever broke in the report, the results stand
             warn(
                 f"tipc: report not written ({type(exc).__name__}: {exc}); the results are complete: "

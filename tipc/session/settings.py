@@ -141,7 +141,7 @@ def _repo(given: str | None, config: Path, cwd: Path) -> Path:
 
 def _process_count(config: object) -> int:
     """Processes per node the config's largest gpu_list entry starts (ports launch needs); a KL
-    quantization config launches nothing, nor does a plugin's config as far as tipc can tell."""
+    quantization or paddle2onnx config launches nothing, nor does a plugin's config as far as tipc can tell."""
     if isinstance(config, SuiteConfig):
         return config.processes
     if isinstance(config, TipcConfig):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from tipc.config.formats import is_paddle2onnx_file
 from tipc.config.modes import Mode, parse_mode
 from tipc.errors import ConfigError, SettingsError
 from tipc.plan.interpreter import PythonCheck, on_path
@@ -60,6 +61,10 @@ class Loaded:
 
 def load(path: str | Path, suite: str | None = None) -> Loaded:
     dialect, note = dialect_for(Path(path), suite)
+    if dialect is not builtin.PADDLEOCR and is_paddle2onnx_file(path):
+        # Every suite's paddle2onnx config is read by tipc.config.paddle2onnx, which knows each
+        # suite's layout of it, and planned as PaddleOCR's formats are.
+        dialect = builtin.PADDLEOCR
     return Loaded(dialect.load(str(path)), dialect, note)
 
 

@@ -1,4 +1,5 @@
-"""The ``paddle.inference`` side of ``tools/infer/predict_rec.py``."""
+"""The inference side of ``tools/infer/predict_rec.py``: ``paddle.inference``, or ONNX Runtime with
+``--use_onnx=True`` (``--rec_model_dir`` then names the ``.onnx`` file, as PaddleOCR's predictors take it)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--use_tensorrt", type=str2bool, default=False)
     parser.add_argument("--precision", default="fp32", choices=("fp32", "fp16", "int8"))
     parser.add_argument("--ir_optim", type=str2bool, default=True)
+    parser.add_argument("--use_onnx", type=str2bool, default=False)
     parser.add_argument("--benchmark", type=str2bool, default=False)
     parser.add_argument("--warmup", type=str2bool, default=False)
     parser.add_argument("--save_log_path", default="./log_output/", help="accepted for compatibility; unused")
@@ -68,13 +70,36 @@ def model_files(model_dir: str) -> tuple[Path, Path]:
 def char_dict(args) -> CharDict:
     if args.rec_char_dict_path:
         return CharDict.load(args.rec_char_dict_path)
-    for candidate in (Path(args.rec_model_dir) / "inference.yml", Path(args.rec_model_dir).parent / "inference.yml"):
+    # An .onnx file beside (or in a folder of) the export finds the export's inference.yml the same way.
+    model_dir = Path(args.rec_model_dir).parent if args.use_onnx else Path(args.rec_model_dir)
+    for candidate in (model_dir / "inference.yml", model_dir.parent / "inference.yml"):
         if candidate.is_file():
             info = yaml.safe_load(candidate.read_text(encoding="utf-8")) or {}
             characters = (info.get("PostProcess") or {}).get("character_dict")
             if characters:
                 return CharDict(tuple(str(c) for c in characters))
     raise UsageError(f"no --rec_char_dict_path and no inference.yml with a character_dict beside {args.rec_model_dir}")
+
+
+class OnnxPredictor:
+    """An ONNX Runtime session behind the two calls ``TextRecognizer`` makes (run, then read the output)."""
+
+    def __init__(self, args):
+        try:
+            import onnxruntime
+        except ImportError as exc:
+            raise UsageError(f"--use_onnx=True needs onnxruntime (pip install onnxruntime): {exc}") from None
+        path = Path(args.rec_model_dir)
+        if not path.is_file():
+            raise UsageError(f"--use_onnx=True: --rec_model_dir {path} is no .onnx file")
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = args.cpu_threads
+        providers = ["CUDAExecutionProvider"] if args.use_gpu else ["CPUExecutionProvider"]
+        self.session = onnxruntime.InferenceSession(str(path), options, providers=providers)
+        self.input_name = self.session.get_inputs()[0].name
+
+    def __call__(self, batch: np.ndarray) -> np.ndarray:
+        return self.session.run(None, {self.input_name: batch})[0]
 
 
 def create_predictor(args):
@@ -120,10 +145,14 @@ def create_predictor(args):
 class TextRecognizer:
     def __init__(self, args):
         self.shape = image_shape(args.rec_image_shape)
-        self.predictor, self.config = create_predictor(args)  # first: a device error beats a dict error
+        self.onnx = OnnxPredictor(args) if args.use_onnx else None
+        if self.onnx is None:
+            self.predictor, self.config = create_predictor(args)  # first: a device error beats a dict error
+            self.input = self.predictor.get_input_handle(self.predictor.get_input_names()[0])
+            self.output = self.predictor.get_output_handle(self.predictor.get_output_names()[0])
+        else:
+            self.config = None  # AutoLog reads no paddle config of an ONNX run
         self.chars = char_dict(args)
-        self.input = self.predictor.get_input_handle(self.predictor.get_input_names()[0])
-        self.output = self.predictor.get_output_handle(self.predictor.get_output_names()[0])
         self.timer = None  # AutoLog's ``times`` when benchmarking
 
     def _stamp(self, what: str) -> None:
@@ -140,9 +169,12 @@ class TextRecognizer:
             with Image.open(path) as image:
                 batch.append(resize_norm(image, self.shape))
         self._stamp("stamp")
-        self.input.copy_from_cpu(np.stack(batch))
-        self.predictor.run()
-        probs = self.output.copy_to_cpu()
+        if self.onnx is not None:
+            probs = self.onnx(np.stack(batch))
+        else:
+            self.input.copy_from_cpu(np.stack(batch))
+            self.predictor.run()
+            probs = self.output.copy_to_cpu()
         self._stamp("stamp")
         results = self.chars.ctc_decode(probs)
         self._stamp("end")

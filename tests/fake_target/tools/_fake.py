@@ -18,6 +18,7 @@ train, eval, export, infer and action one of
 * ``slower=F``    (infer) a benchmark block whose inference time is F times the usual
 * ``gpu``         (infer) a simulated GPU: ``--use_gpu True`` runs when ``CUDA_VISIBLE_DEVICES``
                   names a device, instead of failing as a CPU-only build
+* ``empty``       (infer) every prediction empty: the model recognised nothing, and exits 0
 
 e.g. ``TIPC_FAKE=train:fail`` or ``TIPC_FAKE=export:hang,infer:sleep=0.5``.
 """

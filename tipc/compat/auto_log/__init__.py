@@ -113,9 +113,19 @@ def _nvidia_smi(*args: str) -> list:
     return [[cell.strip() for cell in line.split(",")] for line in out.splitlines() if line.strip()]
 
 
+def _smi_index(gpu_id: str) -> str:
+    """``nvidia-smi``'s index of the process's device ``gpu_id``: CUDA numbers the devices that
+    ``CUDA_VISIBLE_DEVICES`` lists from 0 (``=5`` makes GPU 5 the process's device 0)."""
+    visible = [v.strip() for v in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if v.strip()]
+    if gpu_id.isdigit() and int(gpu_id) < len(visible) and all(v.isdigit() for v in visible):
+        return visible[int(gpu_id)]
+    return gpu_id
+
+
 def _gpu_facts(gpu_id, pid: int) -> dict:
     if gpu_id is None:
         return {}
+    gpu_id = _smi_index(gpu_id)
     used = [
         float(row[1])
         for row in _nvidia_smi("--query-compute-apps=pid,used_memory")

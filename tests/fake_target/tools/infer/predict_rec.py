@@ -24,18 +24,26 @@ parser.add_argument("--precision", default="fp32")
 parser.add_argument("--image_dir", required=True)
 parser.add_argument("--benchmark", type=str2bool, default=False)
 parser.add_argument("--rec_image_shape", default="3, 48, 320")
+parser.add_argument("--use_onnx", type=str2bool, default=False)
 args, _ = parser.parse_known_args()
 
 todo = _fake.misbehave_before("infer")
 if args.use_gpu and not ("gpu" in todo and os.environ.get("CUDA_VISIBLE_DEVICES")):
     sys.exit("fake: this is a CPU-only build; --use_gpu=True cannot run")
-params = os.path.join(args.rec_model_dir, "inference.pdiparams")
-if not os.path.isfile(params) or not os.path.isfile(os.path.join(args.rec_model_dir, "inference.json")):
-    sys.exit(f"fake: no inference model in {args.rec_model_dir}")
+text = "fake"
+if args.use_onnx:  # --rec_model_dir is the .onnx file; it holds the text to predict (tools/paddle2onnx_fake.py)
+    if not os.path.isfile(args.rec_model_dir):
+        sys.exit(f"fake: no ONNX file {args.rec_model_dir}")
+    with open(args.rec_model_dir) as onnx:
+        text = onnx.read().strip()
+else:
+    params = os.path.join(args.rec_model_dir, "inference.pdiparams")
+    if not os.path.isfile(params) or not os.path.isfile(os.path.join(args.rec_model_dir, "inference.json")):
+        sys.exit(f"fake: no inference model in {args.rec_model_dir}")
 images = sorted(os.path.join(args.image_dir, n) for n in os.listdir(args.image_dir))
 t0 = time.time()
 for path in images:
-    _fake.log(f"Predicts of {path}:('fake', 0.5)")
+    _fake.log(f"Predicts of {path}:('', 0.0)" if "empty" in todo else f"Predicts of {path}:('{text}', 0.5)")
 total = time.time() - t0
 batches = -(-len(images) // args.rec_batch_num)
 slower = float(todo.get("slower") or 1)

@@ -1,0 +1,1 @@
+"""The stand-in's ``paddle.distributed``: only ``launch`` (see ``paddle/__init__.py``)."""

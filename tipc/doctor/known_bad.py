@@ -1,0 +1,88 @@
+"""The target's known-bad dependency releases (``known_bad.json``, data with its sources) and the check.
+
+Some releases of a library a target imports make its stages fail, or hang, whatever tipc does:
+NumPy 2.4 and PaddleOCR's detection training is one (``docs/paddleocr-detection.md``). The
+doctor asks the stage interpreter for the versions of the packages the table names
+(``inspect_env.py --package``) and fails a config whose target and training ymls an entry fits.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from tipc.doctor.checks import Check, State
+from tipc.doctor.compat import version_key
+
+TABLE = Path(__file__).with_name("known_bad.json")
+NAME = "known-bad dependencies"
+
+
+@dataclass(frozen=True, slots=True)
+class KnownBad:
+    target: str
+    marker: str  # a file of the target's checkout, relative to it: the entry is about that target
+    uses: str  # a word a training yml must hold for the entry to apply ("": any config)
+    package: str
+    bad: str  # ">=2.4", "<1.2", "==3.0.1", or both ends comma-joined: ">=2.0,<2.2"
+    why: str
+    fix: str
+    source: str
+
+
+def in_range(version: str, bad: str) -> bool:
+    """Is ``version`` inside every bound of ``bad``? An unparsable version is not."""
+    have = version_key(version)
+    if not have:
+        return False
+    tests: dict[str, Callable[[tuple[int, ...], tuple[int, ...]], bool]] = {
+        ">=": lambda a, b: a >= b,
+        "<=": lambda a, b: a <= b,
+        "==": lambda a, b: a[: len(b)] == b,
+        ">": lambda a, b: a > b,
+        "<": lambda a, b: a < b,
+    }
+    for bound in filter(None, (b.strip() for b in bad.split(","))):
+        op = next(o for o in (*tests, "") if bound.startswith(o))
+        if not op or not tests[op](have, version_key(bound[len(op) :])):
+            return False
+    return True
+
+
+@functools.cache
+def load_table(path: Path = TABLE) -> tuple[KnownBad, ...]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return tuple(KnownBad(**{k: str(v) for k, v in e.items()}) for e in data["entries"])
+
+
+def packages(table: Iterable[KnownBad]) -> tuple[str, ...]:
+    """The packages whose versions the doctor asks the stage interpreter for."""
+    return tuple(dict.fromkeys(e.package for e in table))
+
+
+def check_known_bad(
+    repo: Path, ymls: Iterable[str], versions: Mapping[str, str], table: Iterable[KnownBad]
+) -> tuple[Check, ...]:
+    """``ymls``: the texts of the training ymls the plan reads; ``versions``: package -> version
+    as the stage interpreter has them ("" when not installed)."""
+    texts = tuple(ymls)
+    found = []
+    for e in table:
+        version = versions.get(e.package, "")
+        if not (repo / e.marker).is_file() or not (not e.uses or any(e.uses in t for t in texts)):
+            continue
+        if version and in_range(version, e.bad):
+            found.append(
+                Check(
+                    NAME,
+                    State.FAIL,
+                    f"{e.package} {version} with {e.target} ({e.bad} is known bad): {e.why} [{e.source}]",
+                    e.fix,
+                )
+            )
+    if found:
+        return tuple(found)
+    return (Check(NAME, State.PASS, "no package of the stage interpreter is in tipc's table of known-bad releases"),)

@@ -1,0 +1,184 @@
+"""Why a stage failed, as a signature that many failures can share.
+
+A nightly over a model zoo fails for a handful of reasons at once: forty configs with one
+``ModuleNotFoundError``, a few with a CUDA error. Reading forty logs one by one hides that, so every
+failed stage gets a *cause*: a kind (``missing-module``, ``cuda``, ``python-exception``, ``timeout``,
+…) and a signature, the line that says what went wrong with the parts that differ between machines,
+models and nights (paths, numbers, addresses) normalised. Failures with one signature are one group
+in the console, the report and the matrix.
+
+Where the cause comes from, in order: the harness's own evidence (timed out, hung, killed by the
+OOM killer or a signal), then the log's lines, searched from the end, against the rules of
+``cause_rules.json`` (data: more can be added through the ``tipc_cause_rules`` hook), then the last
+exception a Python traceback names; failing all that, the exit code. Pure: text in, cause out.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+MAX_SIGNATURE = 160  # characters: a message, not a paragraph
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    kind: str
+    pattern: re.Pattern[str]
+    group: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Cause:
+    kind: str  # what it is about: "cuda", "missing-module", "timeout", "exit-code", ...
+    signature: str  # normalised: equal for one cause wherever and whenever it happened
+
+    def __str__(self) -> str:
+        return self.signature
+
+
+def rule_from_dict(d: dict[str, object], where: str = "a cause rule") -> Rule:
+    """A rule from its JSON form; ``ValueError`` says what is wrong with it."""
+    kind, pattern, group = d.get("kind"), d.get("pattern"), d.get("group", 1)
+    if not isinstance(kind, str) or not kind or not isinstance(pattern, str) or not isinstance(group, int):
+        raise ValueError(f"{where}: expected {{'kind': str, 'pattern': str[, 'group': int]}}, found {d!r}")
+    try:
+        compiled = re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"{where}: pattern {pattern!r} is not a regular expression: {exc}") from None
+    if group > compiled.groups:
+        raise ValueError(f"{where}: pattern {pattern!r} has no group {group}")
+    return Rule(kind, compiled, group)
+
+
+@cache
+def builtin_rules() -> tuple[Rule, ...]:
+    text = resources.files("tipc.metrics").joinpath("cause_rules.json").read_text(encoding="utf-8")
+    return tuple(rule_from_dict(d, f"cause_rules.json rule {i}") for i, d in enumerate(json.loads(text)["rules"]))
+
+
+# Normalising: what differs between two occurrences of one cause.
+_ABS_PATH = re.compile(r"(?:[A-Za-z]:)?(?:/[\w.@+~-]+){2,}/?|(?:\.{1,2}/)(?:[\w.@+~-]+/?)+")
+_HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])")
+_SPACES = re.compile(r"\s+")
+
+
+def _short_path(match: re.Match[str]) -> str:
+    """A path as its last two parts: the file that matters, not where the checkout lives."""
+    parts = [p for p in match.group().split("/") if p not in ("", ".", "..")]
+    return ".../" + "/".join(parts[-2:]) if len(parts) > 2 else "/".join(parts)
+
+
+def normalise(text: str) -> str:
+    text = _ABS_PATH.sub(_short_path, text)
+    text = _HEX.sub("0x…", text)
+    text = _NUMBER.sub("N", text)
+    text = _SPACES.sub(" ", text).strip()
+    return text if len(text) <= MAX_SIGNATURE else text[: MAX_SIGNATURE - 1] + "…"
+
+
+# "ValueError: (InvalidArgument) …", "paddle.base.core.EnforceNotMet: …", "KeyError: 'x'".
+_EXCEPTION = re.compile(
+    r"^\s*((?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|NotMet|Fault)\b(?::.*)?)$"
+)
+_TRACEBACK = "Traceback (most recent call last):"
+_SUMMARY = "Error Message Summary:"  # paddle's C++ errors: the message follows this banner
+
+
+def _last_exception(lines: Sequence[str]) -> str | None:
+    """The exception line of the last traceback (Python's, or paddle's C++ summary)."""
+    for i in range(len(lines) - 1, -1, -1):
+        line = lines[i].strip()
+        if line == _SUMMARY:
+            following = [x.strip() for x in lines[i + 1 :] if x.strip() and not set(x.strip()) <= set("-=")]
+            if following:
+                return following[0]
+        if line == _TRACEBACK:
+            for later in lines[i + 1 :]:
+                found = _EXCEPTION.match(later)
+                if found:
+                    return found[1]
+    return None
+
+
+def from_log(text: str, rules: Iterable[Rule] = ()) -> Cause | None:
+    """The cause a log states, or None when it states none (see the module's docstring)."""
+    lines = text.splitlines()
+    for rule in (*rules, *builtin_rules()):
+        for line in reversed(lines):
+            found = rule.pattern.search(line)
+            if found:
+                return Cause(rule.kind, normalise(found[rule.group] or found[0]))
+    exception = _last_exception(lines)
+    return Cause("python-exception", normalise(exception)) if exception else None
+
+
+def of_failure(status: str, reason: str, logs: Iterable[str], rules: Iterable[Rule] = ()) -> Cause:
+    """The cause of a failed stage: ``status`` and ``reason`` as its record holds them, ``logs`` the
+    texts of its own part of its logs (a failing rank's log first: that is where a launch's error is)."""
+    if status == "timeout":
+        return Cause("timeout", "timed out: " + normalise(reason or "over its time limit"))
+    if status == "hung":
+        return Cause("hung", "hung: " + normalise(reason or "no new output"))
+    if "out-of-memory killer" in reason:
+        return Cause("out-of-memory", "killed by the kernel's out-of-memory killer")
+    rules = tuple(rules)
+    for text in logs:
+        cause = from_log(text, rules)
+        if cause is not None:
+            return cause
+    if reason.startswith("killed by"):
+        return Cause("signal", reason.split(":", maxsplit=1)[0])
+    return Cause("exit-code", normalise(reason) if reason else "failed")
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    config: str  # what names the config to a reader: its repo-relative path
+    stage: str
+    cause: Cause
+
+
+@dataclass(frozen=True, slots=True)
+class CauseGroup:
+    cause: Cause
+    failures: tuple[Failure, ...]
+    since: str | None  # the earliest run of the unbroken series of earlier runs with this cause; None: new
+
+    @property
+    def configs(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(f.config for f in self.failures))
+
+    def line(self) -> str:
+        configs = self.configs
+        who = f"{len(configs)} configs" if len(configs) > 1 else configs[0]
+        stages = f", {len(self.failures)} stages" if len(self.failures) > len(configs) else ""
+        when = f"since {self.since}" if self.since else "new in this run"
+        return f"{who}{stages}: {self.cause.signature} ({self.cause.kind}; {when})"
+
+
+def group(failures: Iterable[Failure], earlier: Sequence[tuple[str, frozenset[str]]] = ()) -> list[CauseGroup]:
+    """Failures with one signature as one group, the largest first. ``earlier`` is the history:
+    (run id, the signatures of its failures) per earlier run, oldest first; a group recurs *since*
+    the first run of the unbroken series that ends with the latest earlier run."""
+    by_signature: dict[Cause, list[Failure]] = {}
+    for failure in failures:
+        by_signature.setdefault(failure.cause, []).append(failure)
+    groups = [
+        CauseGroup(cause, tuple(members), _since(cause.signature, earlier)) for cause, members in by_signature.items()
+    ]
+    return sorted(groups, key=lambda g: (-len(g.configs), -len(g.failures), g.cause.signature))
+
+
+def _since(signature: str, earlier: Sequence[tuple[str, frozenset[str]]]) -> str | None:
+    since = None
+    for run_id, signatures in reversed(earlier):
+        if signature not in signatures:
+            break
+        since = run_id
+    return since

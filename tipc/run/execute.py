@@ -1,0 +1,193 @@
+"""Execute one stage and judge it: its request, its process (``tipc.proc``), its evidence.
+
+A stage is judged only by what it produced in this run: its exit, the outputs it declares
+(changed during it, ``false_pass``), and its own part of the logs it appends to (``train.log``,
+``workerlog.N``): from their size when it started to their size when its process tree was gone.
+The end is read at once, before anything else may write there (the next stage of a benchmark
+chain appends to the same ``train.log``), and every figure, the copy ``S.log`` and the speed
+JSON come from that part.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tipc.metrics.logfile import extract_file
+from tipc.plan.model import Stage
+from tipc.proc.child import Ending
+from tipc.proc.executor import ExecRequest, ExecResult, Executor
+from tipc.results.records import Status
+from tipc.run.endings import describe_exit, memory_limit_kb
+from tipc.run.false_pass import Signature, false_pass, output_signatures
+from tipc.run.limits import Limits
+from tipc.run.speedlog import speed_run, write_speed
+from tipc.run.workerlogs import failing_workers, file_sizes, worker_logs
+
+
+@dataclass(frozen=True, slots=True)
+class StageContext:
+    """What judging a stage needs of its plan and run, besides the stage."""
+
+    cwd: Path  # the stage's cwd, resolved
+    limits: Limits
+    marker: str  # the run's id
+    node_rank: int = 0
+    chain_ips: tuple[str, ...] = ()  # the nodes of the stage's chain (empty on one node)
+    pythonpath: tuple[str, ...] = ()  # put first on the stage's PYTHONPATH
+    paddle_version: Callable[[], str] = lambda: ""  # for benchmark_train's speed JSON
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    status: Status
+    reason: str
+    result: ExecResult
+    metrics: dict[str, Any]
+
+
+def _status(result: ExecResult) -> tuple[Status, str]:
+    if result.ending is Ending.EXITED and result.returncode is not None:
+        if result.returncode == 0:
+            return Status.PASSED, ""
+        return Status.FAILED, describe_exit(
+            result.returncode, result.stage_peak_kb, result.oom_killed, memory_limit_kb()
+        )
+    if result.ending is Ending.TIMEOUT:
+        return Status.TIMEOUT, result.reason
+    if result.ending is Ending.HUNG:
+        return Status.HUNG, result.reason
+    return Status.FAILED, result.reason
+
+
+def _extract_metrics(kind: str, log: Path, since: int, until: int | None) -> tuple[dict[str, Any], str]:
+    """Metrics of a stage's part of a log (bounded memory), and a note when that failed: a parser
+    error must not cost the stage its record."""
+    try:
+        return dict(extract_file(kind, log, since, until)), ""
+    except OSError:
+        return {}, ""
+    except Exception as exc:  # noqa: BLE001 - any parser bug
+        return {}, f"metrics not parsed ({type(exc).__name__}: {exc})"
+
+
+def _copy_part(src: Path, dst: Path, since: int, until: int | None) -> None:
+    """``src`` from byte ``since`` to ``until`` (all of it when it is now shorter: it was replaced) into ``dst``."""
+    with open(src, "rb") as fin, open(dst, "wb") as fout:
+        end = fin.seek(0, 2)
+        start = since if since <= end else 0
+        fin.seek(start)
+        left = (until if until is not None and until >= start else end) - start
+        while left > 0 and (chunk := fin.read(min(left, 1 << 20))):
+            fout.write(chunk)
+            left -= len(chunk)
+
+
+class StageRun:
+    """One stage from its start to its judgment. Made just before it starts: ``offsets`` (where
+    its part of each appended log begins) and the outputs' signatures are read then."""
+
+    def __init__(self, stage: Stage, context: StageContext, log: Path) -> None:
+        self.stage = stage
+        self.context = context
+        self.log = log
+        self.log_dir = context.cwd / stage.launch_log if stage.launch_log else None
+        self.before: dict[str, Signature | None] = output_signatures(stage, context.cwd)
+        self.offsets = file_sizes(self._appended_logs())
+
+    def _appended_logs(self) -> list[Path]:
+        """The trainer's train.log and the launcher's workerlog.N: a stage appends to them."""
+        if not self.stage.copy_train_log:
+            return []
+        workers = worker_logs(self.log_dir).values() if self.log_dir else ()
+        return [self.context.cwd / self.stage.copy_train_log[0], *workers]
+
+    def request(self) -> ExecRequest:
+        stage, cwd = self.stage, self.context.cwd
+        watch: tuple[Path, ...] = ()
+        if stage.copy_train_log:  # rank 0 writes S/train.log; launch workers write into --log_dir
+            watch = (cwd / stage.copy_train_log[0], *((self.log_dir,) if self.log_dir else ()))
+        return ExecRequest(
+            argv=stage.argv,
+            cwd=str(cwd),
+            env=self._env(),
+            log=self.log,
+            timeout=self.context.limits.timeout(stage.kind.value),
+            hang_timeout=self.context.limits.hang,
+            watch=watch,
+            title=stage.id,
+            marker=self.context.marker,
+        )
+
+    def _env(self) -> Mapping[str, str | None]:
+        stage, pythonpath = self.stage, self.context.pythonpath
+        if not pythonpath or "PYTHONPATH" in stage.env:
+            return stage.env
+        inherited = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+        return {**stage.env, "PYTHONPATH": os.pathsep.join((*pythonpath, *inherited))}
+
+    def run(self, executor: Executor) -> Judged:
+        result = executor.run(self.request())
+        # Its tree is gone: nothing of it writes any more, and nothing else has written yet.
+        ends = file_sizes(self._appended_logs())
+        status, reason = _status(result)
+        if status is Status.PASSED:
+            problem = false_pass(self.stage, self.context.cwd, self.log, self._owns_outputs(), self.before)
+            status, reason = (Status.FAILED, problem) if problem else (status, reason)
+        reason = "; ".join(filter(None, (reason, self._launch_story(status))))
+        metrics: dict[str, Any] = {}
+        if result.ending is not Ending.NOT_STARTED:
+            metrics, note = self._metrics(result, ends)
+            reason = "; ".join(filter(None, (reason, note)))
+        return Judged(status, reason, result, metrics)
+
+    def _metrics(self, result: ExecResult, ends: dict[str, int]) -> tuple[dict[str, Any], str]:
+        stage = self.stage
+        log = self._copy_train_log(ends)
+        since, until = self.offsets.get(str(log), 0), ends.get(str(log))
+        metrics, note = _extract_metrics(stage.kind.value, log, since, until)
+        if stage.speed is not None:
+            run = speed_run(stage.speed, result.duration, os.environ, self.context.paddle_version())
+            speed, speed_note = write_speed(stage.speed, self.context.cwd, log, since, run, until)
+            metrics, note = {**metrics, **speed}, "; ".join(filter(None, (note, speed_note)))
+        return metrics, note
+
+    def _copy_train_log(self, ends: dict[str, int]) -> Path:
+        """This stage's part of S/train.log → S.log, as the bash copied it; returns the log the
+        stage's figures come from: rank 0's train.log when there is one (a launcher's stdout holds
+        none of the workers' lines), else the stage's own."""
+        if not self.stage.copy_train_log:
+            return self.log
+        src, dst = (self.context.cwd / p for p in self.stage.copy_train_log)
+        if not src.is_file():
+            return self.log
+        if dst != self.log:
+            _copy_part(src, dst, self.offsets.get(str(src), 0), ends.get(str(src)))
+        return src
+
+    def _owns_outputs(self) -> bool:
+        """Only trainer 0's node writes the model on a multi-node run."""
+        return len(self.context.chain_ips) < 2 or self.context.node_rank == 0
+
+    def _launch_story(self, status: Status) -> str:
+        """What a launch stage that did not pass adds to its reason: the failing rank's log,
+        and on several nodes, the peers it depended on (a peer that never came or died
+        leaves the others waiting until the stage's time limit)."""
+        if status is Status.PASSED or self.log_dir is None:
+            return ""
+        workers = failing_workers(str(self.log), self.log_dir, self.offsets)
+        story = []
+        if status is Status.FAILED and workers:
+            story.append("failed rank(s) " + ", ".join(f"{r} (see {p})" for r, p in workers.items()))
+        rank = self.context.node_rank
+        peers = [f"node {k} ({ip})" for k, ip in enumerate(self.context.chain_ips) if k != rank]
+        if peers and status in (Status.TIMEOUT, Status.HUNG):
+            story.append(
+                f"this node's launch waited for its peers {', '.join(peers)}: a peer that never "
+                "arrived or died holds every node until the time limit; check that node's console "
+                "and results"
+            )
+        return "; ".join(story)

@@ -3,11 +3,11 @@
 # config per line as `pytest tipc --config` takes it; blank lines and # comments skipped), split
 # into N parts balanced by the durations the last merged nightly recorded; this runs part K
 # (TIPC_SHARD=K/N) with `pytest tipc`, its chains side by side where the machine allows
-# (--jobs ${TIPC_JOBS:-auto}; TIPC_JOBS=1 for one at a time). Results go to
+# (--tipc-jobs ${TIPC_JOBS:-auto}; TIPC_JOBS=1 for one at a time). Results go to
 # <repo>/test_tipc/output/<model>/<mode>/shard<K>/; nightly/merge-shards.sh joins them.
 #
 #   TIPC_CONFIGS=nightly-configs.txt TIPC_MODE=lite_train_lite_infer TIPC_SHARD=2/8 \
-#       nightly/run-shard.sh --repo PaddleOCR --python python3
+#       nightly/run-shard.sh --tipc-repo PaddleOCR --tipc-python python3
 #
 # Every shard must read the same configs and the same history (the <mode>/results.jsonl a merge
 # wrote; shards never write it), or they split differently: tipc merge then refuses them. The
@@ -29,5 +29,5 @@ while read -r config || [ -n "$config" ]; do
 done <"$TIPC_CONFIGS"
 
 cd "$TIPC_HOME"
-exec "$PYTHON" -m pytest tipc "${configs[@]}" --mode "$TIPC_MODE" --shard "$TIPC_SHARD" \
-    --jobs "${TIPC_JOBS:-auto}" --no-report -p no:cacheprovider "$@"
+exec "$PYTHON" -m pytest tipc "${configs[@]}" --mode "$TIPC_MODE" --tipc-shard "$TIPC_SHARD" \
+    --tipc-jobs "${TIPC_JOBS:-auto}" --tipc-no-report -p no:cacheprovider "$@"

@@ -85,7 +85,7 @@ def test_inert_without_config(tipc_run):
 
 
 def test_dry_run_prints_commands_and_runs_nothing(tipc_run):
-    result = tipc_run.run("--dry-run")
+    result = tipc_run.run("--tipc-dry-run")
     result.assert_outcomes(passed=5)
     result.stdout.fnmatch_lines([f"*{IDS[0]}", "    env -u CUDA_VISIBLE_DEVICES *tools/train.py -c *"])
     assert not tipc_run.out().exists()
@@ -173,7 +173,7 @@ def test_a_broken_report_is_a_warning_and_the_exit_status_stays_the_stages(tipc_
     # runs re-import tipc's modules, so a monkeypatched writer would not be the one they call).
     (tipc_run.pytester.path / "taken").write_text("a file, not a directory")
     monkeypatch.setenv("TIPC_FAKE", "train:fail")
-    result = tipc_run.run("--report-dir", "taken")
+    result = tipc_run.run("--tipc-report-dir", "taken")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["tipc: report not written (*Error: *); the results are complete: *"])
 
@@ -286,7 +286,7 @@ def test_timeout_kills_the_tree_and_records_timeout(tipc_run, monkeypatch):
     monkeypatch.setenv("TIPC_FAKE_PIDS", str(pids))
     monkeypatch.setattr("tipc.run.executor.GRACE", 0.3)  # the SIGKILL after SIGTERM, without 3 s of waiting
     t0 = time.monotonic()
-    result = tipc_run.run("--timeout", "train=1.5")
+    result = tipc_run.run("--tipc-timeout", "train=1.5")
     result.assert_outcomes(failed=1, skipped=4)
     assert time.monotonic() - t0 < 15
     record = tipc_run.records()[0]
@@ -297,7 +297,7 @@ def test_timeout_kills_the_tree_and_records_timeout(tipc_run, monkeypatch):
 
 def test_hang_detection(tipc_run, monkeypatch):
     monkeypatch.setenv("TIPC_FAKE", "export:hang")
-    result = tipc_run.run("--hang-timeout", "0.5")
+    result = tipc_run.run("--tipc-hang-timeout", "0.5")
     result.assert_outcomes(passed=2, failed=1, skipped=2)
     result.stdout.fnmatch_lines([f"{CHAIN}::export: HUNG (hung: no new output for 0.5 s: process group killed)*"])
     assert [r["status"] for r in tipc_run.records()][2:] == ["hung", "blocked", "blocked"]
@@ -344,7 +344,7 @@ def test_lf_reruns_the_failed_export_against_the_trained_model(tipc_run, monkeyp
     assert {r["id"]: r["status"] for r in tipc_run.records()} == {f"{CHAIN}::{s}": "passed" for s in STAGES}
 
 
-@pytest.mark.parametrize("flag", ["--live", "-s"])
+@pytest.mark.parametrize("flag", ["--tipc-live", "-s"])
 def test_live_streams_stage_output_and_status_lines(tipc_run, flag):
     result = tipc_run.run(flag)
     result.assert_outcomes(passed=5)
@@ -384,8 +384,11 @@ def test_xdist_loadscope_keeps_each_chain_on_one_worker(tipc_run):
     ("args", "message"),
     [
         (("-n", "2"), "*--dist load could split a train*use -n N --dist loadscope*"),
-        (("--timeout", "training=3"), "*--timeout*expected KIND=SECONDS with KIND one of train, eval, export, infer*"),
-        (("--hang-timeout", "soon"), "*expected a number of seconds, got 'soon'*"),
+        (
+            ("--tipc-timeout", "training=3"),
+            "*--tipc-timeout*expected KIND=SECONDS with KIND one of train, eval, export, infer*",
+        ),
+        (("--tipc-hang-timeout", "soon"), "*expected a number of seconds, got 'soon'*"),
     ],
     ids=["xdist-load", "timeout-kind", "hang-timeout-value"],
 )
@@ -409,7 +412,7 @@ def test_bad_options_are_usage_errors(tipc_run, args, message):
     ids=["unknown-mode", "missing-config"],
 )
 def test_bad_config_or_mode_are_usage_errors(tipc_run, args, message):
-    base = [tipc_run.tipc_dir, "-c", str(tipc_run.pytester.path / "tox.ini"), "--python", sys.executable]
+    base = [tipc_run.tipc_dir, "-c", str(tipc_run.pytester.path / "tox.ini"), "--tipc-python", sys.executable]
     defaults = {"--config": f"{CONFIG_ID}", "--mode": "lite_train_lite_infer"}
     defaults.update(dict(zip(args[::2], args[1::2], strict=False)))
     result = tipc_run.pytester.runpytest(*base, *[x for kv in defaults.items() for x in kv])
@@ -457,13 +460,13 @@ def lone_node0_args(rendezvous_timeout: str = "1") -> tuple[str, ...]:
         s.bind(("127.0.0.2", 0))
         port = s.getsockname()[1] + 1
     return (
-        "--ips",
+        "--tipc-ips",
         "127.0.0.2,127.0.0.3",
-        "--host",
+        "--tipc-host",
         "127.0.0.2",
-        "--start-port",
+        "--tipc-start-port",
         str(port),
-        "--rendezvous-timeout",
+        "--tipc-rendezvous-timeout",
         rendezvous_timeout,
     )
 

@@ -25,6 +25,7 @@ from tipc.plugin.problem_nodes import ProblemNode
 from tipc.results.records import StageRecord, Status
 from tipc.run.plan_run import command_text
 from tipc.run.summary import failure_text
+from tipc.session.options import respell
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr, TracebackStyle  # pytest exports neither
@@ -103,7 +104,7 @@ class ConfigNode(pytest.Collector):
         self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
     ) -> str | TerminalRepr:
         if isinstance(excinfo.value, TipcError):
-            return str(excinfo.value)
+            return respell(str(excinfo.value))
         return super().repr_failure(excinfo)  # a Collector's takes no style (it picks its own)
 
 

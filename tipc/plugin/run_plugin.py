@@ -29,6 +29,7 @@ from tipc.run.summary import run_paragraph
 from tipc.schedule.devices import worker_index
 from tipc.session.lifecycle import TipcSession
 from tipc.session.matrix import write_matrix
+from tipc.session.options import respell
 from tipc.session.preflight import failure_message
 from tipc.session.problems import selection_line, split
 from tipc.session.settings import ConfigTarget, Settings, doctor_on, resolve_settings
@@ -45,7 +46,7 @@ def activate(config: pytest.Config) -> None:
     try:
         settings = resolve_settings(config.getoption)
     except TipcError as exc:
-        raise pytest.UsageError(str(exc)) from None
+        raise pytest.UsageError(respell(str(exc))) from None
     if settings is None:
         return
     # A config that cannot be planned fails its own collector; the other configs must still run.
@@ -153,12 +154,12 @@ class TipcPlugin:
         self._signals.enter_context(sigterm_as_interrupt())
         self.cache.remember()
         try:
-            refused = self.session.begin(lambda line: self.write(line + "\n"))
+            refused = self.session.begin(lambda line: self.write(respell(line) + "\n"))
         except TipcError as exc:  # the results folder is another run's
             self._signals.close()
-            raise pytest.UsageError(str(exc)) from None
+            raise pytest.UsageError(respell(str(exc))) from None
         for warning in self.session.warnings:
-            self.write(warning + "\n")
+            self.write(respell(warning) + "\n")
         self._warned = len(self.session.warnings)
         if self.session.doctor_failed() and session.config.getoption("dist", "no") != "no":
             # Workers would run the stages: they cannot see what the controller blocked.
@@ -169,7 +170,8 @@ class TipcPlugin:
             # Before collection, so nothing runs; sessionfinish is not called after an exit here.
             self._signals.close()
             self.session.end()
-            pytest.exit("\n".join(failure_message(r) for r in refused), returncode=pytest.ExitCode.TESTS_FAILED)
+            message = "\n".join(failure_message(r) for r in refused)
+            pytest.exit(respell(message), returncode=pytest.ExitCode.TESTS_FAILED)
         _freeze_heap(self.config)
         self._early = self._start_early(session.config)
 
@@ -283,7 +285,7 @@ class TipcPlugin:
         if self.matrix is not None:
             terminalreporter.write_line(f"tipc: matrix report: {self.matrix}")
         for warning in self.session.warnings[self._warned :]:
-            terminalreporter.write_line(warning, yellow=True)
+            terminalreporter.write_line(respell(warning), yellow=True)
         colour = "red" if self.session.fails_on_findings() else "yellow"
         for line in self.session.finding_lines():
-            terminalreporter.write_line(line, **{colour: True})
+            terminalreporter.write_line(respell(line), **{colour: True})

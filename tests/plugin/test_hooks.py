@@ -324,6 +324,42 @@ def test_k_without_artifacts_says_how_to_include_the_chain(tipc_run):
     )
 
 
+def test_a_stage_blocked_with_no_failure_upstream_fails_the_run(tipc_run):
+    """A selected stage that did not run for anything but a failure: the run did not do what was asked."""
+    result = tipc_run.run("-k", "bs2")
+    result.assert_outcomes(skipped=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+SHUFFLER = (  # what pytest-randomly, pytest-order or one's own plugin may do to the items
+    "import pytest\n@pytest.hookimpl(trylast=True)\ndef pytest_collection_modifyitems(items):\n    items.reverse()\n"
+)
+
+
+@pytest.mark.parametrize("where", ["plugin", "wrapper"])
+def test_another_plugins_order_leaves_every_chain_in_plan_order(tipc_run, where):
+    source = SHUFFLER
+    if where == "wrapper":
+        source = source.replace("trylast=True", "wrapper=True, tryfirst=True").replace(
+            "    items.reverse()", "    yield\n    items.reverse()"
+        )
+    tipc_run.pytester.makepyfile(shuffler=source)
+    tipc_run.pytester.syspathinsert()
+    result = tipc_run.run("-p", "shuffler", "--config", f"fake_rec/{AMP}", "-v")
+    result.assert_outcomes(passed=15)
+    assert result.ret == 0
+    ran = [line.split(" ")[0] for line in result.outlines if " PASSED" in line]
+    amp, cpu = ran[:10], ran[10:]  # the chains in the order the plugin chose: the last config first
+    assert cpu == IDS
+    assert all(i.startswith(f"fake_rec/{AMP}::") for i in amp)
+    for chain in {i.split("::")[1] for i in amp}:
+        stages = [i.rpartition("::")[2] for i in amp if i.split("::")[1] == chain]
+        assert stages[:3] == ["train", "eval", "export"]
+    result.stdout.fnmatch_lines(
+        ["*tipc: another plugin reordered the items (one of: *shuffler*); each chain's stages run in the plan's order"]
+    )
+
+
 def test_markers_select_stage_kinds(tipc_run):
     result = tipc_run.run("-m", "export or eval", "--collect-only", "-q")
     assert result.outlines[:2] == [IDS[1], IDS[2]]

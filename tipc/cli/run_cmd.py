@@ -4,7 +4,8 @@ Prints each stage's status line as the bash did (yellow on a terminal), a
 failed stage's log tail, the summary paragraph and the HTML report's path
 (``--report-dir``, default ``./reports``), and the matrix report's over several configs.
 A config that cannot be planned is one line, before anything runs; the others run.
-Exit status: 0 when no stage failed, timed out or hung and every config planned (and, with
+Exit status: 0 when no stage failed, timed out or hung, none was blocked (a selected stage that did
+not run: ``run_fails``) and every config planned (and, with
 ``--fail-on regression``, no benchmark figure left its noise band), 1 otherwise,
 2 for bad options, 130 when interrupted (results so far are kept). A failed multi-node
 preflight stops before the first stage with exit 1; a config that failed a ``--doctor`` check has
@@ -32,9 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tipc.errors import OutputError
+    from tipc.results.records import run_fails
     from tipc.run import legacy
     from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
-    from tipc.session.lifecycle import TipcSession, failed
+    from tipc.session.lifecycle import TipcSession
     from tipc.session.preflight import failure_message
     from tipc.session.problems import selection_line, split
     from tipc.session.settings import resolve_settings
@@ -79,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
         print(selection_line(len(planned), problems))
     if interrupted:
         return 130
-    if stopped or session.doctor_failed() or any(p.is_error for p in problems) or failed(session.records()):
+    statuses = (r.status for r in session.records())
+    if stopped or session.doctor_failed() or any(p.is_error for p in problems) or run_fails(statuses):
         return 1
     return 1 if session.fails_on_findings() else 0
 

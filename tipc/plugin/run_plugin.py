@@ -21,8 +21,9 @@ from tipc.errors import TipcError
 from tipc.plan import Stage, StageKind
 from tipc.plugin.collect import StageItem, TipcDirectory, keyword_for
 from tipc.plugin.distribution import check_distribution
+from tipc.plugin.order import ChainOrder
 from tipc.plugin.pytest_cache import CacheGuard
-from tipc.results.records import Status
+from tipc.results.records import Status, run_fails
 from tipc.run import legacy
 from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
 from tipc.run.summary import run_paragraph
@@ -59,6 +60,7 @@ def activate(config: pytest.Config) -> None:
             scheduled=settings.schedule.concurrent,
         )
     config.pluginmanager.register(TipcPlugin(config, settings, worker), "tipc-run")
+    config.pluginmanager.register(ChainOrder(config), "tipc-order")
     if config.invocation_params.plugins:
         # pytest.main() given plugin objects (pytester's inline runs, a program embedding pytest)
         # returns to a process that goes on: the heap is thawed then. The `pytest` command exits
@@ -266,8 +268,11 @@ class TipcPlugin:
             return
         self.reports = self.session.write_reports(Path.cwd())
         self.matrix = write_matrix(self.session, Path.cwd(), self.reports)
-        if self.session.fails_on_findings() and session.exitstatus == pytest.ExitCode.OK:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # --fail-on regression: pytest's status says so
+        if session.exitstatus == pytest.ExitCode.OK and (
+            self.session.fails_on_findings() or run_fails(r.status for r in self.session.records())
+        ):
+            # --fail-on regression, or a selected stage blocked with no failure upstream: pytest's status says so
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.session.owner and not self.settings.run.dry_run:

@@ -252,8 +252,3 @@ class TipcSession:
     def fails_on_findings(self) -> bool:
         """``--fail-on regression`` and a report found one: the run fails, whatever its stages did."""
         return "regression" in self.settings.fail_on and bool(self.regressions)
-
-
-def failed(records: Iterable[StageRecord]) -> bool:
-    """What the exit status says: a stage failed, timed out or hung (``Status.is_failure``)."""
-    return any(r.status.is_failure for r in records)

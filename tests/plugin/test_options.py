@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tipc.session.options import old_spelling, prefixed, respell
@@ -109,3 +111,17 @@ def test_the_prefixed_config_and_mode_always_work(tipc_run):
     args[args.index("--mode")] = "--tipc-mode"
     result = tipc_run.pytester.runpytest(*args)
     assert result.ret == 0 and sum("::" in line for line in result.outlines) == 5
+
+
+def test_settings_from_pytests_ini_and_tool_tipc_below_the_environment_and_the_command_line(tipc_run, monkeypatch):
+    pytester = tipc_run.pytester
+    (pytester.path / "pyproject.toml").write_text('[tool.tipc]\nreport_dir = "from-pyproject"\nhang_timeout = 600\n')
+    result = tipc_run.run()
+    result.stdout.fnmatch_lines(["tipc: report: */from-pyproject/fake_rec/*/index.html"])
+    notes = json.loads((tipc_run.out() / "run.json").read_text())["notes"]
+    assert f"setting --hang-timeout: from {pytester.path / 'pyproject.toml'} [tool.tipc]" in notes
+    pytester.makeini("[pytest]\ntipc_report_dir = from-ini\n")
+    tipc_run.run().stdout.fnmatch_lines(["tipc: report: */from-ini/fake_rec/*/index.html"])
+    monkeypatch.setenv("TIPC_REPORT_DIR", "from-env")
+    tipc_run.run().stdout.fnmatch_lines(["tipc: report: */from-env/fake_rec/*/index.html"])
+    tipc_run.run("--tipc-report-dir", "typed").stdout.fnmatch_lines(["tipc: report: */typed/fake_rec/*/index.html"])

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tipc.session.layers import INI_KEYS
 from tipc.session.options import add_kept_options, add_pytest_options, old_spelling, prefixed
 
 TIPC_DIR = Path(__file__).resolve().parents[1]
@@ -27,6 +28,12 @@ TAKEN = pytest.StashKey[dict[str, str]]()  # --config/--mode another plugin owns
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup(GROUP, "tipc: run a TIPC config as tests (pytest tipc --config … --mode …)")
     add_pytest_options(group.addoption)
+    for key, setting in INI_KEYS:  # tipc.session.layers: below the command line and the environment
+        help_text = f"tipc: the default of {prefixed(setting.flag)}"
+        if setting.kind == "list":
+            parser.addini(key, help_text, type="args")
+        else:
+            parser.addini(key, help_text, type="string")
 
 
 def _declared(parser: pytest.Parser) -> dict[str, str]:

@@ -28,6 +28,7 @@ from tipc.run import legacy
 from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
 from tipc.run.summary import run_paragraph
 from tipc.schedule.devices import worker_index
+from tipc.session.layers import ini_layer
 from tipc.session.lifecycle import TipcSession
 from tipc.session.matrix import write_matrix
 from tipc.session.options import respell
@@ -45,7 +46,8 @@ def activate(config: pytest.Config) -> None:
     for kind in StageKind:
         config.addinivalue_line("markers", f"{kind.value}: tipc {kind.value} stages")
     try:
-        settings = resolve_settings(config.getoption)
+        ini = ini_layer(config.getini, str(config.inipath) if config.inipath else "pytest's ini")
+        settings = resolve_settings(config.getoption, ini=ini)
     except TipcError as exc:
         raise pytest.UsageError(respell(str(exc))) from None
     if settings is None:

@@ -538,3 +538,38 @@ def test_multi_node_refuses_xdist(tipc_run):
     result = tipc_run.run("-n", "2", "--dist", "loadscope", *lone_node0_args())
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*a multi-node run cannot use pytest-xdist*drop -n*"])
+
+
+def _lines_of(path: Path, word: str) -> list[str]:
+    return [line for line in path.read_text().splitlines() if word in line]
+
+
+def test_reruns_of_a_failing_export_are_one_stage_with_its_attempts(tipc_run, monkeypatch):
+    pytest.importorskip("pytest_rerunfailures", reason="pytest-rerunfailures is not installed")
+    monkeypatch.setenv("TIPC_FAKE", "export:fail")
+    result = tipc_run.run("--reruns", "2")
+    assert result.parseoutcomes() == {"passed": 2, "failed": 1, "skipped": 2, "rerun": 2}
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["tipc: 2 passed, 1 failed, 2 blocked in *"])
+    records = tipc_run.records()
+    assert [r["id"] for r in records] == [f"{CHAIN}::{s}" for s in STAGES]
+    export = records[2]
+    assert export["status"] == "failed" and [a["status"] for a in export["attempts"]] == ["failed"] * 3
+    assert all(r["attempts"] == [] for r in records if r is not export)
+    legacy = tipc_run.out() / "results_python.log"
+    assert len(_lines_of(legacy, "export_model.py")) == 1 and len(_lines_of(legacy, "Run failed")) == 1
+
+
+def test_a_stage_that_passes_when_run_again_passed_and_is_flaky(tipc_run, monkeypatch, tmp_path):
+    pytest.importorskip("pytest_rerunfailures", reason="pytest-rerunfailures is not installed")
+    monkeypatch.setenv("TIPC_FAKE", f"export:fail-once={tmp_path / 'failed-once'}")
+    result = tipc_run.run("--reruns", "1")
+    assert result.parseoutcomes() == {"passed": 5, "rerun": 1}
+    assert result.ret == 0
+    export = tipc_run.records()[2]
+    assert export["status"] == "passed" and [a["status"] for a in export["attempts"]] == ["failed", "passed"]
+    legacy = (tipc_run.out() / "results_python.log").read_text()
+    assert "Run failed" not in legacy and legacy.count("Run successfully") == 5
+    result.stdout.fnmatch_lines(["tipc: 5 passed (1 flaky) in *"])
+    html = next((tipc_run.pytester.path / "reports").rglob("index.html")).read_text()
+    assert "flaky: passed on attempt 2, after 1 that did not" in html

@@ -125,3 +125,13 @@ def test_settings_from_pytests_ini_and_tool_tipc_below_the_environment_and_the_c
     monkeypatch.setenv("TIPC_REPORT_DIR", "from-env")
     tipc_run.run().stdout.fnmatch_lines(["tipc: report: */from-env/fake_rec/*/index.html"])
     tipc_run.run("--tipc-report-dir", "typed").stdout.fnmatch_lines(["tipc: report: */typed/fake_rec/*/index.html"])
+
+
+def test_pytest_repeats_count_is_refused_with_what_to_do(tipc_run):
+    tipc_run.pytester.makepyfile(
+        repeat="def pytest_addoption(parser):\n    parser.addoption('--count', type=int, default=1)\n"
+    )
+    tipc_run.pytester.syspathinsert()
+    result = tipc_run.run("-p", "repeat", "--count", "3")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--count 3 (pytest-repeat) runs each stage again right after itself*"])

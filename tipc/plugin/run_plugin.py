@@ -52,6 +52,13 @@ def activate(config: pytest.Config) -> None:
         raise pytest.UsageError(respell(str(exc))) from None
     if settings is None:
         return
+    if config.pluginmanager.hasplugin("repeat") and (getattr(config.option, "count", None) or 1) > 1:
+        # Each item N times in a row is no chain run: export would run N times on one training.
+        raise pytest.UsageError(
+            f"tipc: --count {config.option.count} (pytest-repeat) runs each stage again right after "
+            "itself, not the chain again; to repeat a chain, run pytest tipc that many times (each "
+            "run is recorded, the report's trends compare them)"
+        )
     # A config that cannot be planned fails its own collector; the other configs must still run.
     config.option.continue_on_collection_errors = True
     worker = getattr(config, "workerinput", None)

@@ -58,7 +58,7 @@ def _view(record: StageRecord, anchor: str, report_dir: Path, multi: bool, carri
         env=_env(record.env),
         duration=record.duration,
         returncode=record.returncode,
-        reason=record.reason,
+        reason=record.reason or record.flaky_note,
         metrics=_metrics(record.metrics),
         log=log_tail(
             record.log,

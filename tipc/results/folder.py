@@ -76,7 +76,10 @@ def _writing(path: Path) -> Iterator[None]:
         raise OutputError(str(path), exc) from None
 
 
-def _append(path: Path, text: str) -> None:
+Span = tuple[int, int]  # where a line went: the file's size before it and after it
+
+
+def _append(path: Path, text: str) -> Span:
     """One ``write`` on an ``O_APPEND`` descriptor; a line cut short (a disk that filled up
     mid-write) is taken back, so that every line in the file stays a whole record."""
     data = text.encode()
@@ -94,6 +97,20 @@ def _append(path: Path, text: str) -> None:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         finally:
             os.close(fd)
+    return before, before + written
+
+
+def _take_back(path: Path, span: Span) -> bool:
+    """Remove the line written at ``span`` when it is still the file's last; False when it is not."""
+    with _writing(path):
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            if os.fstat(fd).st_size != span[1]:
+                return False
+            os.ftruncate(fd, span[0])
+            return True
+        finally:
+            os.close(fd)
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -109,8 +126,9 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
-    """Every record of a ``results.jsonl``. A bad line raises ``ResultsError`` naming the file and
-    line, or, with ``warn``, is reported there and skipped."""
+    """Every record of a ``results.jsonl``, a stage's last of a run where a rerun left two (see
+    ``ResultsDir.take_back``). A bad line raises ``ResultsError`` naming the file and line, or,
+    with ``warn``, is reported there and skipped."""
     records: list[StageRecord] = []
     try:
         with open(path, "rb") as f:
@@ -130,7 +148,22 @@ def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
         return []
     except OSError as exc:
         raise ResultsError(str(path), 0, f"cannot be read ({exc.strerror or exc})") from None
-    return records
+    return _last_of_each_run(records)
+
+
+def _last_of_each_run(records: list[StageRecord]) -> list[StageRecord]:
+    """Of a stage's records of one run, the last (records of no run id: schema 0, each its own run)."""
+    seen: dict[tuple[str, str, str, int], int] = {}
+    kept: list[StageRecord | None] = []
+    for record in records:
+        if record.run_id:
+            key = (record.run_id, *record.key)
+            earlier = seen.get(key)
+            if earlier is not None:
+                kept[earlier] = None
+            seen[key] = len(kept)
+        kept.append(record)
+    return [r for r in kept if r is not None]
 
 
 def read_run_info(path: Path) -> RunInfo:
@@ -331,13 +364,22 @@ class ResultsDir:
         except ResultsError:
             return None
 
-    def append_record(self, record: StageRecord) -> None:
+    def append_record(self, record: StageRecord) -> Span:
         self.path.mkdir(parents=True, exist_ok=True)
-        _append(self.records_file, record.to_json() + "\n")
+        return _append(self.records_file, record.to_json() + "\n")
 
-    def append_legacy(self, line: str) -> None:
+    def append_legacy(self, line: str) -> Span:
         self.path.mkdir(parents=True, exist_ok=True)
-        _append(self.legacy_log, line)
+        return _append(self.legacy_log, line)
+
+    def take_back(self, record: Span, legacy: Span | None) -> None:
+        """A stage run again (a rerun plugin's next attempt) replaces its earlier record and
+        ``results_python.log`` line: one record, one line per stage. Only while they are the
+        files' last lines (one stage at a time); else the earlier ones stay, and readers take a
+        stage's last record of a run."""
+        if legacy is not None:
+            _take_back(self.legacy_log, legacy)
+        _take_back(self.records_file, record)
 
     def note_running(self, entry: str) -> None:
         """Say which stage runs now (``entry``: its record as JSON), until ``note_between`` or the

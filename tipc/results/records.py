@@ -134,6 +134,31 @@ class StageRecord:
     log_offsets: dict[str, int] = field(default_factory=dict)
     peak_rss_mb: float | None = None  # the largest resident size of the stage's process (or one it waited for)
     shard: str = ""  # "K/N": the part of a split matrix that ran it (a shard is a run of its own)
+    # Every execution of the stage, in order, when a plugin ran it more than once in the run
+    # (pytest-rerunfailures, pytest-retry): each attempt's status, reason, returncode, start and
+    # duration; the record's own fields are the last attempt's. () (older files too): it ran once.
+    attempts: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def flaky(self) -> bool:
+        """Passed on a later attempt: it passed, and it failed before in this run."""
+        return self.status is Status.PASSED and len(self.attempts) > 1
+
+    @property
+    def flaky_note(self) -> str:
+        """What the report says of a flaky stage ("" for any other)."""
+        tries = len(self.attempts)
+        return f"flaky: passed on attempt {tries}, after {tries - 1} that did not" if self.flaky else ""
+
+    def attempt(self) -> dict[str, Any]:
+        """This execution as one entry of ``attempts``."""
+        return {
+            "status": self.status.value,
+            "reason": self.reason,
+            "returncode": self.returncode,
+            "start": self.start,
+            "duration": self.duration,
+        }
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -146,6 +171,7 @@ class StageRecord:
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["status"] = self.status.value
         d["argv"] = list(self.argv)
+        d["attempts"] = list(self.attempts)
         return json.dumps(d, sort_keys=True)
 
     @classmethod
@@ -167,6 +193,7 @@ _STAGE_FIELDS = {
         _Spec(_TEXT),
     ),
     "argv": _Spec((list,), items=_TEXT),
+    "attempts": _Spec((list,), items=_OBJECT),
     **dict.fromkeys(("env", "metrics", "log_offsets"), _Spec(_OBJECT)),
     "infer": _Spec(_OBJECT, nullable=True),
     **dict.fromkeys(("start", "duration"), _Spec(_NUMBER)),

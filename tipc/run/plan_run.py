@@ -24,7 +24,7 @@ from typing import Any
 from tipc.metrics.logfile import extract_file
 from tipc.plan.model import InferCase, Plan, Skipped, Stage, StageKind
 from tipc.plan.naming import kind_of
-from tipc.results.folder import Interrupted, ResultsDir, archive_interrupted, new_run_id, read_records
+from tipc.results.folder import Interrupted, ResultsDir, Span, archive_interrupted, new_run_id, read_records
 from tipc.results.records import RunInfo, StageRecord, Status
 from tipc.run import legacy
 from tipc.run.endings import describe_exit, memory_limit_kb
@@ -138,6 +138,8 @@ class PlanRun:
         self.results = results or ResultsDir(self.cwd / plan.output_dir)
         self.run_id = run_id or new_run_id()
         self.done: dict[str, StageRecord] = {}
+        # stage id -> its record as written, and where it and its results_python.log line went
+        self._written: dict[str, tuple[StageRecord, Span, Span | None]] = {}
         self.start = 0.0
         self._ahead: _Flight | None = None  # the next stage, started as the last one exited
         self._facts: Callable[[], InterpreterFacts] = lambda: NO_FACTS
@@ -279,17 +281,22 @@ class PlanRun:
         return self.cwd_of(stage) / stage.log
 
     def _finish(self, stage: Stage, record: StageRecord, ran: bool) -> StageRecord:
+        if stage.id in self._written:  # run again (pytest-rerunfailures, pytest-retry): one stage, its attempts
+            earlier, earlier_record, earlier_line = self._written.pop(stage.id)
+            record = replace(record, attempts=(*(earlier.attempts or (earlier.attempt(),)), record.attempt()))
+            self.results.take_back(earlier_record, earlier_line)
         self.done[stage.id] = record
         if self.settings.dry_run:
             return record
+        line_at: Span | None = None
         if ran:
             line = legacy.stage_line(record.status is Status.PASSED, self.plan.model, stage)
-            self.results.append_legacy(line)
+            line_at = self.results.append_legacy(line)
             if self.echo:
                 self.echo(line)
             # What was planned, not the devices a scheduler pinned it to: the outputs are the same.
             self.results.stamp(self.plan.stage(stage.id), passed=record.status is Status.PASSED)
-        self.results.append_record(record)
+        self._written[stage.id] = (record, self.results.append_record(record), line_at)
         return record
 
     def run_stage(self, stage: Stage, then: Stage | None = None) -> StageRecord:

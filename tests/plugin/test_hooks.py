@@ -295,6 +295,24 @@ def test_timeout_kills_the_tree_and_records_timeout(tipc_run, monkeypatch):
     assert len(spawned) == 2 and all(gone(p) for p in spawned)
 
 
+@pytest.mark.parametrize("method", ["signal", "thread"])
+def test_pytest_timeouts_timeout_ends_the_stages_tree_and_is_recorded_as_its(tipc_run, monkeypatch, method):
+    """pytest-timeout's own ways (a signal raising in pytest, a thread ending pytest) would leave
+    the stage's processes running and its record unwritten: tipc takes its timer for stages."""
+    pytest.importorskip("pytest_timeout", reason="pytest-timeout is not installed")
+    pids = tipc_run.pytester.path / "pids"
+    monkeypatch.setenv("TIPC_FAKE", "train:ignore-term,train:grandchild,train:hang")
+    monkeypatch.setenv("TIPC_FAKE_PIDS", str(pids))
+    monkeypatch.setattr("tipc.run.executor.GRACE", 0.3)
+    result = tipc_run.run("--timeout", "1.5", "--timeout-method", method)
+    result.assert_outcomes(failed=1, skipped=4)
+    record = tipc_run.records()[0]
+    assert record["status"] == "timeout" and record["reason"].startswith("timed out after 1.5 s")
+    assert f"the limit was pytest-timeout's timeout ({method} method)" in record["reason"]
+    spawned = [int(p) for p in pids.read_text().split()]
+    assert len(spawned) == 2 and all(gone(p) for p in spawned)
+
+
 def test_hang_detection(tipc_run, monkeypatch):
     monkeypatch.setenv("TIPC_FAKE", "export:hang")
     result = tipc_run.run("--tipc-hang-timeout", "0.5")

@@ -23,6 +23,7 @@ from tipc.plugin.collect import StageItem, TipcDirectory, keyword_for
 from tipc.plugin.distribution import check_distribution
 from tipc.plugin.order import ChainOrder
 from tipc.plugin.pytest_cache import CacheGuard
+from tipc.plugin.timeouts import PytestTimeout
 from tipc.results.records import Status, run_fails
 from tipc.run import legacy
 from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
@@ -70,6 +71,8 @@ def activate(config: pytest.Config) -> None:
         )
     config.pluginmanager.register(TipcPlugin(config, settings, worker), "tipc-run")
     config.pluginmanager.register(ChainOrder(config), "tipc-order")
+    if config.pluginmanager.hasplugin("timeout"):
+        config.pluginmanager.register(PytestTimeout(), "tipc-pytest-timeout")
     if config.invocation_params.plugins:
         # pytest.main() given plugin objects (pytester's inline runs, a program embedding pytest)
         # returns to a process that goes on: the heap is thawed then. The `pytest` command exits
@@ -196,6 +199,7 @@ class TipcPlugin:
             or self.doctor  # its item comes first
             or self.settings.schedule.concurrent
             or self.settings.run.dry_run
+            or config.pluginmanager.has_plugin("tipc-pytest-timeout")  # its limit comes with the item
             or config.getoption("dist", "no") != "no"
             or option.keyword
             or option.markexpr
@@ -256,6 +260,8 @@ class TipcPlugin:
         if not isinstance(then, StageItem) or then.target is not item.target:
             return None
         if item.session.shouldstop or item.session.shouldfail or _may_skip(then):
+            return None
+        if self.config.pluginmanager.has_plugin("tipc-pytest-timeout"):  # its limit comes with the item
             return None
         return then.stage
 

@@ -140,6 +140,8 @@ class PlanRun:
         self.done: dict[str, StageRecord] = {}
         # stage id -> its record as written, and where it and its results_python.log line went
         self._written: dict[str, tuple[StageRecord, Span, Span | None]] = {}
+        # stage id -> a time limit another plugin set (pytest-timeout's), and whose it is
+        self.outside_limits: dict[str, tuple[float, str]] = {}
         self.start = 0.0
         self._ahead: _Flight | None = None  # the next stage, started as the last one exited
         self._facts: Callable[[], InterpreterFacts] = lambda: NO_FACTS
@@ -370,7 +372,10 @@ class PlanRun:
         if status is Status.PASSED:
             problem = false_pass(stage, cwd, self.log_of(stage), self._owns_outputs(stage), flight.before)
             status, reason = (Status.FAILED, problem) if problem else (status, reason)
-        reason = "; ".join(filter(None, (reason, self._launch_story(stage, status, offsets))))
+        whose = self.outside_limits.get(stage.id, (0.0, ""))[1] if status is Status.TIMEOUT else ""
+        reason = "; ".join(
+            filter(None, (reason, whose and f"the limit was {whose}", self._launch_story(stage, status, offsets)))
+        )
         record = self._record(
             stage,
             status,
@@ -521,7 +526,7 @@ class PlanRun:
             cwd=str(cwd),
             env=self._env(stage),
             log=self.log_of(stage),
-            timeout=self.settings.limits.timeout(stage.kind.value),
+            timeout=self.outside_limits.get(stage.id, (self.settings.limits.timeout(stage.kind.value),))[0],
             hang_timeout=self.settings.limits.hang,
             watch=watch,
             title=stage.id,

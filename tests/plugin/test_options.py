@@ -8,7 +8,7 @@ import pytest
 
 from tipc.session.options import old_spelling, prefixed, respell
 
-TIMEOUT_PLUGIN = (  # what pytest-timeout declares: its --timeout must not clash with tipc's
+TIMEOUT_PLUGIN = (  # what pytest-timeout declares (the real one is off: -p no:timeout): no clash with tipc's
     "def pytest_addoption(parser):\n"
     "    parser.getgroup('timeout').addoption('--timeout', dest='other_timeout', default=None)\n"
     "def pytest_report_header(config):\n"
@@ -61,19 +61,19 @@ def test_prefixed():
 
 
 def test_an_old_spelling_nothing_else_owns_names_the_new_one(tipc_run):
-    result = tipc_run.run("--timeout", "train=5")
+    result = tipc_run.run("--jobs", "2")  # --timeout: pytest-timeout's where it is installed
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--timeout: tipc's pytest option is now --tipc-timeout*"])
+    result.stderr.fnmatch_lines(["*--jobs: tipc's pytest option is now --tipc-jobs (the tipc command keeps --jobs)*"])
 
 
 def test_another_plugins_timeout_leaves_pytest_starting_and_tipc_running(tipc_run):
     pytester = tipc_run.pytester
     pytester.makepyfile(timeout_plugin=TIMEOUT_PLUGIN, test_unrelated="def test_ok():\n    pass\n")
     pytester.syspathinsert()
-    unrelated = pytester.runpytest("-p", "timeout_plugin", "--timeout", "7", "test_unrelated.py")
+    unrelated = pytester.runpytest("-p", "no:timeout", "-p", "timeout_plugin", "--timeout", "7", "test_unrelated.py")
     unrelated.assert_outcomes(passed=1)
     unrelated.stdout.fnmatch_lines(["other timeout: 7"])
-    result = tipc_run.run("-p", "timeout_plugin", "--timeout", "9", "--tipc-timeout", "all=60")
+    result = tipc_run.run("-p", "no:timeout", "-p", "timeout_plugin", "--timeout", "9", "--tipc-timeout", "all=60")
     result.assert_outcomes(passed=5)
     result.stdout.fnmatch_lines(["other timeout: 9"])
 

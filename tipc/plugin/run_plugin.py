@@ -23,7 +23,7 @@ from tipc.plugin.collect import StageItem, TipcDirectory, keyword_for
 from tipc.plugin.distribution import check_distribution
 from tipc.plugin.order import ChainOrder
 from tipc.plugin.pytest_cache import CacheGuard
-from tipc.plugin.timeouts import PytestTimeout
+from tipc.plugin.timeouts import PytestTimeout, sets_limits
 from tipc.results.records import Status, run_fails
 from tipc.run import legacy
 from tipc.run.executor import ProcessExecutor, sigterm_as_interrupt
@@ -199,7 +199,7 @@ class TipcPlugin:
             or self.doctor  # its item comes first
             or self.settings.schedule.concurrent
             or self.settings.run.dry_run
-            or config.pluginmanager.has_plugin("tipc-pytest-timeout")  # its limit comes with the item
+            or sets_limits(config)  # its limit comes with the item
             or config.getoption("dist", "no") != "no"
             or option.keyword
             or option.markexpr
@@ -261,7 +261,7 @@ class TipcPlugin:
             return None
         if item.session.shouldstop or item.session.shouldfail or _may_skip(then):
             return None
-        if self.config.pluginmanager.has_plugin("tipc-pytest-timeout"):  # its limit comes with the item
+        if sets_limits(self.config):  # its limit comes with the item
             return None
         return then.stage
 

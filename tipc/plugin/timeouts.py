@@ -19,6 +19,15 @@ from tipc.plugin.collect import StageItem
 BY = "pytest-timeout"
 
 
+def sets_limits(config: pytest.Config) -> bool:
+    """pytest-timeout is there with a timeout for every test (its option or ini key): each item's
+    limit is known only when it starts, so no stage may start before its item (a ``timeout``
+    mark alone is not seen here)."""
+    if not config.pluginmanager.hasplugin("timeout"):
+        return False
+    return bool(config.getoption("timeout", None) or config.getini("timeout"))
+
+
 class PytestTimeout:
     @pytest.hookimpl(tryfirst=True, optionalhook=True)
     def pytest_timeout_set_timer(self, item: pytest.Item, settings: Any) -> bool | None:

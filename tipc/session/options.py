@@ -299,16 +299,22 @@ def every_option() -> tuple[Option, ...]:
     return (*PLAN_OPTIONS, *CLUSTER_OPTIONS, *RUN_OPTIONS, *SCHEDULE_OPTIONS)
 
 
+_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*(?![\w-])")  # simple: pytest's start compiles it
+
+
 @cache
-def _cli_flags() -> re.Pattern[str]:
-    names = sorted((n for names, _ in every_option() for n in names if n not in KEPT), key=len, reverse=True)
-    return re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in names) + r")(?![\w-])")
+def _cli_flags() -> frozenset[str]:
+    """The flags the pytest front spells ``--tipc-<name>``."""
+    return frozenset(n for names, _ in every_option() for n in names if n not in KEPT)
 
 
 def respell(text: str) -> str:
     """A message of tipc's, with the ``tipc`` command's flags spelt as the pytest front spells them
     (every message names flags one way; the front that shows it spells them its own)."""
-    return _cli_flags().sub(lambda m: prefixed(m.group(1)), text)
+    if "--" not in text:
+        return text
+    flags = _cli_flags()
+    return _FLAG.sub(lambda m: prefixed(m[0]) if m[0] in flags else m[0], text)
 
 
 def add_pytest_options(add: Callable[..., Any]) -> None:
@@ -336,4 +342,4 @@ def old_spelling(arg: str) -> str | None:
     flag = arg.partition("=")[0]
     if flag in KEPT or not flag.startswith("--") or flag.startswith(PYTEST_PREFIX):
         return None
-    return prefixed(flag) if _cli_flags().fullmatch(flag) else None
+    return prefixed(flag) if flag in _cli_flags() else None

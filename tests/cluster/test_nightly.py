@@ -19,7 +19,7 @@ from tipc.cluster.options import cluster_args
 from tipc.config import load_config
 from tipc.config.locate import TIPC_CHECKOUT, resolve_config
 from tipc.plan import PlanOptions, build_plan
-from tipc.session.options import add_options as add_plugin_options
+from tipc.session.options import add_kept_options, add_pytest_options
 
 NIGHTLY = Path(__file__).resolve().parents[2] / "nightly"
 COMMANDS = {"merge": merge_cmd, "report": report_cmd, "prepare": prepare_cmd}
@@ -48,7 +48,8 @@ def parse_node_command(words: list[str]) -> tuple[argparse.Namespace, ClusterArg
     assert words[start - 1] == "-m" and words[start + 1] == "tipc", words
     parser = argparse.ArgumentParser()
     parser.add_argument("-p", action="append")  # pytest's own
-    add_plugin_options(parser.add_argument)
+    add_pytest_options(parser.add_argument)
+    add_kept_options(parser.add_argument, taken=())
     ns = parser.parse_args([w for w in words[start + 2 :] if w != "$@"])  # "$@": the caller's extras
     return ns, cluster_args(lambda dest: getattr(ns, dest))
 
@@ -112,7 +113,7 @@ def test_sbatch_node_command_parses_and_takes_identity_from_slurm():
         17000,
         16999,
     )
-    assert srun[-1] == "$@"  # sbatch's own arguments (--repo ...) reach every node
+    assert srun[-1] == "$@"  # sbatch's own arguments (--tipc-repo ...) reach every node
     assert [ns.dirs for ns in tipc_commands(lines, "merge")] == [["$TIPC_RESULTS"]]
     assert [ns.results_dirs for ns in tipc_commands(lines, "report")] == [[Path("$TIPC_RESULTS")]]
 
@@ -182,7 +183,7 @@ FAKE_NODE = """
 import argparse, os, sys, time
 from pathlib import Path
 from tipc.cluster.node import resolve_node
-from tipc.cluster.options import add_options, cluster_args
+from tipc.cluster.options import OPTIONS, cluster_args
 from tipc.cluster.preflight import run_preflight
 from tipc.results.records import RunInfo, StageRecord, Status
 
@@ -190,7 +191,8 @@ parser = argparse.ArgumentParser()
 parser.add_argument("path")
 parser.add_argument("--config")
 parser.add_argument("--mode")
-add_options(parser.add_argument)
+for names, kwargs in OPTIONS:  # as the pytest front spells them
+    parser.add_argument(*(n.replace("--", "--tipc-", 1) for n in names), **kwargs)
 ns = parser.parse_args()
 ctx = resolve_node(cluster_args(lambda d: getattr(ns, d)), {})
 if not run_preflight(ctx, config_sha256="abc", paddle_version="3.3.1", mode=ns.mode).ok:
@@ -228,7 +230,7 @@ def test_local_2node_runs_both_nodes_and_merges(tmp_path, free_port, fail_rank, 
         TIPC_REPORTS=str(tmp_path / "reports"),
     )
     done = subprocess.run(
-        ["bash", str(NIGHTLY / "local-2node.sh"), "--rendezvous-timeout", "20"],
+        ["bash", str(NIGHTLY / "local-2node.sh"), "--tipc-rendezvous-timeout", "20"],
         env=env,
         capture_output=True,
         text=True,

@@ -1,7 +1,7 @@
 """A real 2-node fleet job of the reference target on one machine (issue 5's "done when").
 
 Node 0 is ``127.0.0.2`` and node 1 ``127.0.0.3``, each a separate ``pytest tipc``
-process with the same command but ``--host``. They train tinyrec for real through
+process with the same command but ``--tipc-host``. They train tinyrec for real through
 ``paddle.distributed.launch`` (CPU, lite data), so these are slow; the target is
 the prepared copy of ``examples/tinyrec`` from conftest.py.
 """
@@ -50,19 +50,19 @@ def node_argv(target: Path, out: Path, host: str, start_port: int) -> list[str]:
         CONFIG,
         "--mode",
         MODE,
-        "--device",
+        "--tipc-device",
         "cpu",
-        "--host",
+        "--tipc-host",
         host,
-        "--repo",
+        "--tipc-repo",
         str(target),
-        "--python",
+        "--tipc-python",
         sys.executable,
-        "--output-root",
+        "--tipc-output-root",
         str(out / "results"),
-        "--start-port",
+        "--tipc-start-port",
         str(start_port),
-        "--rendezvous-timeout",
+        "--tipc-rendezvous-timeout",
         str(RENDEZVOUS_TIMEOUT),
     ]
 

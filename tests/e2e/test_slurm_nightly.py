@@ -37,7 +37,7 @@ def cluster(tmp_path_factory):
 
 def submit(cluster, env, *sbatch):
     done = cluster.run(
-        "bash", str(CHECKOUT / "nightly" / "submit-slurm.sh"), "shards", *sbatch, "--", "--python", sys.executable,
+        "bash", str(CHECKOUT / "nightly" / "submit-slurm.sh"), "shards", *sbatch, "--", "--tipc-python", sys.executable,
         cwd=env["HERE"], env={**cluster.env, **env},
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr + cluster.logs()
@@ -107,7 +107,7 @@ def test_the_two_node_recipe_trains_on_both_nodes_and_merges_its_own_job(cluster
     }
     done = cluster.run(
         "bash", str(CHECKOUT / "nightly" / "submit-slurm.sh"), "nodes", "--",
-        "--repo", str(tinyrec), "--python", sys.executable, "--device", "cpu",
+        "--tipc-repo", str(tinyrec), "--tipc-python", sys.executable, "--tipc-device", "cpu",
         cwd=str(tmp_path), env={**cluster.env, **env},
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr

@@ -19,8 +19,8 @@ SAVE = "test_tipc/output/tinyrec/lite_train_lite_infer/norm_train_gpus_-1_autoca
 
 
 def train_only(repo: Path, here: Path) -> tuple[subprocess.CompletedProcess, dict]:
-    argv = pytest_tipc_argv(here, "--config", CPU_CONFIG, "--mode", LITE, "-m", "train", "--repo", str(repo),
-                            "--device", "cpu", "--no-report")  # fmt: skip
+    argv = pytest_tipc_argv(here, "--config", CPU_CONFIG, "--mode", LITE, "-m", "train", "--tipc-repo", str(repo),
+                            "--tipc-device", "cpu", "--tipc-no-report")  # fmt: skip
     done = subprocess.run(argv, cwd=here, capture_output=True, text=True, timeout=300)
     records = [json.loads(line) for line in (repo / SAVE).parent.joinpath("results.jsonl").read_text().splitlines()]
     info = json.loads((repo / SAVE).parent.joinpath("run.json").read_text())

@@ -159,7 +159,7 @@ def test_run_shard_then_merge_shards_make_one_report(fake_repo, tmp_path):
     env["TIPC_RUN_GROUP"] = "night-1"
     for k in (1, 2):
         done = subprocess.run(
-            ["bash", str(NIGHTLY / "run-shard.sh"), "--python", sys.executable, "-q"],
+            ["bash", str(NIGHTLY / "run-shard.sh"), "--tipc-python", sys.executable, "-q"],
             env={**env, "TIPC_SHARD": f"{k}/2"},
             capture_output=True,
             text=True,

@@ -48,7 +48,7 @@ def stage_view(
         env=_env(record.env),
         duration=record.duration,
         returncode=record.returncode,
-        reason=record.reason,
+        reason=record.reason or record.flaky_note,
         metrics=_metrics(record.metrics),
         log=log_tail(
             record.log,

@@ -39,6 +39,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
 from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.files import read
@@ -64,6 +65,7 @@ MAX_RESULTS_BYTES = 1 << 30
 MAX_RUN_INFO_BYTES = 16 << 20
 
 Warn = Callable[[str], None]
+T = TypeVar("T")
 
 
 class FolderBusy(UsageError):
@@ -82,7 +84,10 @@ def stage_digest(stage: Stage) -> str:
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
 
 
-def _append(path: Path, text: str) -> None:
+Span = tuple[int, int]  # where a line went: the file's size before it and after it
+
+
+def _append(path: Path, text: str) -> Span:
     """One ``write`` on an ``O_APPEND`` descriptor; a line cut short (a disk that filled up
     mid-write) is taken back, so that every line in the file stays a whole record."""
     data = text.encode()
@@ -98,6 +103,20 @@ def _append(path: Path, text: str) -> None:
             if written != len(data):
                 os.ftruncate(fd, before)
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        finally:
+            os.close(fd)
+    return before, before + written
+
+
+def _take_back(path: Path, span: Span) -> bool:
+    """Remove the line written at ``span`` when it is still the file's last; False when it is not."""
+    with writing(path):
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            if os.fstat(fd).st_size != span[1]:
+                return False
+            os.ftruncate(fd, span[0])
+            return True
         finally:
             os.close(fd)
 
@@ -136,8 +155,9 @@ def record_line(record: StageRecord, folder: Path) -> str:
 
 
 def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
-    """Every record of a ``results.jsonl``. A bad line raises ``ResultsError`` naming the file and
-    line, or, with ``warn``, is reported there and skipped."""
+    """Every record of a ``results.jsonl``, a stage's last of a run where a rerun left two (see
+    ``ResultsDir.take_back``). A bad line raises ``ResultsError`` naming the file and line, or,
+    with ``warn``, is reported there and skipped."""
     records: list[StageRecord] = []
     root = portable_root(path.parent)
     try:
@@ -159,7 +179,22 @@ def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
         return []
     except OSError as exc:
         raise ResultsError(str(path), 0, f"cannot be read ({exc.strerror or exc})") from None
-    return records
+    return _last_of_each_run(records)
+
+
+def _last_of_each_run(records: list[StageRecord]) -> list[StageRecord]:
+    """Of a stage's records of one run, the last (records of no run id: schema 0, each its own run)."""
+    seen: dict[tuple[str, str, str, int], int] = {}
+    kept: list[StageRecord | None] = []
+    for record in records:
+        if record.run_id:
+            key = (record.run_id, *record.key)
+            earlier = seen.get(key)
+            if earlier is not None:
+                kept[earlier] = None
+            seen[key] = len(kept)
+        kept.append(record)
+    return [r for r in kept if r is not None]
 
 
 def read_run_info(path: Path) -> RunInfo:
@@ -398,12 +433,12 @@ class ResultsDir:
             lambda: write_atomic(self.run_info_file, replace(info, folder=os.path.abspath(self.path)).to_json() + "\n")
         )
 
-    def _spending_reserve(self, write: Callable[[], None]) -> None:
+    def _spending_reserve(self, write: Callable[[], T]) -> T:
         """``write()``; on a full disk, once more after giving up the reserve, so that the stage that
         filled the disk keeps its record and the run can end its ``run.json`` (``append_record``
         then stops the run with the error)."""
         try:
-            write()
+            return write()
         except OutputError as exc:
             if exc.errno != errno.ENOSPC:
                 raise
@@ -412,7 +447,7 @@ class ResultsDir:
             except OSError:
                 raise exc from None
             self._full = exc
-            write()
+            return write()
 
     def read_run_info(self) -> RunInfo | None:
         try:
@@ -420,16 +455,26 @@ class ResultsDir:
         except ResultsError:
             return None
 
-    def append_record(self, record: StageRecord) -> None:
+    def append_record(self, record: StageRecord) -> Span:
         make_dirs(self.path)
-        self._spending_reserve(lambda: _append(self.records_file, record_line(record, self.path)))
+        span = self._spending_reserve(lambda: _append(self.records_file, record_line(record, self.path)))
         if self._full is not None:
             raise self._full  # the disk is full: the run stops here, with this stage's record
+        return span
 
-    def append_legacy(self, line: str, name: str = LEGACY_LOG) -> None:
+    def append_legacy(self, line: str, name: str = LEGACY_LOG) -> Span:
         """``name``: the bash's status-line file (``results_paddle2onnx.log`` for paddle2onnx plans)."""
         make_dirs(self.path)
-        self._spending_reserve(lambda: _append(self.path / name, line))
+        return self._spending_reserve(lambda: _append(self.path / name, line))
+
+    def take_back(self, record: Span, legacy: Span | None, name: str = LEGACY_LOG) -> None:
+        """A stage run again (a rerun plugin's next attempt) replaces its earlier record and
+        status line: one record, one line per stage. Only while they are the files' last lines
+        (one stage at a time); else the earlier ones stay, and readers take a stage's last record
+        of a run."""
+        if legacy is not None:
+            _take_back(self.path / name, legacy)
+        _take_back(self.records_file, record)
 
     def note_running(self, entry: str) -> None:
         """Say which stage runs now (``entry``: its record as JSON), until ``note_between`` or the

@@ -35,7 +35,8 @@ class Status(str, Enum):
 
         BLOCKED is not one: its cause is, and counting both would count one failure twice.
         A run whose stages were only blocked (a prerequisite deselected with ``-k`` and its
-        outputs missing) is *incomplete*, which the report says, but not failed.
+        outputs missing) is *incomplete*, which the report says; its exit status is non-zero
+        all the same (``run_fails``).
         """
         return self in (Status.FAILED, Status.TIMEOUT, Status.HUNG)
 
@@ -52,6 +53,14 @@ def run_verdict(statuses: Any) -> str:
     if any(s.is_failure for s in seen):
         return "failed"
     return "incomplete" if Status.BLOCKED in seen else "passed"
+
+
+def run_fails(statuses: Any) -> bool:
+    """The exit status's rule, both fronts: non-zero when a stage failed, timed out or hung, and
+    when a selected stage did not run for anything but a failure upstream (blocked: its
+    prerequisite deselected without outputs, an order another plugin changed): a run that did not
+    do what was asked does not pass. (A stage blocked by a failure adds nothing: its cause fails.)"""
+    return run_verdict(statuses) in ("failed", "incomplete")
 
 
 class RecordError(ValueError):
@@ -130,6 +139,31 @@ class StageRecord:
     peak_rss_mb: float | None = None
     process_peak_rss_mb: float | None = None  # the root process's own peak (wait4), beside the tree's
     shard: str = ""  # "K/N": the part of a split matrix that ran it (a shard is a run of its own)
+    # Every execution of the stage, in order, when a plugin ran it more than once in the run
+    # (pytest-rerunfailures, pytest-retry): each attempt's status, reason, returncode, start and
+    # duration; the record's own fields are the last attempt's. () (older files too): it ran once.
+    attempts: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def flaky(self) -> bool:
+        """Passed on a later attempt: it passed, and it failed before in this run."""
+        return self.status is Status.PASSED and len(self.attempts) > 1
+
+    @property
+    def flaky_note(self) -> str:
+        """What the report says of a flaky stage ("" for any other)."""
+        tries = len(self.attempts)
+        return f"flaky: passed on attempt {tries}, after {tries - 1} that did not" if self.flaky else ""
+
+    def attempt(self) -> dict[str, Any]:
+        """This execution as one entry of ``attempts``."""
+        return {
+            "status": self.status.value,
+            "reason": self.reason,
+            "returncode": self.returncode,
+            "start": self.start,
+            "duration": self.duration,
+        }
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -142,6 +176,7 @@ class StageRecord:
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["status"] = self.status.value
         d["argv"] = list(self.argv)
+        d["attempts"] = list(self.attempts)
         return json.dumps(d, sort_keys=True)
 
     @classmethod
@@ -164,6 +199,7 @@ _STAGE_FIELDS = {
         _Spec(_TEXT),
     ),
     "argv": _Spec((list,), items=_TEXT),
+    "attempts": _Spec((list,), items=_OBJECT),
     **dict.fromkeys(("env", "metrics", "log_offsets"), _Spec(_OBJECT)),
     "infer": _Spec(_OBJECT, nullable=True),
     **dict.fromkeys(("start", "duration"), _Spec(_NUMBER)),

@@ -40,6 +40,7 @@ class StageContext:
     chain_ips: tuple[str, ...] = ()  # the nodes of the stage's chain (empty on one node)
     pythonpath: tuple[str, ...] = ()  # put first on the stage's PYTHONPATH
     paddle_version: Callable[[], str] = lambda: ""  # for benchmark_train's speed JSON
+    timeout: float | None = None  # a limit another plugin set for this stage (pytest-timeout's), else the mode's
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +117,7 @@ class StageRun:
             cwd=str(cwd),
             env=self._env(),
             log=self.log,
-            timeout=self.context.limits.timeout(stage.kind.value),
+            timeout=self.context.timeout or self.context.limits.timeout(stage.kind.value),
             hang_timeout=self.context.limits.hang,
             watch=watch,
             title=stage.id,

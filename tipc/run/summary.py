@@ -55,8 +55,13 @@ def failure_text(record: StageRecord, tail_lines: int = TAIL_LINES) -> str:
 
 
 def counts_text(records: Iterable[StageRecord]) -> str:
+    """``5 passed (1 flaky), 1 failed``: a flaky stage passed on a later attempt (a rerun plugin's)."""
+    records = list(records)
     counts = Counter(r.status for r in records)
-    return ", ".join(f"{counts[s]} {s.value}" for s in Status if counts[s]) or "no stage finished"
+    flaky = sum(r.flaky for r in records)
+    passed = f" ({flaky} flaky)" if flaky else ""
+    text = (f"{counts[s]} {s.value}" + (passed if s is Status.PASSED else "") for s in Status if counts[s])
+    return ", ".join(text) or "no stage finished"
 
 
 def run_paragraph(results: Sequence[ResultsDir], run_id: str) -> str:

@@ -31,7 +31,7 @@ from tipc.plan import Plan, Skipped, Stage
 from tipc.proc.executor import Executor
 from tipc.proc.watchdog import Watchdog, start_watchdog
 from tipc.results.folder import ResultsDir, new_run_id
-from tipc.results.records import StageRecord
+from tipc.results.records import StageRecord, run_fails
 from tipc.run.plan_run import DRY_RUN_EXIT, PlanRun
 from tipc.run.probe import cannot_run
 from tipc.schedule import folders, hostlock
@@ -298,16 +298,12 @@ class Verdict(Enum):
         return int(self.value)
 
 
-def failed(records: Iterable[StageRecord]) -> bool:
-    """A stage failed, timed out or hung (``Status.is_failure``)."""
-    return any(r.status.is_failure for r in records)
-
-
 def verdict(session: TipcSession, *, interrupted: bool, stopped: bool, config_errors: bool) -> Verdict:
     """The run's verdict once it ended: ``stopped`` before its stages ran out (a preflight, a full
     disk); ``config_errors``: a config could not be planned."""
     if interrupted:
         return Verdict.INTERRUPTED
-    if stopped or config_errors or session.doctor_failed() or failed(session.records()) or session.fails_on_findings():
+    failing = run_fails(r.status for r in session.records())  # a failure, or a stage blocked without one
+    if stopped or config_errors or session.doctor_failed() or failing or session.fails_on_findings():
         return Verdict.FAILED
     return Verdict.DRY_RUN if session.settings.run.dry_run else Verdict.PASSED

@@ -40,6 +40,7 @@ from tipc.run.plan_run import RunSettings
 from tipc.run.probe import cannot_run
 from tipc.schedule.devices import available_gpus
 from tipc.schedule.policy import AUTO, Schedule, parse_jobs, parse_shard, parse_size
+from tipc.session.layers import Layer, env_layer, layered, pyproject_layer, source_notes
 from tipc.session.options import PLAN_OPTIONS, RUN_OPTIONS, SCHEDULE_OPTIONS
 from tipc.session.problems import ConfigProblem, ProblemKind, cluster_problem, error
 from tipc.session.selection import Selected, select_configs
@@ -157,7 +158,7 @@ def _config_ips(config: object) -> tuple[str, ...]:
 
 
 def _target(
-    selected: Selected, get: Callable[[str], Any], mode: Mode, cluster: ClusterArgs, cwd: Path
+    selected: Selected, get: Callable[[str], Any], mode: Mode, cluster: ClusterArgs, cwd: Path, notes: tuple[str, ...]
 ) -> ConfigTarget | ConfigProblem:
     """The config's target, or its problem; ``SettingsError`` when the run's own options are at fault."""
     path = selected.path
@@ -184,6 +185,8 @@ def _target(
         if fault is None:
             raise SettingsError(str(exc)) from None
         return ConfigProblem(path.resolve(), display, mode, *fault)
+    node_fields = to_plan_kwargs(node)
+    node_fields["notes"] = (*node_fields["notes"], *notes)
     options = PlanOptions(
         mode=mode,
         repo=str(repo),
@@ -191,7 +194,7 @@ def _target(
         python=_python(get("tipc_python"), cwd),
         golden_dir=_golden_dir(get("tipc_golden_dir"), path, cwd),
         **({"output_root": get("tipc_output_root")} if get("tipc_output_root") else {}),
-        **to_plan_kwargs(node),
+        **node_fields,
         benchmark=benchmark_options(get("tipc_benchmark_params"), os.environ, cwd),
     )
     return ConfigTarget(path=path.resolve(), display=display, options=options, node=node)
@@ -250,13 +253,37 @@ def _given(get: Callable[[str], Any]) -> dict[str, str]:
     return out
 
 
-def resolve_targets(get: Callable[[str], Any], cwd: Path | None = None) -> tuple[ConfigTarget | ConfigProblem, ...]:
-    """Every selected config, in the selection's order: its target (the ``PlanOptions`` this node
-    runs it with), or its problem (why it cannot run here); () without ``--config``."""
-    configs = get("tipc_config")
-    if not configs:
-        return ()
+def resolve_layers(
+    get: Callable[[str], Any],
+    cwd: Path | None = None,
+    ini: Layer | None = None,
+    environ: Mapping[str, str] = os.environ,
+) -> tuple[Callable[[str], Any], dict[str, str]]:
+    """The command line's ``get`` with the settings it left at their defaults taken from the
+    environment, pytest's ini (``ini``) or ``[tool.tipc]`` (``tipc.session.layers``), and where
+    each value came from."""
     cwd = Path.cwd() if cwd is None else cwd
+    repo = get("tipc_repo")
+    layers = [env_layer(environ), *([ini] if ini else []), pyproject_layer(cwd / repo if repo else cwd)]
+    return layered(get, layers)
+
+
+def resolve_targets(
+    get: Callable[[str], Any], cwd: Path | None = None, ini: Layer | None = None
+) -> tuple[ConfigTarget | ConfigProblem, ...]:
+    """Every selected config, in the selection's order: its target (the ``PlanOptions`` this node
+    runs it with), or its problem (why it cannot run here); () without ``--config``. Settings the
+    command line leaves out come from the environment or a file: each plan's notes say which."""
+    if not get("tipc_config"):
+        return ()
+    get, sources = resolve_layers(get, cwd, ini)
+    return _resolve_targets(get, Path.cwd() if cwd is None else cwd, source_notes(sources))
+
+
+def _resolve_targets(
+    get: Callable[[str], Any], cwd: Path, notes: tuple[str, ...]
+) -> tuple[ConfigTarget | ConfigProblem, ...]:
+    configs = get("tipc_config")
     mode = get("tipc_mode")
     if mode is None:
         raise SettingsError(f"--mode (missing): --config needs --mode, one of {', '.join(MODES)}")
@@ -266,7 +293,7 @@ def resolve_targets(get: Callable[[str], Any], cwd: Path | None = None) -> tuple
         cluster = cluster_args(get)
     except (ConfigError, ClusterError) as exc:
         raise SettingsError(str(exc)) from None
-    return tuple(_target(s, get, run_mode, cluster, cwd) for s in selected)
+    return tuple(_target(s, get, run_mode, cluster, cwd, notes) for s in selected)
 
 
 def _node_fields(first: PlanOptions) -> dict[str, Any]:
@@ -278,13 +305,14 @@ def _node_fields(first: PlanOptions) -> dict[str, Any]:
     }
 
 
-def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Settings | None:
-    """None when no ``--config`` was given (tipc stays inert)."""
-    resolved = resolve_targets(get, cwd)
-    if not resolved:
+def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None, ini: Layer | None = None) -> Settings | None:
+    """None when no ``--config`` was given (tipc stays inert). ``ini``: pytest's ini settings."""
+    if not get("tipc_config"):
         return None
-    targets = tuple(t for t in resolved if isinstance(t, ConfigTarget))
     cwd = Path.cwd() if cwd is None else cwd
+    get, sources = resolve_layers(get, cwd, ini)
+    resolved = _resolve_targets(get, cwd, source_notes(sources))
+    targets = tuple(t for t in resolved if isinstance(t, ConfigTarget))
     try:
         limits = resolve_limits(
             get("tipc_mode"),

@@ -7,6 +7,8 @@ train, eval, export, infer and action one of
 
 * ``fail``        exit 1 after the normal output (train still writes train.log,
                   as a crashed real training does)
+* ``fail-once=F`` fail as ``fail`` does when the file F does not exist, creating it: a flaky
+                  stage that passes when run again
 * ``hang``        print one line, then sleep silently forever
 * ``sleep=S``     sleep S seconds before the normal work
 * ``grandchild``  spawn two grandchildren that ignore SIGTERM and sleep: one in
@@ -83,7 +85,10 @@ def finish(todo: dict[str, str], save: str = "") -> None:
         # Printed at the end so that the window covers the whole stage, sleep included.
         seen = os.environ.get("CUDA_VISIBLE_DEVICES", "unset") or "unset"
         print(f"fake devices: {seen} {_STARTED} {time.time()}", flush=True)
-    if "fail" in todo:
+    once = todo.get("fail-once")
+    if "fail" in todo or (once is not None and not os.path.exists(once)):
+        if once is not None:
+            open(once, "w").close()
         print("Traceback (most recent call last):\nRuntimeError: fake failure (TIPC_FAKE)", flush=True)
         sys.exit(1)
 

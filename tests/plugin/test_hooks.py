@@ -182,7 +182,7 @@ def test_pytest_timeouts_timeout_ends_the_stages_tree_and_is_recorded_as_its(tip
     pids = tipc_run.pytester.path / "pids"
     monkeypatch.setenv("TIPC_FAKE", "train:ignore-term,train:grandchild,train:hang")
     monkeypatch.setenv("TIPC_FAKE_PIDS", str(pids))
-    monkeypatch.setattr("tipc.run.executor.GRACE", 0.3)
+    monkeypatch.setattr("tipc.proc.child.GRACE", 0.3)
     result = tipc_run.run("--timeout", "1.5", "--timeout-method", method)
     result.assert_outcomes(failed=1, skipped=4)
     record = tipc_run.records()[0]

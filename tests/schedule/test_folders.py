@@ -66,7 +66,7 @@ def test_xdist_refuses_two_configs_that_write_one_folder(pytester, pytester_repo
     (pytester_repo / TWIN).write_text((pytester_repo / CPU_CONFIG).read_text())
     result = pytester.runpytest(
         TIPC_DIR, "-c", str(pytester.path / "tox.ini"), "--config", str(pytester_repo / "configs" / "fake_rec"),
-        "--mode", MODE, "--python", sys.executable, "--no-report", "-p", "no:cacheprovider",
+        "--mode", MODE, "--tipc-python", sys.executable, "--tipc-no-report", "-p", "no:cacheprovider",
         "-n", "2", "--dist", "loadscope",
     )  # fmt: skip
     assert result.ret == pytest.ExitCode.USAGE_ERROR

@@ -126,7 +126,7 @@ def test_a_shard_runs_under_pytest_too(pytester, pytester_repo):
         "no:cacheprovider",
         "--tipc-shard",
         "2/3",
-        "--run-group",
+        "--tipc-run-group",
         GROUP,
         "--collect-only",
         "-q",
@@ -170,8 +170,8 @@ def test_an_empty_shard_passes_under_pytest_too(pytester, pytester_repo):
         "-c",
         str(pytester.path / "tox.ini"),
         *args,
-        *("--mode", MODE, "--python", sys.executable, "--no-report", "-p", "no:cacheprovider"),
-        *("--shard", "7/7", "--run-group", GROUP),
+        *("--mode", MODE, "--tipc-python", sys.executable, "--tipc-no-report", "-p", "no:cacheprovider"),
+        *("--tipc-shard", "7/7", "--tipc-run-group", GROUP),
     )
     assert result.ret == 0
     result.stdout.fnmatch_lines(["*tipc: shard 7/7 has no chains: the matrix's 6 chain(s) went to the other parts*"])

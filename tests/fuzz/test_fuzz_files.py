@@ -100,22 +100,16 @@ def test_golden_file(tmp_path_factory, text):
         assert str(exc).startswith(f"{path}")
 
 
-@FUZZ
-@given(yaml_texts)
-def test_training_yml(tmp_path_factory, text):
-    path = fresh(tmp_path_factory, "rec.yml", text)
-    try:
-        bounded(lambda: read_yaml(path))
-    except ConfigError as exc:
-        assert str(exc).startswith(f"{path}")
+YAML_READERS = {"rec.yml": read_yaml, "target.yaml": lambda path: declared_repo(path.parent / "c.txt")}
 
 
+@pytest.mark.parametrize("name", sorted(YAML_READERS), ids=["target-yaml", "training-yml"])
 @FUZZ
-@given(yaml_texts)
-def test_target_yaml(tmp_path_factory, text):
-    path = fresh(tmp_path_factory, "target.yaml", text)
+@given(text=yaml_texts)
+def test_training_yml_and_target_yaml(tmp_path_factory, name, text):
+    path = fresh(tmp_path_factory, name, text)
     try:
-        bounded(lambda: declared_repo(path.parent / "c.txt"))
+        bounded(lambda: YAML_READERS[name](path))
     except ConfigError as exc:
         assert str(exc).startswith(f"{path}")
 

@@ -4,6 +4,7 @@ the folder the user named. Each case was a traceback, a hang or a leak on the ma
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -229,3 +230,17 @@ def test_a_model_names_escapes_and_bells_are_shown_not_obeyed(command, fake_repo
         assert "\x1b" not in out + err and "\x07" not in out + err
     _, out, err = command("run")("--config", str(config), "--mode", MODE, "--python", sys.executable, "--no-report")
     assert "\x1b" not in out + err and "\x07" not in out + err and "\\x07" in out + err
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity"])
+def test_a_history_figure_that_is_no_number_is_skipped_with_a_warning_never_drawn(command, tmp_path, value):
+    writer = ResultsWriter(tmp_path / "results", run_id="r2")
+    writer.add("c", "train", Status.PASSED, metrics={"loss": 1.0})
+    writer.write()
+    history = tmp_path / "reports" / "PP-OCRv3_mobile_rec" / MODE / TREND_FILE
+    history.parent.mkdir(parents=True)
+    line = {"schema": 1, "run": "r1", "config": writer.config, "stages": [{"id": "c::train", "node": 0, "figures": {}}]}
+    history.write_text(json.dumps(line).replace('"figures": {}', f'"figures": {{"loss": {value}}}') + "\n")
+    code, out, err = command("report")(str(writer.root), "--out", str(tmp_path / "reports"))
+    assert code == 0 and f"skipped trend history line {history}:1: figure" in err and "finite number" in err
+    assert value not in Path(out.strip()).read_text() and value.lower() not in Path(out.strip()).read_text()

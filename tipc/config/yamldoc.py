@@ -113,6 +113,8 @@ def load_yaml(text: str, shown: str, line: int = 0) -> tuple[yaml.Node | None, A
         if root is not None:
             _check_size(root)
         data = loader.construct_document(root) if root is not None else None
+    except (ValueError, TypeError, IndexError, OverflowError) as exc:  # a tagged value PyYAML cannot make
+        raise ConfigError(shown, line, f"{NOT_YAML}a value no YAML type reads ({excerpt(str(exc))})") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = line or (mark.line + 1 if mark is not None else 0)
@@ -147,22 +149,27 @@ class _BoundedLoader(yaml.SafeLoader):
 
 
 def _check_size(root: yaml.Node) -> None:
-    """Refuses a document whose aliases expand to more than ``MAX_NODES`` nodes; linear in the
-    nodes as written (each shared node is counted once, then reused)."""
+    """Refuses a document whose aliases expand to more than ``MAX_NODES`` nodes, or that holds itself
+    (``&a [*a]``: no tool reads such a yml); linear in the nodes as written (a shared node is
+    counted once, then reused)."""
     sizes: dict[int, int] = {}
+    open_: set[int] = set()  # nodes whose children are being counted
     stack: list[tuple[yaml.Node, bool]] = [(root, False)]
     while stack:
         node, done = stack.pop()
+        if done:
+            open_.discard(id(node))
+            sizes[id(node)] = 1 + sum(sizes[id(child)] for child in _children(node))
+            if sizes[id(node)] > MAX_NODES:
+                raise _Limit(f"aliases expand it to more than {MAX_NODES} values", node.start_mark)
+            continue
         if id(node) in sizes:
             continue
-        children = _children(node)
-        if not done:
-            stack.append((node, True))
-            stack.extend((child, False) for child in children if id(child) not in sizes)
-            continue
-        sizes[id(node)] = 1 + sum(sizes.get(id(child), 1) for child in children)
-        if sizes[id(node)] > MAX_NODES:
-            raise _Limit(f"aliases expand it to more than {MAX_NODES} values", node.start_mark)
+        if id(node) in open_:
+            raise _Limit("an alias inside its own anchor (a value that holds itself)", node.start_mark)
+        open_.add(id(node))
+        stack.append((node, True))
+        stack.extend((child, False) for child in _children(node) if id(child) not in sizes)
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
@@ -181,7 +188,10 @@ def _number(kind: str) -> Any:
             raise ConstructorError(
                 None, None, f"a number of {len(node.value)} characters, over {MAX_NUMBER_CHARS}", node.start_mark
             )
-        return construct(loader, node)
+        try:
+            return construct(loader, node)
+        except (ValueError, IndexError, OverflowError):  # `!!int ` of nothing, `!!float x`
+            raise ConstructorError(None, None, f"{excerpt(node.value)!r} is not a {kind}", node.start_mark) from None
 
     return checked
 

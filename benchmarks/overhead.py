@@ -193,7 +193,7 @@ def main() -> int:
                     "-q",
                     "-p",
                     "no:cacheprovider",
-                    *common,
+                    *(f"--tipc-{a[2:]}" if a in ("--python", "--report-dir") else a for a in common),
                 ],
                 cwd=repo,
                 env=pytest_env,

@@ -157,7 +157,7 @@ def bench_shards(work: Path) -> tuple[str, bool]:
                 )
     parts = []
     for k in range(1, 9):
-        sharding = Sharding(Shard(k, 8), configs, build)
+        sharding = Sharding(Shard(k, 8), "bench", configs, build)
         parts.append([(p.name, c.id) for p in configs for c in sharding.restrict(build(p)).chains])
     every = [unit for part in parts for unit in part]
     whole = len(every) == len(set(every)) == len(seconds)

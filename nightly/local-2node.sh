@@ -12,7 +12,7 @@
 #
 # TIPC_RESULTS is the <repo>/test_tipc/output/<model>/<mode> directory both nodes
 # write into (node0/ and node1/); each node's console goes to node<rank>.console.log
-# there. TIPC_PYTEST replaces the node command (default: <python> -m pytest).
+# there. TIPC_RUN_GROUP names the job (default: local-<time>-<pid>). TIPC_PYTEST replaces the node command (default: <python> -m pytest).
 # The data is made once first (both nodes share this machine's repo) with
 # `tipc prepare`; TIPC_PREPARE=0 skips that. The venv's bin/ goes first on PATH,
 # so a config's `python:python3` finds the interpreter that has paddle.
@@ -26,6 +26,9 @@ PYTHON=${TIPC_PYTHON:-$TIPC_HOME/.venv/bin/python}
 read -r -a NODE_CMD <<<"${TIPC_PYTEST:-$PYTHON -m pytest}"
 START_PORT=${TIPC_START_PORT:-${FLAGS_START_PORT:-17000}}
 IPS=127.0.0.2,127.0.0.3
+# One id for both nodes of this job: the merge joins only its parts (never an earlier job's node<k>/).
+TIPC_RUN_GROUP=${TIPC_RUN_GROUP:-local-$(date -u +%Y%m%dT%H%M%SZ)-$$}
+export TIPC_RUN_GROUP
 
 cd "$TIPC_HOME"
 mkdir -p "$TIPC_RESULTS"
@@ -45,7 +48,7 @@ trap 'stop_nodes; exit 130' INT TERM
 for rank in 0 1; do
     host=127.0.0.$((rank + 2))
     "${NODE_CMD[@]}" tipc --config "$TIPC_CONFIG" --mode "$TIPC_MODE" \
-        --ips "$IPS" --host "$host" --start-port "$START_PORT" --device auto "$@" \
+        --tipc-ips "$IPS" --tipc-host "$host" --tipc-start-port "$START_PORT" --tipc-device auto "$@" \
         >"$TIPC_RESULTS/node$rank.console.log" 2>&1 &
     pids+=("$!")
 done
@@ -60,7 +63,8 @@ done
 trap - INT TERM
 
 rc=0
-"$PYTHON" -m tipc merge "$TIPC_RESULTS" && "$PYTHON" -m tipc report "$TIPC_RESULTS" \
-    --out "${TIPC_REPORTS:-reports}" || rc=$?
+"$PYTHON" -m tipc merge "$TIPC_RESULTS" --run-group "$TIPC_RUN_GROUP" || rc=$?
+# An incomplete job (exit 1: a node did not report, named) is still reported.
+if [ "$rc" -le 1 ]; then "$PYTHON" -m tipc report "$TIPC_RESULTS" --out "${TIPC_REPORTS:-reports}" || rc=$?; fi
 if [ "$status" -eq 0 ]; then status=$rc; fi
 exit "$status"

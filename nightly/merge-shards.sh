@@ -1,28 +1,36 @@
 #!/usr/bin/env bash
 # After every shard of a nightly matrix (nightly/run-shard.sh): for each results folder
-# <output>/<model>/<mode>/ holding shard<K>/ parts, `tipc merge` joins them into the folder
-# itself (its results.jsonl is the history the next night's split reads) and `tipc report`
-# renders one report of them into REPORTS. Every folder is tried; exit 1 when one failed
-# (a split that differs between shards, a shard folder that is not one) or none was found.
-# A missing shard is no failure: the merged run.json's notes (and the report) name it.
+# <output>/<model>/<mode>/ holding shards/<run group>/shard<K>/ parts, `tipc merge` joins the
+# parts of one night (TIPC_RUN_GROUP; default: the newest group) into the folder itself (its
+# results.jsonl is the history the next night's split reads) and `tipc report` renders one report
+# of them into REPORTS. Parts of other nights are set aside and named, never merged. Every folder
+# is tried and reported; exit 1 when one failed (a split that differs between shards, a shard
+# folder that is not one), was incomplete (a shard of the night that did not report: named), or
+# none was found.
 #
-#   nightly/merge-shards.sh PaddleOCR/test_tipc/output [reports]
+#   TIPC_RUN_GROUP=slurm-41872 nightly/merge-shards.sh PaddleOCR/test_tipc/output [reports]
 set -uo pipefail
 
 output=${1:?usage: nightly/merge-shards.sh <repo>/test_tipc/output [reports dir]}
 reports=${2:-reports}
 TIPC_HOME=${TIPC_HOME:-$(cd "$(dirname "$0")/.." && pwd)}
 PYTHON=${TIPC_PYTHON:-$TIPC_HOME/.venv/bin/python}
+group=()
+if [ -n "${TIPC_RUN_GROUP:-}" ]; then group=(--run-group "$TIPC_RUN_GROUP"); fi
 
 status=0
 found=0
 for mode_dir in "$output"/*/*/; do
-    compgen -G "${mode_dir}shard*/run.json" >/dev/null || continue
+    compgen -G "${mode_dir}shards/*/shard*/run.json" >/dev/null || continue
     found=1
-    "$PYTHON" -m tipc merge "$mode_dir" && "$PYTHON" -m tipc report "$mode_dir" --out "$reports" || status=1
+    rc=0
+    "$PYTHON" -m tipc merge "$mode_dir" "${group[@]}" || rc=$?
+    # An incomplete night (exit 1) is still merged: its report shows what ran and names the gap.
+    if [ "$rc" -le 1 ]; then "$PYTHON" -m tipc report "$mode_dir" --out "$reports" || rc=1; fi
+    if [ "$rc" -ne 0 ]; then status=1; fi
 done
 if [ "$found" = 0 ]; then
-    echo "merge-shards: no <model>/<mode>/shard<K>/ results under $output" >&2
+    echo "merge-shards: no <model>/<mode>/shards/<run group>/shard<K>/ results under $output" >&2
     exit 1
 fi
 exit "$status"

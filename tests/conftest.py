@@ -13,6 +13,20 @@ from tests.support.recorded_runs import multi_node_runs, single_node_run
 pytest_plugins = ["pytester"]
 
 
+@pytest.fixture(autouse=True)
+def _no_nightly_of_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test's history and run group are its own, not those of the CI job running the suite."""
+    for name in (
+        "TIPC_HISTORY",
+        "TIPC_RUN_GROUP",
+        "SLURM_ARRAY_JOB_ID",
+        "SLURM_JOB_ID",
+        "GITHUB_RUN_ID",
+        "CI_PIPELINE_ID",
+    ):
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.fixture
 def checkout(tmp_path: Path) -> Path:
     """The root of a fake PaddleOCR checkout (config at ``CONFIG_REL``)."""

@@ -12,6 +12,7 @@ from tests.support.fake_target import CPU_CONFIG
 from tests.support.htmlq import parse
 from tests.support.trend_history import seed_nights
 from tipc.cli.main import main
+from tipc.history.store import HISTORY_FILE
 
 MODE = "lite_train_lite_infer"
 
@@ -25,7 +26,7 @@ def test_a_slower_night_is_a_regression_that_fails_the_run_only_when_asked(
     fake_repo, capsys, monkeypatch, fail_on, code
 ):
     assert tipc_run(fake_repo) == 0
-    seed_nights(fake_repo / "reports", "fake_rec", MODE, 5)
+    seed_nights(fake_repo / "test_tipc" / "output" / HISTORY_FILE, "fake_rec", MODE, 5)
     capsys.readouterr()
     monkeypatch.setenv("TIPC_FAKE", "infer:slower=2")
     assert tipc_run(fake_repo, *fail_on) == code
@@ -39,7 +40,7 @@ def test_a_slower_night_is_a_regression_that_fails_the_run_only_when_asked(
 
 def test_a_steady_night_passes_with_fail_on_regression(fake_repo, capsys):
     assert tipc_run(fake_repo) == 0
-    seed_nights(fake_repo / "reports", "fake_rec", MODE, 5)
+    seed_nights(fake_repo / "test_tipc" / "output" / HISTORY_FILE, "fake_rec", MODE, 5)
     assert tipc_run(fake_repo, "--fail-on", "regression") == 0
     assert "tipc: regression" not in capsys.readouterr().err
 
@@ -65,7 +66,7 @@ def test_the_matrix_page_counts_each_configs_regressions(fake_repo, capsys, monk
     run = ["run", "--config", str(folder), "--mode", MODE, "--python", sys.executable, "--report-dir"]
     assert main([*run, str(fake_repo / "reports")]) == 0
     for model in ("fake_rec", "fake_rec_amp"):
-        seed_nights(fake_repo / "reports", model, MODE, 5)
+        seed_nights(fake_repo / "test_tipc" / "output" / HISTORY_FILE, model, MODE, 5)
     monkeypatch.setenv("TIPC_FAKE", "infer:slower=2")
     capsys.readouterr()
     assert main([*run, str(fake_repo / "reports"), "--fail-on", "regression"]) == 1

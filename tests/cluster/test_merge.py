@@ -4,7 +4,7 @@ import json
 import pytest
 
 from tipc.cli import merge_cmd
-from tipc.cluster.merge import load_results_dir, merge_dirs
+from tipc.cluster.merge import load_results_dir, merge, merge_dirs
 from tipc.errors import ResultsError
 from tipc.results.records import RunInfo, StageRecord, Status
 
@@ -13,8 +13,11 @@ LINE = "\x1b[33m Run {} with command - tinyrec - {} - {} \x1b[0m\n"
 
 
 def write_node(root, rank, host, start, stages, **info_changes):
-    d = root / f"node{rank}"
-    d.mkdir(parents=True)
+    return write_part(root / f"node{rank}", rank, host, start, stages, **info_changes)
+
+
+def write_part(d, rank, host, start, stages, **info_changes):
+    d.mkdir(parents=True, exist_ok=True)
     info = dict(
         model=MODEL,
         mode=MODE,
@@ -29,6 +32,7 @@ def write_node(root, rank, host, start, stages, **info_changes):
         start=start,
         duration=10.0,
         notes=(f"note{rank}",),
+        ended=True,
     )
     info.update(info_changes)
     (d / "run.json").write_text(RunInfo(**info).to_json())
@@ -160,7 +164,9 @@ def test_cli(two_nodes, tmp_path, capsys):
     parser = argparse.ArgumentParser(prog="tipc merge")
     merge_cmd.add_arguments(parser)
     assert merge_cmd.run(parser.parse_args([str(two_nodes), "--out", str(tmp_path / "m")])) == 0
-    assert capsys.readouterr().out == f"tipc merge: 2 node(s), 4 record(s) -> {tmp_path / 'm'}\n"
+    assert capsys.readouterr().out == (
+        f"tipc merge: no run group (parts of any night look alike): 2 node(s), 4 record(s) -> {tmp_path / 'm'}\n"
+    )
 
 
 def test_merging_again_reads_the_nodes_not_the_last_merge(two_nodes):
@@ -168,3 +174,76 @@ def test_merging_again_reads_the_nodes_not_the_last_merge(two_nodes):
     merge_dirs([two_nodes])
     _, records = load_results_dir(two_nodes)
     assert len(records) == 4
+
+
+TRAIN = [("train", Status.PASSED, 0)]
+
+
+def write_shard(mode_dir, group, label, start):
+    index = label.partition("/")[0]
+    d = mode_dir / "shards" / group / f"shard{index}"
+    return write_part(d, 0, "h", start, TRAIN, shard=label, partition=f"split-{group}", run_group=group)
+
+
+def merge_cli(*args):
+    parser = argparse.ArgumentParser(prog="tipc merge")
+    merge_cmd.add_arguments(parser)
+    return merge_cmd.run(parser.parse_args([str(a) for a in args]))
+
+
+def test_a_node_of_last_night_is_set_aside_and_tonights_missing_node_is_a_gap(tmp_path, capsys):
+    mode_dir = tmp_path / MODEL / MODE
+    write_node(mode_dir, 1, "127.0.0.3", 100.0, TRAIN, run_group="slurm-1")  # last night's, never replaced
+    write_node(mode_dir, 0, "127.0.0.2", 200.0, TRAIN, run_group="slurm-2")  # tonight node 1 never started
+    assert merge_cli(mode_dir) == 1
+    out, err = capsys.readouterr()
+    assert "tipc merge: run group slurm-2: 1 node(s), 1 record(s)" in out
+    assert f"set aside (another night's, not merged): run group slurm-1: 1 part(s) ({mode_dir / 'node1'})" in out
+    assert "incomplete: node 1 (127.0.0.3) of run group slurm-2 did not report" in err
+    info, records = load_results_dir(mode_dir)
+    assert [r.node_rank for r in records] == [0] and info.run_group == "slurm-2"
+    assert any(n.startswith("incomplete: node 1 (127.0.0.3) did not report") for n in info.notes)
+
+
+def test_a_changed_array_size_merges_tonights_shards_only(tmp_path, capsys):
+    mode_dir = tmp_path / MODEL / MODE
+    for k in (1, 2, 3):
+        write_shard(mode_dir, "slurm-10", f"{k}/3", 100.0 + k)
+    for k in (1, 2):
+        write_shard(mode_dir, "slurm-11", f"{k}/2", 200.0 + k)
+    assert merge_cli(mode_dir) == 0
+    out = capsys.readouterr().out
+    assert "tipc merge: run group slurm-11: 2 shard(s), 2 record(s)" in out
+    assert "set aside (another night's, not merged): run group slurm-10: 3 part(s)" in out
+    info, records = load_results_dir(mode_dir)
+    assert {r.start for r in records} == {201.0, 202.0} and info.partition == "split-slurm-11"
+
+
+def test_a_shard_that_did_not_report_tonight_is_a_gap_whatever_last_night_left(tmp_path, capsys):
+    mode_dir = tmp_path / MODEL / MODE
+    for k in (1, 2):
+        write_shard(mode_dir, "gitlab-7", f"{k}/2", 100.0 + k)
+    write_shard(mode_dir, "gitlab-8", "1/2", 200.0)  # shard 2 was cancelled
+    assert merge_cli(mode_dir) == 1
+    assert "incomplete: shard 2/2 of run group gitlab-8 did not report" in capsys.readouterr().err
+    _, records = load_results_dir(mode_dir)
+    assert [r.start for r in records] == [200.0]  # none of last night's records
+
+
+def test_sharded_and_multi_node_runs_of_one_model_both_merge(tmp_path, capsys):
+    mode_dir = tmp_path / MODEL / MODE
+    write_node(mode_dir, 0, "127.0.0.2", 100.0, TRAIN, run_group="slurm-5")
+    write_node(mode_dir, 1, "127.0.0.3", 100.0, TRAIN, run_group="slurm-5")
+    for k in (1, 2):
+        write_shard(mode_dir, "slurm-6", f"{k}/2", 150.0 + k)
+    assert merge_cli(mode_dir, "--run-group", "slurm-5", "--out", tmp_path / "fleet") == 0
+    assert merge_cli(mode_dir, "--out", tmp_path / "sharded") == 0  # the newest group: the shards
+    out = capsys.readouterr().out
+    assert "run group slurm-5: 2 node(s), 2 record(s)" in out and "run group slurm-6: 2 shard(s), 2 record(s)" in out
+    assert [r.node_rank for r in load_results_dir(tmp_path / "fleet")[1]] == [0, 1]
+    assert [r.start for r in load_results_dir(tmp_path / "sharded")[1]] == [151.0, 152.0]
+
+
+def test_a_group_with_no_part_here_is_an_error(two_nodes):
+    with pytest.raises(ResultsError, match="no part of run group nope here; found run group"):
+        merge([two_nodes], None, "nope")

@@ -19,7 +19,7 @@ from tipc.cluster.options import cluster_args
 from tipc.config import load_config
 from tipc.config.locate import TIPC_CHECKOUT, resolve_config
 from tipc.plan import PlanOptions, build_plan
-from tipc.session.options import add_options as add_plugin_options
+from tipc.session.options import add_kept_options, add_pytest_options
 
 NIGHTLY = Path(__file__).resolve().parents[2] / "nightly"
 COMMANDS = {"merge": merge_cmd, "report": report_cmd, "prepare": prepare_cmd}
@@ -48,7 +48,8 @@ def parse_node_command(words: list[str]) -> tuple[argparse.Namespace, ClusterArg
     assert words[start - 1] == "-m" and words[start + 1] == "tipc", words
     parser = argparse.ArgumentParser()
     parser.add_argument("-p", action="append")  # pytest's own
-    add_plugin_options(parser.add_argument)
+    add_pytest_options(parser.add_argument)
+    add_kept_options(parser.add_argument, taken=())
     ns = parser.parse_args([w for w in words[start + 2 :] if w != "$@"])  # "$@": the caller's extras
     return ns, cluster_args(lambda dest: getattr(ns, dest))
 
@@ -112,7 +113,7 @@ def test_sbatch_node_command_parses_and_takes_identity_from_slurm():
         17000,
         16999,
     )
-    assert srun[-1] == "$@"  # sbatch's own arguments (--repo ...) reach every node
+    assert srun[-1] == "$@"  # sbatch's own arguments (--tipc-repo ...) reach every node
     assert [ns.dirs for ns in tipc_commands(lines, "merge")] == [["$TIPC_RESULTS"]]
     assert [ns.results_dirs for ns in tipc_commands(lines, "report")] == [[Path("$TIPC_RESULTS")]]
 
@@ -139,10 +140,14 @@ def test_ci_job_runs_the_same_command_per_rank_then_merges():
             env["TIPC_MODE"],
             env["TIPC_REPO"],
         )
-    steps = [shlex.split(step["run"]) for step in merge["steps"] if "run" in step]
+    steps = [words for step in merge["steps"] if "run" in step for words in logical_lines(step["run"])]
     (merged,) = tipc_commands(steps, "merge")
     (report,) = tipc_commands(steps, "report")
-    assert merged.out == "nightly-results/merged" and report.results_dirs == [Path(merged.out)]
+    assert merged.dirs == ["nightly-results"] and report.results_dirs == [Path("nightly-results")]
+    (download,) = [s for s in merge["steps"] if "download-artifact" in s.get("uses", "")]
+    (upload,) = [s for s in node["steps"] if "upload-artifact" in s.get("uses", "")]
+    # each node's folder lands as nightly-results/node<rank>/: where its records' paths are relative to
+    assert (upload["with"]["name"], download["with"]["path"]) == ("node${{ matrix.rank }}", "nightly-results")
 
 
 def test_ci_job_names_a_real_config_and_uploads_where_the_nodes_write():
@@ -178,7 +183,7 @@ FAKE_NODE = """
 import argparse, os, sys, time
 from pathlib import Path
 from tipc.cluster.node import resolve_node
-from tipc.cluster.options import add_options, cluster_args
+from tipc.cluster.options import OPTIONS, cluster_args
 from tipc.cluster.preflight import run_preflight
 from tipc.results.records import RunInfo, StageRecord, Status
 
@@ -186,7 +191,8 @@ parser = argparse.ArgumentParser()
 parser.add_argument("path")
 parser.add_argument("--config")
 parser.add_argument("--mode")
-add_options(parser.add_argument)
+for names, kwargs in OPTIONS:  # as the pytest front spells them
+    parser.add_argument(*(n.replace("--", "--tipc-", 1) for n in names), **kwargs)
 ns = parser.parse_args()
 ctx = resolve_node(cluster_args(lambda d: getattr(ns, d)), {})
 if not run_preflight(ctx, config_sha256="abc", paddle_version="3.3.1", mode=ns.mode).ok:
@@ -195,7 +201,8 @@ out = Path(os.environ["TIPC_RESULTS"]) / f"node{ctx.node_rank}"
 out.mkdir(parents=True, exist_ok=True)
 now = time.time()
 info = RunInfo(model="tinyrec", mode=ns.mode, config=ns.config, config_sha256="abc",
-               host=ctx.host, node_rank=ctx.node_rank, nodes=ctx.ips, start=now, duration=1.0)
+               host=ctx.host, node_rank=ctx.node_rank, nodes=ctx.ips, start=now, duration=1.0,
+               run_group=os.environ["TIPC_RUN_GROUP"], ended=True)
 (out / "run.json").write_text(info.to_json())
 record = StageRecord(id="c::train", kind="train", chain="c", status=Status.PASSED, start=now,
                      node_rank=ctx.node_rank, host=ctx.host, model="tinyrec", mode=ns.mode)
@@ -223,7 +230,7 @@ def test_local_2node_runs_both_nodes_and_merges(tmp_path, free_port, fail_rank, 
         TIPC_REPORTS=str(tmp_path / "reports"),
     )
     done = subprocess.run(
-        ["bash", str(NIGHTLY / "local-2node.sh"), "--rendezvous-timeout", "20"],
+        ["bash", str(NIGHTLY / "local-2node.sh"), "--tipc-rendezvous-timeout", "20"],
         env=env,
         capture_output=True,
         text=True,
@@ -235,6 +242,6 @@ def test_local_2node_runs_both_nodes_and_merges(tmp_path, free_port, fail_rank, 
     assert consoles.count("PASS peers: all 2 nodes met at 127.0.0.2") == 2
     merged = [json.loads(line) for line in (results / "results.jsonl").read_text().splitlines()]
     assert [(r["node_rank"], r["host"]) for r in merged] == [(0, "127.0.0.2"), (1, "127.0.0.3")]
-    assert "tipc merge: 2 node(s), 2 record(s)" in done.stdout
+    assert re.search(r"tipc merge: run group local-\S+: 2 node\(s\), 2 record\(s\)", done.stdout)
     (index,) = (tmp_path / "reports").rglob("index.html")
     assert str(index) in done.stdout and "127.0.0.3" in index.read_text()

@@ -1,7 +1,7 @@
 """A real 2-node fleet job of the reference target on one machine (issue 5's "done when").
 
 Node 0 is ``127.0.0.2`` and node 1 ``127.0.0.3``, each a separate ``pytest tipc``
-process with the same command but ``--host``. They train tinyrec for real through
+process with the same command but ``--tipc-host``. They train tinyrec for real through
 ``paddle.distributed.launch`` (CPU, lite data), so these are slow; the target is
 the prepared copy of ``examples/tinyrec`` from conftest.py.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import tipc
+from tests.support.ports import launch_port
 
 pytestmark = pytest.mark.slow
 
@@ -33,24 +33,7 @@ RENDEZVOUS_TIMEOUT = 20
 
 @pytest.fixture
 def start_port() -> int:
-    """A launch port free on both addresses, with the rendezvous port (one below) free too."""
-    for _ in range(50):
-        with socket.socket() as s:
-            s.bind((IPS[0], 0))
-            port = s.getsockname()[1] + 1
-        if port < 65000 and all(_free(ip, p) for ip in IPS for p in (port - 1, port)):
-            return port
-    raise RuntimeError("no free port pair on 127.0.0.2/127.0.0.3")
-
-
-def _free(host: str, port: int) -> bool:
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((host, port))
-        except OSError:
-            return False
-    return True
+    return launch_port(IPS)
 
 
 def node_argv(target: Path, out: Path, host: str, start_port: int) -> list[str]:
@@ -67,19 +50,19 @@ def node_argv(target: Path, out: Path, host: str, start_port: int) -> list[str]:
         CONFIG,
         "--mode",
         MODE,
-        "--device",
+        "--tipc-device",
         "cpu",
-        "--host",
+        "--tipc-host",
         host,
-        "--repo",
+        "--tipc-repo",
         str(target),
-        "--python",
+        "--tipc-python",
         sys.executable,
-        "--output-root",
+        "--tipc-output-root",
         str(out / "results"),
-        "--start-port",
+        "--tipc-start-port",
         str(start_port),
-        "--rendezvous-timeout",
+        "--tipc-rendezvous-timeout",
         str(RENDEZVOUS_TIMEOUT),
     ]
 

@@ -36,7 +36,7 @@ def run(tinyrec, tmp_path_factory):
     here = tmp_path_factory.mktemp("run")
     (here / "pytest.ini").write_text("[pytest]\n")
     argv = pytest_tipc_argv(here, "--config", CPU_CONFIG, "--config", NPROC2_CONFIG, "--mode", LITE,
-                            "--repo", str(tinyrec), "--device", "cpu", "--report-dir", str(here / "reports"),
+                            "--tipc-repo", str(tinyrec), "--tipc-device", "cpu", "--tipc-report-dir", str(here / "reports"),
                             "--junitxml", str(here / "junit.xml"))  # fmt: skip
     done = subprocess.run(argv, cwd=here, capture_output=True, text=True, timeout=600)
     records = [json.loads(line) for line in (tinyrec / OUT / "results.jsonl").read_text().splitlines()]

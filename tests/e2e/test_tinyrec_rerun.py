@@ -19,8 +19,8 @@ SAVE = "test_tipc/output/tinyrec/lite_train_lite_infer/norm_train_gpus_-1_autoca
 
 
 def train_only(repo: Path, here: Path) -> tuple[subprocess.CompletedProcess, dict]:
-    argv = pytest_tipc_argv(here, "--config", CPU_CONFIG, "--mode", LITE, "-m", "train", "--repo", str(repo),
-                            "--device", "cpu", "--no-report")  # fmt: skip
+    argv = pytest_tipc_argv(here, "--config", CPU_CONFIG, "--mode", LITE, "-m", "train", "--tipc-repo", str(repo),
+                            "--tipc-device", "cpu", "--tipc-no-report")  # fmt: skip
     done = subprocess.run(argv, cwd=here, capture_output=True, text=True, timeout=300)
     records = [json.loads(line) for line in (repo / SAVE).parent.joinpath("results.jsonl").read_text().splitlines()]
     info = json.loads((repo / SAVE).parent.joinpath("run.json").read_text())
@@ -47,7 +47,7 @@ def test_stale_checkpoint_does_not_make_an_empty_training_pass(tinyrec, tmp_path
         "left from an earlier run (unchanged during this stage)"
     )
     assert checkpoint.stat().st_mtime_ns == stale  # the earlier night's checkpoint is left as it was
-    assert "No Images in train dataset" in Path(second["log"]).read_text()
+    assert "No Images in train dataset" in ((repo / SAVE).parent / second["log"]).read_text()  # relative to <mode>/
     # S.log and the figures are this run's part of the appended train.log: no step of the first run
     this_run = (repo / f"{SAVE}.log").read_text()
     assert "No Images in train dataset" in this_run and "global_step" not in this_run

@@ -20,8 +20,8 @@ def test_the_second_run_shows_trends_and_says_judging_waits(tinyrec, tmp_path):
     repo = tmp_path / "tinyrec"
     shutil.copytree(tinyrec, repo, ignore=shutil.ignore_patterns("test_tipc"))
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
-    argv = pytest_tipc_argv(tmp_path, "--config", CPU_CONFIG, "--mode", LITE, "--repo", str(repo), "--device", "cpu",
-                            "--fail-on", "regression")  # fmt: skip
+    argv = pytest_tipc_argv(tmp_path, "--config", CPU_CONFIG, "--mode", LITE, "--tipc-repo", str(repo), "--tipc-device", "cpu",
+                            "--tipc-fail-on", "regression")  # fmt: skip
     for _ in range(2):
         done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stdout[-3000:]

@@ -74,18 +74,28 @@ def test_tolerances_default_by_precision_and_a_file_may_set_its_own(tmp_path):
 @pytest.mark.parametrize(
     ("text", "line", "message"),
     [
-        ("tolerance:\n  score: high\n", 2, "tolerance.score: expected a number, found 'high'"),
+        ("tolerance:\n  score: high\n", 2, "tolerance.score: expected a finite number, found 'high'"),
         ("tolerance:\n  scor: 0.1\n", 2, "tolerance: unknown key 'scor', expected score, metric, box"),
-        ("eval:\n  acc: 0.1\n  f1: [1]\n", 3, "eval.f1: expected a number, found [1]"),
-        ("predictions:\n  a.png: {text: x}\n", 2, "predictions.a.png.score: expected a number, found None"),
+        ("eval:\n  acc: 0.1\n  f1: [1]\n", 3, "eval.f1: expected a finite number, found [1]"),
+        ("predictions:\n  a.png: {text: x}\n", 2, "predictions.a.png.score: expected a finite number, found None"),
         ("predictions:\n  a.png: 3\n", 2, "predictions.a.png: expected {text, score} or {boxes}"),
         ("predictions:\n  b.jpg: {boxes: [[1, 2]]}\n", 2, "predictions.b.jpg.boxes: expected a list of [[x, y], ...] boxes"),
-        ("train:\n  loss_drop: yes\n", 2, "train.loss_drop: expected a number, found True"),
+        ("train:\n  loss_drop: yes\n", 2, "train.loss_drop: expected a finite number, found True"),
         ("- a\n- b\n", 1, "expected a mapping with tolerance, train, eval and predictions"),
         ("eval: {acc: [\n", 2, "not valid YAML"),
+        ("tolerance:\n  score: -0.1\n", 2, "tolerance.score: -0.1: expected a number >= 0"),
+        ("tolerance:\n  box: .nan\n", 2, "tolerance.box: expected a finite number, found nan"),
+        ("tolerance:\n  metric: .inf\n", 2, "tolerance.metric: expected a finite number, found inf"),
+        ("eval:\n  acc: .nan\n", 2, "eval.acc: expected a finite number, found nan"),
+        ("train:\n  loss_drop: 1.5\n", 1, "train.loss_drop: 1.5: expected a fraction of the first loss"),
+        ("train:\n  loss_drop: -1\n", 1, "train.loss_drop: -1.0: expected a fraction of the first loss"),
+        ("eval: {acc: 0.5}\ntrain:\n  metric_floor: {acc: 0.9}\n", 3,
+         "train.metric_floor.acc: 0.9 is above eval.acc (0.5) and its tolerance"),
+        ("train:\n  metric_floor: {acc: .inf}\n", 2, "train.metric_floor.acc: expected a finite number, found inf"),
     ],
     ids=["word-tolerance", "unknown-tolerance", "list-metric", "no-score", "scalar-prediction", "flat-box",
-         "bool-drop", "a-list", "broken-yaml"],
+         "bool-drop", "a-list", "broken-yaml", "negative-tolerance", "nan-tolerance", "inf-tolerance", "nan-eval",
+         "drop-over-one", "negative-drop", "impossible-floor", "infinite-floor"],
 )  # fmt: skip
 def test_a_bad_golden_names_file_line_and_what_was_expected(tmp_path, text, line, message):
     path = write(tmp_path / "g.yaml", text)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import tracemalloc
+
 import pytest
 
+from tests.support.hang import without_hanging
 from tipc.metrics import extract
 from tipc.metrics.logfile import contains, extract_file, log_lines, tail_window
 
@@ -77,3 +81,30 @@ def test_a_tail_window_ends_where_the_next_writer_began(tmp_path):
     log = tmp_path / "eval.log"
     log.write_bytes(b"mine: 1\nnext: 2\n")
     assert tail_window(log, 0, until=8) == "mine: 1\n"
+
+
+@pytest.mark.parametrize("kind", ["train", "eval"])
+def test_a_huge_line_without_newline_costs_bounded_memory(tmp_path, kind):
+    """64 MiB of output with no newline (a 1 GB one cost 3 GB): read in 1 MiB pieces, never whole."""
+    log = tmp_path / "train.log"
+    with open(log, "wb") as f:
+        f.truncate(64 << 20)  # sparse: no disk
+    tracemalloc.start()
+    try:
+        extract_file(kind, log)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 << 20
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "fifo"])
+def test_a_log_replaced_by_a_link_to_a_device_or_fifo_is_refused_at_once(tmp_path, target):
+    """A stage that replaces its own log with a link to /dev/zero hung the harness at 100 % CPU."""
+    log = tmp_path / "train.log"
+    if target == "fifo":
+        os.mkfifo(tmp_path / "pipe")
+        target = str(tmp_path / "pipe")
+    log.symlink_to(target)
+    for read in (lambda: extract_file("train", log), lambda: extract_file("eval", log), lambda: contains(log, "x")):
+        assert isinstance(without_hanging(read), OSError)

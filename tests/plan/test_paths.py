@@ -8,8 +8,8 @@ import pytest
 
 from tests.support.plan_factory import make_plan
 from tipc.config.formats import PADDLEOCR_MODES
+from tipc.files.write import NAME_BYTES, component, name_part
 from tipc.plan import Plan
-from tipc.plan.naming import NAME_BYTES, component, name_part
 
 ROOT = "./test_tipc/output"
 

@@ -46,7 +46,7 @@ class Tipc:
             f"fake_rec/{config}",
             "--mode",
             MODE,
-            "--python",
+            "--tipc-python",
             sys.executable,
             *extra,
         ]

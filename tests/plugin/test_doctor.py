@@ -1,4 +1,4 @@
-"""``--doctor`` in ``pytest tipc`` (pytester, real probes of this machine's interpreter)."""
+"""``--tipc-doctor`` in ``pytest tipc`` (pytester, real probes of this machine's interpreter)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 from tests.plugin.conftest import CPU
 
-DOCTOR_ONLY = ("--doctor", "--autolog-shim", "-rs")
+DOCTOR_ONLY = ("--tipc-doctor", "--tipc-autolog-shim", "-rs")
 
 
 def test_a_failed_check_blocks_every_stage_with_its_reason(tipc_run):
@@ -17,7 +17,7 @@ def test_a_failed_check_blocks_every_stage_with_its_reason(tipc_run):
     result.stdout.fnmatch_lines(
         [
             "*FAIL target scripts: 1 of 4 scripts the plan runs are missing in *: tools/eval.py",
-            "*fix: run in the target repo's checkout*--repo DIR",
+            "*fix: run in the target repo's checkout*--tipc-repo DIR",
             "*_ tipc doctor _*",
         ]
     )
@@ -40,7 +40,7 @@ def test_a_healthy_machine_passes_the_doctor_item_first_and_runs_the_stages(tipc
 def test_without_the_option_a_single_node_config_has_no_doctor(tipc_run):
     result = tipc_run.run("--collect-only", "-q", config=CPU)
     assert not any(line.startswith("doctor") for line in result.outlines)
-    result = tipc_run.run("--doctor", "--collect-only", "-q")
+    result = tipc_run.run("--tipc-doctor", "--collect-only", "-q")
     assert result.outlines[0] == "doctor"
 
 
@@ -54,6 +54,6 @@ def test_under_xdist_a_failed_check_stops_the_run_before_any_stage(tipc_run):
 
 
 def test_a_dry_run_has_no_doctor(tipc_run):
-    result = tipc_run.run("--doctor", "--dry-run", "-q")
+    result = tipc_run.run("--tipc-doctor", "--tipc-dry-run", "-q")
     assert result.ret == 5  # a dry run: nothing ran
     assert "tipc doctor:" not in result.stdout.str()

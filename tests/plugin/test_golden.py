@@ -15,7 +15,7 @@ GOLDEN_ID = "norm_train-gpus_-1-fp32::golden"
 
 @pytest.fixture
 def golden_dir(tipc_run):
-    """``golden/<config stem>/`` beside the config: found without ``--golden-dir``."""
+    """``golden/<config stem>/`` beside the config: found without ``--tipc-golden-dir``."""
     folder = tipc_run.pytester.path / "test_configs" / "fake_rec" / "golden" / STEM
     folder.mkdir(parents=True)
     return folder
@@ -46,7 +46,7 @@ def test_findings_fail_the_item_with_a_short_domain_message(tipc_run, golden_dir
 
 def test_with_fail_on_none_findings_are_reported_not_failing(tipc_run, golden_dir):
     (golden_dir / "lite_train_lite_infer.yaml").write_text(MATCHING.replace("score: 0.5}\n", "score: 0.6}\n", 1))
-    result = tipc_run.run("--fail-on", "none")
+    result = tipc_run.run("--tipc-fail-on", "none")
     result.assert_outcomes(passed=6)
     assert result.ret == 0
     statuses = {r["id"]: r["status"] for r in tipc_run.records()}

@@ -84,7 +84,7 @@ def test_inert_without_config(tipc_run):
 
 
 def test_dry_run_prints_commands_and_runs_nothing(tipc_run):
-    result = tipc_run.run("--dry-run", "-rs")
+    result = tipc_run.run("--tipc-dry-run", "-rs")
     result.assert_outcomes(skipped=5)  # not "5 passed": nothing ran
     assert result.ret == 5 and result.ret != pytest.ExitCode.OK  # a CI reader cannot take it for green
     result.stdout.fnmatch_lines(["tipc: dry run: *nothing ran*exit status 5*", "SKIPPED ?5? *: dry run: not run"])
@@ -147,7 +147,7 @@ def test_a_broken_report_is_a_warning_and_the_exit_status_stays_the_stages(tipc_
     # runs re-import tipc's modules, so a monkeypatched writer would not be the one they call).
     (tipc_run.pytester.path / "taken").write_text("a file, not a directory")
     monkeypatch.setenv("TIPC_FAKE", "train:fail")
-    result = tipc_run.run("--report-dir", "taken")
+    result = tipc_run.run("--tipc-report-dir", "taken")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["tipc: report not written (*Error: *); the results are complete: *"])
 
@@ -165,7 +165,7 @@ def test_timeout_kills_the_tree_and_records_timeout(tipc_run, monkeypatch):
     monkeypatch.setenv("TIPC_FAKE_PIDS", str(pids))
     monkeypatch.setattr("tipc.proc.child.GRACE", 0.3)  # the SIGKILL after SIGTERM, without 3 s of waiting
     t0 = time.monotonic()
-    result = tipc_run.run("--timeout", "train=1.5")
+    result = tipc_run.run("--tipc-timeout", "train=1.5")
     result.assert_outcomes(failed=1, skipped=4)
     assert time.monotonic() - t0 < 15
     record = tipc_run.records()[0]
@@ -174,9 +174,27 @@ def test_timeout_kills_the_tree_and_records_timeout(tipc_run, monkeypatch):
     assert len(spawned) == 2 and all(gone(p) for p in spawned)
 
 
+@pytest.mark.parametrize("method", ["signal", "thread"])
+def test_pytest_timeouts_timeout_ends_the_stages_tree_and_is_recorded_as_its(tipc_run, monkeypatch, method):
+    """pytest-timeout's own ways (a signal raising in pytest, a thread ending pytest) would leave
+    the stage's processes running and its record unwritten: tipc takes its timer for stages."""
+    pytest.importorskip("pytest_timeout", reason="pytest-timeout is not installed")
+    pids = tipc_run.pytester.path / "pids"
+    monkeypatch.setenv("TIPC_FAKE", "train:ignore-term,train:grandchild,train:hang")
+    monkeypatch.setenv("TIPC_FAKE_PIDS", str(pids))
+    monkeypatch.setattr("tipc.proc.child.GRACE", 0.3)
+    result = tipc_run.run("--timeout", "1.5", "--timeout-method", method)
+    result.assert_outcomes(failed=1, skipped=4)
+    record = tipc_run.records()[0]
+    assert record["status"] == "timeout" and record["reason"].startswith("timed out after 1.5 s")
+    assert f"the limit was pytest-timeout's timeout ({method} method)" in record["reason"]
+    spawned = [int(p) for p in pids.read_text().split()]
+    assert len(spawned) == 2 and all(gone(p) for p in spawned)
+
+
 def test_hang_detection(tipc_run, monkeypatch):
     monkeypatch.setenv("TIPC_FAKE", "export:hang")
-    result = tipc_run.run("--hang-timeout", "0.5")
+    result = tipc_run.run("--tipc-hang-timeout", "0.5")
     result.assert_outcomes(passed=2, failed=1, skipped=2)
     result.stdout.fnmatch_lines([f"{CHAIN}::export: HUNG (hung: no new output for 0.5 s: process group killed)*"])
     assert [r["status"] for r in tipc_run.records()][2:] == ["hung", "blocked", "blocked"]
@@ -203,6 +221,42 @@ def test_k_without_artifacts_says_how_to_include_the_chain(tipc_run):
     )
 
 
+def test_a_stage_blocked_with_no_failure_upstream_fails_the_run(tipc_run):
+    """A selected stage that did not run for anything but a failure: the run did not do what was asked."""
+    result = tipc_run.run("-k", "bs2")
+    result.assert_outcomes(skipped=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+SHUFFLER = (  # what pytest-randomly, pytest-order or one's own plugin may do to the items
+    "import pytest\n@pytest.hookimpl(trylast=True)\ndef pytest_collection_modifyitems(items):\n    items.reverse()\n"
+)
+
+
+@pytest.mark.parametrize("where", ["plugin", "wrapper"])
+def test_another_plugins_order_leaves_every_chain_in_plan_order(tipc_run, where):
+    source = SHUFFLER
+    if where == "wrapper":
+        source = source.replace("trylast=True", "wrapper=True, tryfirst=True").replace(
+            "    items.reverse()", "    yield\n    items.reverse()"
+        )
+    tipc_run.pytester.makepyfile(shuffler=source)
+    tipc_run.pytester.syspathinsert()
+    result = tipc_run.run("-p", "shuffler", "--config", f"fake_rec/{AMP}", "-v")
+    result.assert_outcomes(passed=15)
+    assert result.ret == 0
+    ran = [line.split(" ")[0] for line in result.outlines if " PASSED" in line]
+    amp, cpu = ran[:10], ran[10:]  # the chains in the order the plugin chose: the last config first
+    assert cpu == IDS
+    assert all(i.startswith(f"fake_rec/{AMP}::") for i in amp)
+    for chain in {i.split("::")[1] for i in amp}:
+        stages = [i.rpartition("::")[2] for i in amp if i.split("::")[1] == chain]
+        assert stages[:3] == ["train", "eval", "export"]
+    result.stdout.fnmatch_lines(
+        ["*tipc: another plugin reordered the items (one of: *shuffler*); each chain's stages run in the plan's order"]
+    )
+
+
 def test_markers_select_stage_kinds(tipc_run):
     result = tipc_run.run("-m", "export or eval", "--collect-only", "-q")
     assert result.outlines[:2] == [IDS[1], IDS[2]]
@@ -223,7 +277,7 @@ def test_lf_reruns_the_failed_export_against_the_trained_model(tipc_run, monkeyp
     assert {r["id"]: r["status"] for r in tipc_run.records()} == {f"{CHAIN}::{s}": "passed" for s in STAGES}
 
 
-@pytest.mark.parametrize("flag", ["--live", "-s"])
+@pytest.mark.parametrize("flag", ["--tipc-live", "-s"])
 def test_live_streams_stage_output_and_status_lines(tipc_run, flag):
     result = tipc_run.run(flag)
     result.assert_outcomes(passed=5)
@@ -263,8 +317,11 @@ def test_xdist_loadscope_keeps_each_chain_on_one_worker(tipc_run):
     ("args", "message"),
     [
         (("-n", "2"), "*--dist load could split a train*use -n N --dist loadscope*"),
-        (("--timeout", "training=3"), "*--timeout*expected KIND=SECONDS with KIND one of train, eval, export, infer*"),
-        (("--hang-timeout", "soon"), "*expected a number of seconds, got 'soon'*"),
+        (
+            ("--tipc-timeout", "training=3"),
+            "*--tipc-timeout*expected KIND=SECONDS with KIND one of train, eval, export, infer*",
+        ),
+        (("--tipc-hang-timeout", "soon"), "*expected a number of seconds, got 'soon'*"),
     ],
     ids=["xdist-load", "timeout-kind", "hang-timeout-value"],
 )
@@ -288,7 +345,7 @@ def test_bad_options_are_usage_errors(tipc_run, args, message):
     ids=["unknown-mode", "missing-config"],
 )
 def test_bad_config_or_mode_are_usage_errors(tipc_run, args, message):
-    base = [tipc_run.tipc_dir, "-c", str(tipc_run.pytester.path / "tox.ini"), "--python", sys.executable]
+    base = [tipc_run.tipc_dir, "-c", str(tipc_run.pytester.path / "tox.ini"), "--tipc-python", sys.executable]
     defaults = {"--config": f"{CONFIG_ID}", "--mode": "lite_train_lite_infer"}
     defaults.update(dict(zip(args[::2], args[1::2], strict=False)))
     result = tipc_run.pytester.runpytest(*base, *[x for kv in defaults.items() for x in kv])
@@ -336,13 +393,13 @@ def lone_node0_args(rendezvous_timeout: str = "1") -> tuple[str, ...]:
         s.bind(("127.0.0.2", 0))
         port = s.getsockname()[1] + 1
     return (
-        "--ips",
+        "--tipc-ips",
         "127.0.0.2,127.0.0.3",
-        "--host",
+        "--tipc-host",
         "127.0.0.2",
-        "--start-port",
+        "--tipc-start-port",
         str(port),
-        "--rendezvous-timeout",
+        "--tipc-rendezvous-timeout",
         rendezvous_timeout,
     )
 
@@ -391,3 +448,38 @@ def test_the_summary_says_which_criteria_were_checked_and_names_a_case_that_pred
             f"tipc: {CHAIN} · infer?cpu-*: every prediction empty (3 of 3): the model recognised or detected nothing",
         ]
     )
+
+
+def _lines_of(path: Path, word: str) -> list[str]:
+    return [line for line in path.read_text().splitlines() if word in line]
+
+
+def test_reruns_of_a_failing_export_are_one_stage_with_its_attempts(tipc_run, monkeypatch):
+    pytest.importorskip("pytest_rerunfailures", reason="pytest-rerunfailures is not installed")
+    monkeypatch.setenv("TIPC_FAKE", "export:fail")
+    result = tipc_run.run("--reruns", "2")
+    assert result.parseoutcomes() == {"passed": 2, "failed": 1, "skipped": 2, "rerun": 2}
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["tipc: 2 passed, 1 failed, 2 blocked in *"])
+    records = tipc_run.records()
+    assert [r["id"] for r in records] == [f"{CHAIN}::{s}" for s in STAGES]
+    export = records[2]
+    assert export["status"] == "failed" and [a["status"] for a in export["attempts"]] == ["failed"] * 3
+    assert all(r["attempts"] == [] for r in records if r is not export)
+    legacy = tipc_run.out() / "results_python.log"
+    assert len(_lines_of(legacy, "export_model.py")) == 1 and len(_lines_of(legacy, "Run failed")) == 1
+
+
+def test_a_stage_that_passes_when_run_again_passed_and_is_flaky(tipc_run, monkeypatch, tmp_path):
+    pytest.importorskip("pytest_rerunfailures", reason="pytest-rerunfailures is not installed")
+    monkeypatch.setenv("TIPC_FAKE", f"export:fail-once={tmp_path / 'failed-once'}")
+    result = tipc_run.run("--reruns", "1")
+    assert result.parseoutcomes() == {"passed": 5, "rerun": 1}
+    assert result.ret == 0
+    export = tipc_run.records()[2]
+    assert export["status"] == "passed" and [a["status"] for a in export["attempts"]] == ["failed", "passed"]
+    legacy = (tipc_run.out() / "results_python.log").read_text()
+    assert "Run failed" not in legacy and legacy.count("Run successfully") == 5
+    result.stdout.fnmatch_lines(["tipc: 5 passed (1 flaky) in *"])
+    html = next((tipc_run.pytester.path / "reports").rglob("index.html")).read_text()
+    assert "flaky: passed on attempt 2, after 1 that did not" in html

@@ -1,4 +1,4 @@
-"""``pytest tipc`` over a matrix of configs (pytester, fake target): a directory, --tags, configs that
+"""``pytest tipc`` over a matrix of configs (pytester, fake target): a directory, --tipc-tags, configs that
 cannot run here (each its own error or skip, the others run), and the matrix report."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def run(tipc_run: Tipc, *extra: str) -> pytest.RunResult:
         str(tipc_run.pytester.path / "tox.ini"),
         "--mode",
         MODE,
-        "--python",
+        "--tipc-python",
         sys.executable,
         *extra,
     )
@@ -55,15 +55,17 @@ def test_a_directory_stands_for_every_config_in_it(tipc_run):
 
 def test_tags_pick_configs_before_anything_reads_them(tipc_run):
     add_zoo(tipc_run)
-    result = run(tipc_run, "--config", "fake_rec", "--tags", "linux_cpu,normal", "--collect-only", "-q")
+    result = run(tipc_run, "--config", "fake_rec", "--tipc-tags", "linux_cpu,normal", "--collect-only", "-q")
     assert result.ret == 0  # the empty DCU config and the bad PACT one are never read
     assert {line.split("::")[0] for line in result.outlines if "::" in line} == {f"fake_rec/{CPU}"}
 
 
 def test_a_bad_tag_is_a_usage_error(tipc_run):
-    result = run(tipc_run, "--config", "fake_rec", "--tags", "linux_gpu", "--collect-only")
+    result = run(tipc_run, "--config", "fake_rec", "--tipc-tags", "linux_gpu", "--collect-only")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--tags linux_gpu: no config has the tag linux_gpu (of the 2 configs selected)*"])
+    result.stderr.fnmatch_lines(
+        ["*--tipc-tags linux_gpu: no config has the tag linux_gpu (of the 2 configs selected)*"]
+    )
 
 
 def test_configs_that_cannot_run_are_each_their_own_story_and_the_others_run(tipc_run):
@@ -87,7 +89,7 @@ def test_configs_that_cannot_run_are_each_their_own_story_and_the_others_run(tip
         [
             "tipc: 5 configs: 2 planned, 2 could not be planned, 1 not applicable here",
             f"SKIPPED [[]1[]] *{FLEET}:1: not applicable on a single node: it trains on 2 nodes "
-            "(192.168.0.1,192.168.0.2, its gpu_list)*--ips 192.168.0.1,192.168.0.2 --host <that node's address>",
+            "(192.168.0.1,192.168.0.2, its gpu_list)*--tipc-ips 192.168.0.1,192.168.0.2 --tipc-host <that node's address>",
         ],
         consecutive=False,
     )
@@ -100,7 +102,7 @@ def test_configs_that_cannot_run_are_each_their_own_story_and_the_others_run(tip
     assert errors[f"fake_rec.{DCU}"].endswith(
         f"/fake_rec/{DCU}: empty file: expected a TIPC config starting with the 'train_params' header"
     )
-    assert "--ips 192.168.0.1,192.168.0.2" in ET.parse(xml).getroot().find(".//skipped").get("message")
+    assert "--tipc-ips 192.168.0.1,192.168.0.2" in ET.parse(xml).getroot().find(".//skipped").get("message")
 
     (line,) = [line for line in result.outlines if line.startswith("tipc: matrix report: ")]
     page = Path(line.removeprefix("tipc: matrix report: "))

@@ -23,22 +23,22 @@ def test_off_a_terminal_a_heartbeat_line_names_the_running_stage(
     tipc_run: Tipc, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TIPC_FAKE", SLOW_TRAIN)
-    first = tipc_run.run("--heartbeat", "1")
+    first = tipc_run.run("--tipc-heartbeat", "1")
     first.assert_outcomes(passed=5)
     beats = [line for line in first.outlines if line.startswith(f"tipc: still running {TRAIN}: ")]
     assert len(beats) >= 2, first.outlines
     assert "[0/5 stages done" in beats[0] and " of ~" not in beats[0]  # never ran: no estimate yet
-    second = tipc_run.run("--heartbeat", "1")
+    second = tipc_run.run("--tipc-heartbeat", "1")
     beats = [line for line in second.outlines if line.startswith(f"tipc: still running {TRAIN}: ")]
     assert beats and all(" of ~3s" in line or " of ~2s" in line for line in beats), beats  # the first run's 2.5 s
 
 
-@pytest.mark.parametrize("quiet", [("-q",), ("--heartbeat", "0")], ids=["quiet", "heartbeat-0"])
+@pytest.mark.parametrize("quiet", [("-q",), ("--tipc-heartbeat", "0")], ids=["quiet", "heartbeat-0"])
 def test_no_heartbeat_with_q_or_a_zero_interval(
     tipc_run: Tipc, monkeypatch: pytest.MonkeyPatch, quiet: tuple[str, ...]
 ) -> None:
     monkeypatch.setenv("TIPC_FAKE", "train:sleep=1.5")
-    args = ("--heartbeat", "1", *quiet) if quiet == ("-q",) else quiet
+    args = ("--tipc-heartbeat", "1", *quiet) if quiet == ("-q",) else quiet
     result = tipc_run.run(*args)
     result.assert_outcomes(passed=5)
     assert not [line for line in result.outlines if "still running" in line]

@@ -47,7 +47,7 @@ def test_dry_run_leaves_pytests_last_failed_as_it_was(tipc_run, monkeypatch):
     monkeypatch.setenv("TIPC_FAKE", "export:fail")
     tipc_run.run().assert_outcomes(passed=2, failed=1, skipped=2)
     monkeypatch.delenv("TIPC_FAKE")
-    tipc_run.run("--dry-run").assert_outcomes(skipped=5)  # printed commands judge nothing
+    tipc_run.run("--tipc-dry-run").assert_outcomes(skipped=5)  # printed commands judge nothing
     result = tipc_run.run("--lf")
     result.assert_outcomes(passed=EXPORT_AND_AFTER)
     assert next(r["id"].rpartition("::")[2] for r in tipc_run.records() if r["run_id"] == run_id(tipc_run)) == "export"
@@ -58,7 +58,7 @@ def test_report_lands_in_the_current_directory_whatever_pytests_rootdir(tipc_run
     interpreter's and tipc's paths), not the directory the user ran from."""
     (tipc_run.pytester.path / "tox.ini").unlink()
     result = tipc_run.pytester.runpytest(
-        tipc_run.tipc_dir, "--config", f"fake_rec/{CPU}", "--mode", MODE, "--python", sys.executable
+        tipc_run.tipc_dir, "--config", f"fake_rec/{CPU}", "--mode", MODE, "--tipc-python", sys.executable
     )
     result.assert_outcomes(passed=5)
     reports = tipc_run.pytester.path / "reports" / "fake_rec" / MODE
@@ -70,12 +70,12 @@ def test_a_python_that_cannot_run_stops_the_run_with_the_fix(tipc_run):
     shim = tipc_run.pytester.path / "python3.7"
     shim.write_text("#!/bin/sh\nexit 127\n")
     shim.chmod(0o755)
-    result = tipc_run.pytester.runpytest(*tipc_run.args()[:-2], "--python", str(shim))
+    result = tipc_run.pytester.runpytest(*tipc_run.args()[:-2], "--tipc-python", str(shim))
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         [
-            f"ERROR: --python {shim}: is on PATH ({shim}) but cannot run: exit 127: *; "
-            f"give an interpreter that runs, e.g. --python {sys.executable}"
+            f"ERROR: --tipc-python {shim}: is on PATH ({shim}) but cannot run: exit 127: *; "
+            f"give an interpreter that runs, e.g. --tipc-python {sys.executable}"
         ]
     )
     assert not tipc_run.out().exists()

@@ -92,5 +92,4 @@ def test_a_stages_memory_is_its_trees_and_the_root_figure_is_kept_beside_it(tmp_
     assert result.tree_peak_kb is not None and result.peak_rss_kb is not None
     children_kb = 2 * MB50 // 1024
     assert result.tree_peak_kb >= children_kb  # both children's 50 MB at once, plus the parent
-    assert result.peak_rss_kb < children_kb  # wait4: the largest one process, not the tree
-    assert result.stage_peak_kb == result.tree_peak_kb
+    assert result.stage_peak_kb == max(result.tree_peak_kb, result.peak_rss_kb)  # wait4's kept beside it

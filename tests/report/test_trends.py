@@ -10,10 +10,10 @@ import pytest
 
 from tests.support.htmlq import Element, parse
 from tests.support.recorded_runs import CASES, CPU_CHAIN, T0, ResultsWriter, label, single_node_run
+from tipc.history.store import HISTORY_FILE
 from tipc.metrics.noise import Band, TrendPolicy
 from tipc.report import write_report
 from tipc.report.sparkline import HEIGHT, PAD, WIDTH, sparkline
-from tipc.report.trend_store import TREND_FILE
 from tipc.report.trends import Regression
 from tipc.results.records import Status
 
@@ -82,7 +82,7 @@ def test_regressions_come_first_at_the_top_of_the_page_and_name_their_band(tmp_p
     slow = found[0]
     assert (slow.stage, slow.figure, slow.value, slow.runs) == (BS6, "inference time", 520.0, 6)
     assert slow.message() == (
-        "test_tipc/configs/rec/train_infer_python.txt "
+        "rec/train_infer_python.txt "  # the config as the history knows it: wherever it was checked out
         f"{BS6}: inference time 520 ms is outside its noise band 363.6–386 ms (median 374.8 ms over 6 earlier runs)"
     )
     assert "520 ms" in first.find("li").text and "363.6–386 ms" in first.find("li").text
@@ -128,7 +128,8 @@ def test_another_configs_nights_are_not_this_ones_history(tmp_path):
 def test_trends_follow_the_options(tmp_path, kw, section):
     doc, _ = nights(tmp_path, [374.8, 374.8, 380.0], **kw)
     assert bool(doc.find_all(id="trends")) == section
-    assert (tmp_path / "reports" / "PP-OCRv3_mobile_rec" / "lite_train_lite_infer" / TREND_FILE).is_file() == section
+    # results kept outside a <model>/<mode> folder: the store is the report's mode folder's
+    assert (tmp_path / "reports" / "PP-OCRv3_mobile_rec" / "lite_train_lite_infer" / HISTORY_FILE).is_file() == section
     if section:
         assert "last 5 runs" in doc.find(id="trend-rule").text and "median ± 2 × MAD" in doc.find(id="trend-rule").text
 
@@ -162,7 +163,7 @@ def test_configs_that_share_a_folder_keep_their_own_histories(tmp_path):
         found = []
         index = write_report([w.write()], out, regression=found.append)
     assert [(g.config, g.stage, g.figure) for g in found] == [
-        (OTHER_CONFIG, "pact_train-gpus_-1-fp32::train", "train ips")
+        ("rec/train_pact_infer_python.txt", "pact_train-gpus_-1-fp32::train", "train ips")
     ]
     verdicts = {s: v for v, s, f in rows(parse(index.read_text(encoding="utf-8"))) if f == "train ips"}
     assert verdicts == {"pact_train-gpus_-1-fp32::train": "regression", "norm_train-gpus_-1-fp32::train": "steady"}
@@ -184,7 +185,7 @@ def test_a_figure_this_run_lost_shows_its_past_without_a_point_for_this_run(tmp_
 def test_a_shards_own_report_is_judged_but_only_the_merged_run_is_recorded(tmp_path):
     out = tmp_path / "reports"
     nights(tmp_path, STABLE)  # the merged runs of earlier nights
-    history = out / "PP-OCRv3_mobile_rec" / "lite_train_lite_infer" / TREND_FILE
+    history = out / "PP-OCRv3_mobile_rec" / "lite_train_lite_infer" / HISTORY_FILE
     before = history.read_bytes()
     w = ResultsWriter(tmp_path / "shard2", start=T0 + 9 * DAY, run_id=run_id(9))
     w.add(CPU_CHAIN, "train", Status.PASSED, metrics={"ips": 60.0}, returncode=0, shard="2/4")

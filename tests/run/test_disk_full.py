@@ -77,3 +77,19 @@ def test_a_full_report_folder_is_a_warning_and_leaves_no_temp_file(fake_repo, sm
     assert "tipc: report not written (" in err and "No space left on device" in err and "Traceback" not in err
     assert not list(small_disk.rglob("*.tmp")) and not list(small_disk.rglob(".*.tmp"))
     assert len((fake_repo / "elsewhere/fake_rec/lite_train_lite_infer/results.jsonl").read_text().splitlines()) == 5
+
+
+def test_a_disk_that_fills_as_a_stage_exits_keeps_its_record_and_ends_the_run(
+    fake_repo, small_disk, capsys, monkeypatch
+):
+    """The stage's own outputs take the last free byte: it keeps its record (from the results
+    folder's reserve), the run stops with the error, and run.json is ended."""
+    monkeypatch.setenv("TIPC_FAKE", "train:fill")
+    code = main(["run", "--config", str(fake_repo / CPU_CONFIG), "--mode", "lite_train_lite_infer",
+                 "--python", sys.executable, "--no-report"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code in (1, 2) and "No space left on device" in err and "Traceback" not in err
+    out = small_disk / "output" / "fake_rec" / "lite_train_lite_infer"
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in records] == ["norm_train-gpus_-1-fp32::train"]
+    assert json.loads((out / "run.json").read_text())["ended"] is True

@@ -130,7 +130,7 @@ def test_pytest_tipc_into_head_ends_the_run_and_loses_no_record(fake_repo, tmp_p
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
     argv = [sys.executable, "-m", "pytest", str(Path(tipc.__file__).parent), "-c", str(tmp_path / "pytest.ini"),
             "-v", "-p", "no:cacheprovider", "--config", str(fake_repo / CPU_CONFIG), "--mode", MODE,
-            "--python", sys.executable, "--report-dir", str(tmp_path / "reports")]  # fmt: skip
+            "--tipc-python", sys.executable, "--tipc-report-dir", str(tmp_path / "reports")]  # fmt: skip
     harness = subprocess.Popen(argv, cwd=fake_repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert harness.stdout is not None and harness.stderr is not None
     while (line := harness.stdout.readline()) and until not in line.decode():

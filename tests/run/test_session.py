@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -92,7 +93,7 @@ def test_failed_export_blocks_infer_not_eval_and_results_jsonl_tells_it_all(fake
         "argv": list(stage.argv),
         "env": {"CUDA_VISIBLE_DEVICES": None},
         "cwd": str(cwd),
-        "log": str(cwd / stage.log),
+        "log": os.path.relpath(cwd / stage.log, session.results.path),  # relative to the <mode> folder
         "returncode": 0,
         "status": "passed",
         "reason": "",
@@ -101,7 +102,7 @@ def test_failed_export_blocks_infer_not_eval_and_results_jsonl_tells_it_all(fake
     assert train["start"] > 1e9 and 0 < train["duration"] < 60
     assert (export["status"], export["returncode"], export["reason"]) == ("failed", 1, "exit code 1")
     assert (infer["status"], infer["returncode"], infer["duration"]) == ("blocked", None, 0.0)
-    assert infer["reason"] == f"blocked: export failed (see {export['log']})"
+    assert infer["reason"] == f"blocked: export failed (see {session.results.path / export['log']})"
     assert export["log"].endswith("_nodes_1_export.log")
 
 

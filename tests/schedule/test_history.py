@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tipc.history.keys import config_key
 from tipc.results.folder import ResultsDir
 from tipc.results.records import RunInfo, StageRecord, Status
-from tipc.schedule.history import Durations, Measured, config_key, read_history, stage_key
+from tipc.schedule.history import Durations, Measured, read_history, stage_key
 
 from .plans import plan_of, variant
 

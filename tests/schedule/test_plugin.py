@@ -1,4 +1,4 @@
-"""``pytest tipc`` with the scheduler (``--jobs``) and with xdist workers pinned to their GPU slots."""
+"""``pytest tipc`` with the scheduler (``--tipc-jobs``) and with xdist workers pinned to their GPU slots."""
 
 from __future__ import annotations
 
@@ -29,11 +29,11 @@ def run(pytester: pytest.Pytester, repo: Path, model: str, entries: str, *extra:
         str(config),
         "--mode",
         MODE,
-        "--python",
+        "--tipc-python",
         sys.executable,
-        "--device",
+        "--tipc-device",
         "gpu",
-        "--no-report",
+        "--tipc-no-report",
         "-p",
         "no:cacheprovider",
         *extra,
@@ -51,7 +51,16 @@ def overlap(a: StageRecord, b: StageRecord) -> bool:
 def test_jobs_under_pytest_runs_chains_side_by_side_and_reports_each_item(pytester, pytester_repo, monkeypatch):
     monkeypatch.setenv("TIPC_FAKE", "train:sleep=0.5,infer:gpu")
     result = run(
-        pytester, pytester_repo, "pj", "0|1", "--jobs", "auto", "--mem-per-chain", "1M", "--gpus-available", "4,5,6,7"
+        pytester,
+        pytester_repo,
+        "pj",
+        "0|1",
+        "--tipc-jobs",
+        "auto",
+        "--tipc-mem-per-chain",
+        "1M",
+        "--tipc-gpus-available",
+        "4,5,6,7",
     )
     result.assert_outcomes(passed=20)
     rs = records(pytester_repo, "pj")
@@ -64,7 +73,9 @@ def test_xdist_workers_pin_their_chains_to_their_slot_and_keep_cpu_benchmarks_ap
     pytester, pytester_repo, monkeypatch
 ):
     monkeypatch.setenv("TIPC_FAKE", "train:sleep=0.3,infer:gpu")
-    result = run(pytester, pytester_repo, "px", "0|1", "-n", "2", "--dist", "loadscope", "--gpus-available", "0,1,2,3")
+    result = run(
+        pytester, pytester_repo, "px", "0|1", "-n", "2", "--dist", "loadscope", "--tipc-gpus-available", "0,1,2,3"
+    )
     result.assert_outcomes(passed=20)
     rs = records(pytester_repo, "px")
     assert {r.status for r in rs} == {Status.PASSED}
@@ -80,7 +91,7 @@ def test_xdist_workers_pin_their_chains_to_their_slot_and_keep_cpu_benchmarks_ap
 
 
 def test_more_xdist_workers_than_gpus_block_gpu_chains_with_the_fix(pytester, pytester_repo):
-    result = run(pytester, pytester_repo, "py3", "0", "-n", "3", "--dist", "loadscope", "--gpus-available", "0,1")
+    result = run(pytester, pytester_repo, "py3", "0", "-n", "3", "--dist", "loadscope", "--tipc-gpus-available", "0,1")
     result.assert_outcomes(skipped=10)  # two chains, five stages each: blocked, not run on a GPU they do not hold
     reasons = {r.reason for r in records(pytester_repo, "py3")}
     assert len(reasons) <= 3 and all(
@@ -89,6 +100,8 @@ def test_more_xdist_workers_than_gpus_block_gpu_chains_with_the_fix(pytester, py
 
 
 def test_jobs_and_xdist_are_one_or_the_other(pytester, pytester_repo):
-    result = run(pytester, pytester_repo, "pe", "0", "--jobs", "2", "-n", "2", "--dist", "loadscope")
+    result = run(pytester, pytester_repo, "pe", "0", "--tipc-jobs", "2", "-n", "2", "--dist", "loadscope")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--jobs/--mem-per-chain run chains side by side in this process*use one of them*"])
+    result.stderr.fnmatch_lines(
+        ["*--tipc-jobs/--tipc-mem-per-chain run chains side by side in this process*use one of them*"]
+    )

@@ -19,7 +19,7 @@ from tipc.results.folder import read_run_info
 from .plans import CONFIG_DIR, MODE, variant
 
 NIGHTLY = Path(__file__).resolve().parents[2] / "nightly"
-SCRIPTS = ("run-shard.sh", "merge-shards.sh", "shards.sbatch")
+SCRIPTS = ("run-shard.sh", "merge-shards.sh", "shards.sbatch", "merge-shards.sbatch", "submit-slurm.sh", "checkout.sh")
 
 
 @pytest.mark.parametrize("name", SCRIPTS)
@@ -36,39 +36,115 @@ def shard_runs(script: str) -> list[list[str]]:
 def test_github_matrix_runs_each_shard_of_the_count_and_merges_after_all():
     job = yaml.safe_load((NIGHTLY / "shards-github.yml").read_text())
     shard, merge = job["jobs"]["shard"], job["jobs"]["merge"]
-    assert shard["strategy"]["matrix"]["shard"] == list(range(1, int(job["env"]["SHARDS"]) + 1))
-    steps = [step.get("run", "").replace("${{ matrix.shard }}", "3") for step in shard["steps"]]
+    assert shard["strategy"]["matrix"]["shard"] == list(range(1, 9))
+    steps = [
+        step.get("run", "").replace("${{ matrix.shard }}", "3").replace("${{ strategy.job-total }}", "8")
+        for step in shard["steps"]
+    ]
     (run,) = [words for step in steps for words in shard_runs(step)]
-    assert run[0] == "TIPC_SHARD=3/$SHARDS"
+    assert run[0] == "TIPC_SHARD=3/8"  # the count is the matrix's own (strategy.job-total)
     assert (NIGHTLY.parent / job["env"]["TIPC_CONFIGS"]).is_file()
     upload = next(s for s in shard["steps"] if "upload-artifact" in s.get("uses", ""))
     download = next(s for s in merge["steps"] if "download-artifact" in s.get("uses", ""))
-    assert upload["with"]["path"] == download["with"]["path"] == "${{ env.TIPC_OUTPUT }}"
+    assert upload["with"]["path"].splitlines() == ["${{ env.TIPC_OUTPUT }}", "!${{ env.TIPC_HISTORY }}"]
+    assert download["with"]["path"] == "${{ env.TIPC_OUTPUT }}"
     assert merge["needs"] == "shard" and merge["if"] == "always()"
     assert any("nightly/merge-shards.sh" in s.get("run", "") for s in merge["steps"])
-    restore = next(s for s in shard["steps"] if "cache/restore" in s.get("uses", ""))
-    save = next(s for s in merge["steps"] if "cache/save" in s.get("uses", ""))
-    assert restore["with"]["path"] == save["with"]["path"]  # every shard reads what the last merge wrote
+    caches = [s for j in (shard, merge) for s in j["steps"] if "actions/cache" in s.get("uses", "")]
+    # exactly the history file, under a key of the run and its attempt (a key is written once)
+    assert {c["with"]["path"] for c in caches} == {"${{ env.TIPC_HISTORY }}"}
+    assert {c["with"]["key"] for c in caches} == {"tipc-history-${{ github.run_id }}-${{ github.run_attempt }}"}
+    assert job["concurrency"]["cancel-in-progress"] is False
 
 
 def test_gitlab_parallel_job_runs_its_index_of_the_total_and_merges_after_all():
-    job = yaml.safe_load((NIGHTLY / "shards-gitlab.yml").read_text())
-    shard, merge = job["tipc-shard"], job["tipc-merge"]
+    doc = yaml.safe_load((NIGHTLY / "shards-gitlab.yml").read_text())
+    base, shard, merge = doc[".tipc-nightly"], doc["tipc-shard"], doc["tipc-merge"]
+    assert "stages" not in doc and (shard["stage"], merge["stage"]) == ("test", "deploy")  # GitLab's defaults
     assert shard["parallel"] == 8
     (run,) = [words for line in shard["script"] for words in shard_runs(line)]
     assert run[0] == "TIPC_SHARD=$CI_NODE_INDEX/$CI_NODE_TOTAL"  # CI_NODE_INDEX counts from 1, as --shard
-    assert merge["needs"] == [{"job": "tipc-shard", "artifacts": True}] and merge["when"] == "always"
-    assert (shard["cache"]["policy"], merge["cache"]["policy"]) == ("pull", "push")
-    assert shard["cache"]["key"] == merge["cache"]["key"]
+    assert shard["script"][0].startswith("nightly/checkout.sh ")  # fetch into the restored tree, no clone
+    assert merge["needs"] == [{"job": "tipc-shard", "artifacts": True}] and merge["rules"][0]["when"] == "always"
+    assert '$CI_PIPELINE_SOURCE == "schedule"' in base["rules"][0]["if"] and "push" not in base["rules"][0]["if"]
+    assert (base["cache"]["policy"], merge["cache"]["policy"]) == ("pull", "pull-push")
+    assert base["cache"]["paths"] == merge["cache"]["paths"] == [doc["variables"]["TIPC_HISTORY"]]
     assert any("nightly/merge-shards.sh" in line for line in merge["script"])
 
 
-def test_slurm_array_task_runs_its_index_and_task_one_submits_the_merge():
+def test_checkout_fetches_a_commit_into_a_folder_a_cache_restored_into(tmp_path):
+    upstream = tmp_path / "upstream"
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(upstream)]
+    upstream.mkdir()
+    subprocess.run([*git, "init", "-q"], check=True)
+    (upstream / "a.txt").write_text("one\n")
+    subprocess.run([*git, "add", "a.txt"], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    first = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    (upstream / "a.txt").write_text("two\n")
+    subprocess.run([*git, "commit", "-qam", "two"], check=True)
+    subprocess.run([*git, "config", "uploadpack.allowReachableSHA1InWant", "true"], check=True)
+    target = tmp_path / "PaddleOCR"
+    (target / "test_tipc" / "output").mkdir(parents=True)
+    (target / "test_tipc" / "output" / "tipc-history.sqlite").write_text("restored")  # the cache's
+    for ref, text in (("master", "two\n"), (first, "one\n"), ("master", "two\n")):  # night after night
+        done = subprocess.run(
+            ["bash", str(NIGHTLY / "checkout.sh"), f"file://{upstream}", ref, str(target)],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1"},
+        )
+        assert done.returncode == 0, done.stderr
+        assert (target / "a.txt").read_text() == text
+    assert (target / "test_tipc" / "output" / "tipc-history.sqlite").read_text() == "restored"
+
+
+FAKE_SBATCH = """#!/usr/bin/env bash
+# Slurm's sbatch as the recipe sees it: prints a job id; records each call's arguments.
+n=$(( $(wc -l <"$SBATCH_LOG" 2>/dev/null || echo 0) + 101 ))
+echo "$* TIPC_RUN_GROUP=${TIPC_RUN_GROUP:-}" >>"$SBATCH_LOG"
+echo "$n"
+"""
+
+
+def test_slurm_wrapper_submits_the_array_then_the_merge_after_it_with_the_same_options(tmp_path):
+    sbatch = tmp_path / "bin" / "sbatch"
+    sbatch.parent.mkdir()
+    sbatch.write_text(FAKE_SBATCH)
+    sbatch.chmod(0o755)
+    (tmp_path / "configs.txt").write_text("c.txt\n")
+    env = {
+        **os.environ,
+        "PATH": f"{sbatch.parent}:{os.environ['PATH']}",
+        "SBATCH_LOG": str(tmp_path / "calls"),
+        "TIPC_CONFIGS": "configs.txt",
+        "TIPC_MODE": MODE,
+        "TIPC_OUTPUT": "out",
+        "TIPC_SHARDS": "4",
+        "TIPC_GPUS_PER_TASK": "2",
+        "TIPC_MEM": "64G",
+    }
+    env.pop("TIPC_RUN_GROUP", None)
+    args = ["bash", str(NIGHTLY / "submit-slurm.sh"), "shards", "--partition=gpu", "--qos=night", "--", "--jobs", "2"]
+    done = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    array, merge = (tmp_path / "calls").read_text().splitlines()
+    assert "--array=1-4 --time=06:00:00 --gres=gpu:2 --mem=64G --partition=gpu --qos=night" in array
+    assert array.endswith("nightly/shards.sbatch --jobs 2 TIPC_RUN_GROUP=")
+    assert "--dependency=afterany:101 --time=01:00:00 --partition=gpu --qos=night" in merge
+    assert merge.endswith("nightly/merge-shards.sbatch TIPC_RUN_GROUP=slurm-101")
     text = (NIGHTLY / "shards.sbatch").read_text()
-    directives = dict(re.findall(r"^#SBATCH --([\w-]+)=(\S+)", text, re.M))
-    assert directives["array"] == "1-8"
-    assert 'TIPC_SHARD="${SLURM_ARRAY_TASK_ID}/${SLURM_ARRAY_TASK_COUNT}"' in text
-    assert '--dependency="afterany:${SLURM_ARRAY_JOB_ID}"' in text and "nightly/merge-shards.sh" in text
+    assert "sbatch " not in text.replace("#SBATCH", "")  # no task submits anything
+    assert 'TIPC_SHARD="${SLURM_ARRAY_TASK_ID}/${TIPC_SHARDS:-$SLURM_ARRAY_TASK_COUNT}"' in text
+    # one shard of that night again: its group and count, the caller's array
+    env["TIPC_RUN_GROUP"] = "slurm-101"
+    args = ["bash", str(NIGHTLY / "submit-slurm.sh"), "shards", "--array=3"]
+    done = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    rerun, again = (tmp_path / "calls").read_text().splitlines()[2:]
+    assert "--array=1-" not in rerun and "--array=3" in rerun and "TIPC_RUN_GROUP=slurm-101" in rerun
+    assert "--dependency=afterany:103" in again and again.endswith("TIPC_RUN_GROUP=slurm-101")
 
 
 def test_run_shard_then_merge_shards_make_one_report(fake_repo, tmp_path):
@@ -80,9 +156,10 @@ def test_run_shard_then_merge_shards_make_one_report(fake_repo, tmp_path):
         lines.append(str(path))
     configs.write_text("\n".join(lines))  # no newline at the end: the last config still counts
     env = {**os.environ, "TIPC_CONFIGS": str(configs), "TIPC_MODE": MODE, "TIPC_PYTHON": sys.executable}
+    env["TIPC_RUN_GROUP"] = "night-1"
     for k in (1, 2):
         done = subprocess.run(
-            ["bash", str(NIGHTLY / "run-shard.sh"), "--python", sys.executable, "-q"],
+            ["bash", str(NIGHTLY / "run-shard.sh"), "--tipc-python", sys.executable, "-q"],
             env={**env, "TIPC_SHARD": f"{k}/2"},
             capture_output=True,
             text=True,
@@ -100,9 +177,9 @@ def test_run_shard_then_merge_shards_make_one_report(fake_repo, tmp_path):
         check=False,
     )
     assert merged.returncode == 0, merged.stdout + merged.stderr
-    assert "tipc merge: 2 shard(s), 25 record(s)" in merged.stdout  # 5 chains × 5 stages
+    assert "tipc merge: run group night-1: 2 shard(s), 25 record(s)" in merged.stdout  # 5 chains × 5 stages
     info = read_run_info(output / "rc" / MODE / "run.json")
-    assert info.notes[0].startswith("merged from 2 shard(s)")
+    assert info.notes[0].startswith("merged from 2 shard(s) of run group night-1")
     summary = tmp_path / "reports" / "rc" / MODE / "latest" / "summary.json"
     assert json.loads(summary.read_text())["counts"]["passed"] == 25
 
@@ -115,4 +192,4 @@ def test_merge_shards_fails_when_there_is_nothing_to_merge(tmp_path):
         env={**os.environ, "TIPC_PYTHON": sys.executable},
         check=False,
     )
-    assert done.returncode == 1 and "no <model>/<mode>/shard<K>/ results under" in done.stderr
+    assert done.returncode == 1 and "no <model>/<mode>/shards/<run group>/shard<K>/ results under" in done.stderr

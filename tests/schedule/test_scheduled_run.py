@@ -133,7 +133,8 @@ def test_stages_never_measured_run_alone_under_auto_until_a_run_measured_them(fa
 def test_a_chain_needing_more_gpus_than_the_node_has_is_blocked_not_run(fake_repo, monkeypatch):
     monkeypatch.setenv("TIPC_FAKE", "infer:gpu")
     config = write(fake_repo, "wide", gpu_matrix("wide", "0|0,1,2"))
-    assert tipc_run([config], "--device", "gpu", "--gpus-available", "0,1", "--jobs", "2", "--mem-per-chain", "1M") == 0
+    # The selected chain did not run, and no failure upstream says why: the run does not pass.
+    assert tipc_run([config], "--device", "gpu", "--gpus-available", "0,1", "--jobs", "2", "--mem-per-chain", "1M") == 1
     assert {r.status for r in records(fake_repo, "wide") if r.chain == "norm_train-gpus_0-fp32"} == {Status.PASSED}
     wide = [r for r in records(fake_repo, "wide") if r.chain == "norm_train-gpus_0,1,2-fp32"]
     assert wide and all(r.status is Status.BLOCKED for r in wide)

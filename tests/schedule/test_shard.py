@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tipc.errors import SettingsError
 from tipc.results.folder import ResultsDir
 from tipc.results.records import RunInfo, StageRecord, Status
 from tipc.schedule.policy import Shard
@@ -83,7 +84,7 @@ def test_shards_run_every_chain_once_and_whole(tmp_path, count):
     configs = write_configs(tmp_path, 3)
     build = builder(tmp_path)
     whole = {p: build(p) for p in configs}
-    shards = [Sharding(Shard(k, count), configs, build) for k in range(1, count + 1)]
+    shards = [Sharding(Shard(k, count), "g1", configs, build) for k in range(1, count + 1)]
     seen: dict[str, int] = {}
     for k, sharding in enumerate(shards, 1):
         for path in configs:
@@ -99,7 +100,7 @@ def test_shards_run_every_chain_once_and_whole(tmp_path, count):
 def test_cases_dropped_outside_any_chain_belong_to_shard_one(tmp_path):
     plan = plan_of(variant({"infer_model": "null"}), mode="whole_infer")  # no chain: nothing to infer with
     assert not plan.chains and [s.id for s in plan.skipped] == ["infer_model"]
-    shards = [Sharding(Shard(k, 2), [tmp_path / "c.txt"], lambda _: plan) for k in (1, 2)]
+    shards = [Sharding(Shard(k, 2), "g1", [tmp_path / "c.txt"], lambda _: plan) for k in (1, 2)]
     assert [[s.id for s in sh.restrict(plan).skipped] for sh in shards] == [["infer_model"], []]
 
 
@@ -126,7 +127,7 @@ def test_recorded_durations_balance_and_the_notes_say_so(tmp_path):
     for plan in plans:
         for s in plan.stages():
             folder.append_record(record(plan, s.id, 100.0 if s.chain == slow.id and plan is plans[0] else 1.0))
-    first, second = (Sharding(Shard(k, 2), configs, build) for k in (1, 2))
+    first, second = (Sharding(Shard(k, 2), "g1", configs, build) for k in (1, 2))
     parts = [sh.restrict(p) for sh in (first, second) for p in plans]
     alone = next(i for i, p in enumerate(parts) if slow in p.chains) // 2
     assert sum(len(p.chains) for p in parts[alone * 2 : alone * 2 + 2]) == 1  # the slow chain is a part alone
@@ -135,5 +136,34 @@ def test_recorded_durations_balance_and_the_notes_say_so(tmp_path):
 
 def test_without_history_stage_counts_balance(tmp_path):
     configs = write_configs(tmp_path, 2)
-    note = Sharding(Shard(1, 3), configs, builder(tmp_path)).restrict(builder(tmp_path)(configs[0])).notes[-1]
+    note = Sharding(Shard(1, 3), "g1", configs, builder(tmp_path)).restrict(builder(tmp_path)(configs[0])).notes[-1]
     assert note.startswith("shard 1/3: ") and "stages" in note and "nothing recorded yet" in note
+
+
+def test_a_shard_re_run_later_runs_its_nights_split_whatever_the_history_says_now(tmp_path):
+    configs = write_configs(tmp_path, 2)
+    build = builder(tmp_path)
+    plans = [build(p) for p in configs]
+    that_night = [Sharding(Shard(1, 2), "night-1", configs, build).restrict(p) for p in plans]
+    folder = ResultsDir(results_folder(plans[0]))  # since then a merge recorded new durations
+    folder.begin(RunInfo(model="m", mode="lite_train_lite_infer", config=str(configs[0]), run_id="R1"))
+    for plan in plans:
+        for s in plan.stages():
+            folder.append_record(record(plan, s.id, 100.0 if s.chain == plan.chains[-1].id else 1.0))
+    again = [Sharding(Shard(1, 2), "night-1", configs, build).restrict(p) for p in plans]
+    tonight = [Sharding(Shard(1, 2), "night-2", configs, build).restrict(p) for p in plans]
+    assert [p.chains for p in again] == [p.chains for p in that_night]
+    assert again[0].partition == that_night[0].partition != tonight[0].partition
+    assert (results_folder(plans[0]) / "shards" / "night-1" / "split.json").is_file()
+    with pytest.raises(SettingsError, match=r"run group night-1 was split into 2 parts .*re-run its shards as K/2"):
+        Sharding(Shard(1, 3), "night-1", configs, build).restrict(plans[0])
+
+
+def test_a_recorded_split_that_does_not_read_stops_the_shard(tmp_path):
+    configs = write_configs(tmp_path, 1)
+    build = builder(tmp_path)
+    split = results_folder(build(configs[0])) / "shards" / "g" / "split.json"
+    split.parent.mkdir(parents=True)
+    split.write_text('{"parts": [[1]]}')
+    with pytest.raises(SettingsError, match=r"split\.json: expected"):
+        Sharding(Shard(1, 1), "g", configs, build).restrict(build(configs[0]))

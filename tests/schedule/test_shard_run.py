@@ -13,6 +13,7 @@ import tipc
 from tipc.cli.main import main
 from tipc.cluster.merge import merge_dirs
 from tipc.errors import ResultsError
+from tipc.history.store import HISTORY_FILE, History
 from tipc.report.load import is_carried, load_runs, run_ids
 from tipc.results.folder import read_records, read_run_info
 
@@ -31,9 +32,17 @@ def configs(repo: Path) -> list[Path]:
     return out
 
 
-def run_shard(paths: list[Path], shard: str, *extra: str) -> int:
+GROUP = "night-1"
+
+
+def run_shard(paths: list[Path], shard: str, *extra: str, group: str = GROUP) -> int:
     args = [a for c in paths for a in ("--config", str(c))]
-    return main(["run", *args, "--mode", MODE, "--python", sys.executable, "--no-report", "--shard", shard, *extra])
+    options = ["--mode", MODE, "--python", sys.executable, "--no-report", "--shard", shard, "--run-group", group]
+    return main(["run", *args, *options, *extra])
+
+
+def shard_dir(mode_dir: Path, k: int, group: str = GROUP) -> Path:
+    return mode_dir / "shards" / group / f"shard{k}"
 
 
 @pytest.fixture
@@ -46,10 +55,10 @@ def sharded(fake_repo):
 def test_every_shard_writes_its_own_folder_and_together_they_ran_every_chain_once(sharded):
     mode_dir, codes = sharded
     assert codes == [0] * SHARDS
-    infos = [read_run_info(mode_dir / f"shard{k}" / "run.json") for k in range(1, SHARDS + 1)]
+    infos = [read_run_info(shard_dir(mode_dir, k) / "run.json") for k in range(1, SHARDS + 1)]
     assert [i.shard for i in infos] == [f"{k}/{SHARDS}" for k in range(1, SHARDS + 1)]
     assert len({i.partition for i in infos}) == 1 and infos[0].partition
-    per_shard = [read_records(mode_dir / f"shard{k}" / "results.jsonl") for k in range(1, SHARDS + 1)]
+    per_shard = [read_records(shard_dir(mode_dir, k) / "results.jsonl") for k in range(1, SHARDS + 1)]
     ran = [(r.config, r.id) for rs in per_shard for r in rs]
     assert len(ran) == len(set(ran)) == 6 * 5  # 6 chains × (train, eval, export, 2 infer cases)
     chains = [{(r.config, r.chain) for r in rs} for rs in per_shard]
@@ -61,9 +70,9 @@ def test_every_shard_writes_its_own_folder_and_together_they_ran_every_chain_onc
 def test_merged_shards_are_one_run_in_one_report(sharded, tmp_path, capsys):
     mode_dir, _ = sharded
     assert main(["merge", str(mode_dir)]) == 0
-    assert "tipc merge: 3 shard(s), 30 record(s)" in capsys.readouterr().out
+    assert f"tipc merge: run group {GROUP}: 3 shard(s), 30 record(s)" in capsys.readouterr().out
     info = read_run_info(mode_dir / "run.json")
-    assert info.notes[0].startswith("merged from 3 shard(s): shard 1/3 ") and info.shard == ""
+    assert info.notes[0].startswith(f"merged from 3 shard(s) of run group {GROUP}: shard 1/3 ") and info.shard == ""
     assert main(["report", str(mode_dir), "--out", str(tmp_path / "reports")]) == 0
     runs = load_runs([mode_dir])
     ids = run_ids(runs)
@@ -84,20 +93,20 @@ def test_the_next_split_balances_by_the_merged_durations(sharded, monkeypatch):
     merge_dirs([mode_dir])
     monkeypatch.setenv("TIPC_FAKE", "train:sleep=0.1")
     paths = sorted((mode_dir.parents[3] / CONFIG_DIR).glob("[ab].txt"))
-    assert run_shard(paths, f"1/{SHARDS}") == 0
-    note = read_run_info(mode_dir / "shard1" / "run.json").notes
+    assert run_shard(paths, f"1/{SHARDS}", group="night-2") == 0
+    note = read_run_info(shard_dir(mode_dir, 1, "night-2") / "run.json").notes
     assert any("balanced by recorded durations" in n for n in note)
 
 
 def test_merge_refuses_shards_of_different_splits_and_names_a_missing_one(sharded):
     mode_dir, _ = sharded
-    other = mode_dir / "shard2" / "run.json"
+    other = shard_dir(mode_dir, 2) / "run.json"
     other.write_text(other.read_text().replace('"partition": "', '"partition": "x'))
     with pytest.raises(ResultsError, match="partition is 'x"):
         merge_dirs([mode_dir])
-    shutil.rmtree(mode_dir / "shard2")
+    shutil.rmtree(shard_dir(mode_dir, 2))
     info = read_run_info(merge_dirs([mode_dir]) / "run.json")
-    assert "shard(s) 2/3 missing: their chains are not in these results" in info.notes
+    assert "incomplete: shard 2/3 did not report: their chains are not in these results" in info.notes
 
 
 def test_a_shard_runs_under_pytest_too(pytester, pytester_repo):
@@ -110,15 +119,82 @@ def test_a_shard_runs_under_pytest_too(pytester, pytester_repo):
         *args,
         "--mode",
         MODE,
-        "--python",
+        "--tipc-python",
         sys.executable,
-        "--no-report",
+        "--tipc-no-report",
         "-p",
         "no:cacheprovider",
-        "--shard",
+        "--tipc-shard",
         "2/3",
+        "--tipc-run-group",
+        GROUP,
         "--collect-only",
         "-q",
     )
     chains = {line.split("::")[1] for line in result.outlines if line.count("::") == 2}
     assert len(chains) == 2  # of the six: the same part as tipc run's shard 2/3
+
+
+def test_night_after_night_a_cancelled_shard_is_a_gap_until_it_is_re_run(sharded, capsys):
+    mode_dir, _ = sharded  # night 1: three shards, never cleared
+    assert main(["merge", str(mode_dir)]) == 0
+    paths = sorted((mode_dir.parents[3] / CONFIG_DIR).glob("[ab].txt"))
+    assert run_shard(paths, "1/2", group="night-2") == 0  # a smaller array; its task 2 was cancelled
+    capsys.readouterr()
+    assert main(["merge", str(mode_dir)]) == 1
+    out, err = capsys.readouterr()
+    assert "tipc merge: run group night-2: 1 shard(s)" in out
+    assert "set aside (another night's, not merged): run group night-1: 3 part(s)" in out
+    assert "incomplete: shard 2/2 of run group night-2 did not report" in err
+    tonight = {read_run_info(shard_dir(mode_dir, 1, "night-2") / "run.json").run_id}
+    assert {r.run_id for r in read_records(mode_dir / "results.jsonl")} == tonight  # none is last night's
+    assert run_shard(paths, "2/2", group="night-2") == 0  # the re-run: that night's split, recorded
+    assert main(["merge", str(mode_dir)]) == 0
+    records = read_records(mode_dir / "results.jsonl")
+    assert len(records) == 30 and len({(r.config, r.id) for r in records}) == 30
+    infos = [read_run_info(shard_dir(mode_dir, k, "night-2") / "run.json") for k in (1, 2)]
+    assert {r.run_id for r in records} == {i.run_id for i in infos} and infos[0].partition == infos[1].partition
+
+
+def test_a_shard_with_no_chains_exits_0_with_a_note(fake_repo, capsys):
+    paths = configs(fake_repo)
+    assert run_shard(paths, "7/7") == 0  # six chains: the seventh part is empty
+    out = capsys.readouterr()
+    assert "shard 7/7 has no chains" in out.out + out.err
+
+
+def test_an_empty_shard_passes_under_pytest_too(pytester, pytester_repo):
+    args = [a for c in configs(pytester_repo) for a in ("--config", str(c))]
+    result = pytester.runpytest(
+        str(Path(tipc.__file__).parent),
+        "-c",
+        str(pytester.path / "tox.ini"),
+        *args,
+        *("--mode", MODE, "--tipc-python", sys.executable, "--tipc-no-report", "-p", "no:cacheprovider"),
+        *("--tipc-shard", "7/7", "--tipc-run-group", GROUP),
+    )
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["*tipc: shard 7/7 has no chains: the matrix's 6 chain(s) went to the other parts*"])
+
+
+def test_the_history_store_alone_carries_the_split_and_the_trends_to_the_next_night(sharded, tmp_path):
+    mode_dir, _ = sharded
+    assert main(["merge", str(mode_dir)]) == 0
+    assert main(["report", str(mode_dir), "--out", str(tmp_path / "reports")]) == 0
+    output = mode_dir.parents[1]
+    cached = (output / HISTORY_FILE).read_bytes()
+    shutil.rmtree(output)  # next night on a fresh CI runner: only the cached file comes back
+    shutil.rmtree(tmp_path / "reports")  # and deleting old reports loses no history
+    output.mkdir(parents=True)
+    (output / HISTORY_FILE).write_bytes(cached)
+    paths = sorted((mode_dir.parents[3] / CONFIG_DIR).glob("[ab].txt"))
+    for k in range(1, SHARDS + 1):
+        assert run_shard(paths, f"{k}/{SHARDS}", group="night-2") == 0
+        notes = read_run_info(shard_dir(mode_dir, k, "night-2") / "run.json").notes
+        assert any("balanced by recorded durations" in n for n in notes)
+    assert main(["merge", str(mode_dir)]) == 0
+    assert main(["report", str(mode_dir), "--out", str(tmp_path / "reports")]) == 0
+    series = History(output / HISTORY_FILE).series("sm", MODE)
+    per_config = {c: [e.run for e in series if e.config == c] for c in {e.config for e in series}}
+    assert sorted(per_config) == ["fake_rec/a.txt", "fake_rec/b.txt"]  # one series per config, both nights in it
+    assert all(len(runs) == 2 for runs in per_config.values())

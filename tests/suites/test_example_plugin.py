@@ -38,10 +38,19 @@ def test_a_pytest_plugin_adds_a_dialect_and_a_report_section(pytester: pytest.Py
     monkeypatch.setenv("PYTHONPATH", str(EXAMPLE))
     configs = tiny_checkout(pytester.path / "tiny")
     reports = pytester.path / "reports"
-    args = ["-p", "tipc_example_suite", "--config", str(configs), "--mode", MODE, "--repo", str(pytester.path / "tiny")]
+    args = [
+        "-p",
+        "tipc_example_suite",
+        "--config",
+        str(configs),
+        "--mode",
+        MODE,
+        "--tipc-repo",
+        str(pytester.path / "tiny"),
+    ]
     # In a subprocess: the plugin registered stays in that process (tipc's registry is one per process).
     result = pytester.runpytest_subprocess(
-        TIPC_DIR, "-c", str(pytester.path / "tox.ini"), *args, "--report-dir", str(reports)
+        TIPC_DIR, "-c", str(pytester.path / "tox.ini"), *args, "--tipc-report-dir", str(reports)
     )
     result.assert_outcomes(passed=4)
     index = next(p for p in reports.rglob("index.html") if "matrix" not in p.parts).read_text()

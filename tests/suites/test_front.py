@@ -153,5 +153,5 @@ def test_a_paddle2onnx_config_in_any_suites_checkout_plans_in_its_mode(tmp_path:
         "inference:tools/infer/predict_rec.py\n--use_gpu:False\n--det_model_dir:\n--rec_model_dir:\n--image_dir:./imgs\n"
     )
     plan = front.plan_path(p2o, PlanOptions("paddle2onnx_infer", repo=str(tmp_path), python="py"))
-    assert [s.name for s in plan.stages()][0] == "convert_rec"
+    assert next(s.name for s in plan.stages()) == "convert_rec"
     assert front.load(p2o).note.startswith("suite PaddleClas: detected")

@@ -45,10 +45,26 @@ def det_custom_op_fix(config: Path, recorded: tuple[Ran, ...]) -> tuple[Ran, ...
     return tuple(r for r in recorded if r.argv[:1] != (paddledetection.CUSTOM_OP_SCRIPT,))
 
 
+def clas_weights_fix(config: Path, recorded: tuple[Ran, ...]) -> tuple[Ran, ...]:
+    """PaddleClas (docs/suites.md): tipc evaluates and exports ``<save>/<train_model_name>``, where PaddleClas writes
+    its checkpoints; the bash looks in ``<save>/<model>/`` (``<save>/RecModel/``)."""
+    values = dict(_key_values(config))
+    stale = re.compile(
+        rf"/(?:{re.escape(values.get('model_name', ''))}|RecModel)/{re.escape(values.get('train_model_name', ''))}$"
+    )
+    return tuple(Ran(tuple(stale.sub(f"/{values.get('train_model_name', '')}", t) for t in r.argv), r.cwd, r.cuda)
+                 for r in recorded)  # fmt: skip
+
+
+def _key_values(config: Path) -> list[tuple[str, str]]:
+    return [(k.strip(), v.strip()) for k, _, v in (line.partition(":") for line in config.read_text().splitlines())]
+
+
 _ITER = re.compile(r"/iter_\d*/model\.pdparams$")
 # Documented differences (docs/suites.md): suite -> (name, the recording as tipc means to differ from it)
 FIXES: dict[str, tuple[str, Callable[[Path, tuple[Ran, ...]], tuple[Ran, ...]]]] = {
     "PaddleSeg": ("weights after --do_eval", seg_weights_fix),
+    "PaddleClas": ("weights where PaddleClas writes them", clas_weights_fix),
     "PaddleDetection": ("no custom operator install", det_custom_op_fix),
 }
 

@@ -16,4 +16,4 @@ def pytest_tipc_argv(here: Path, *options: str) -> list[str]:
     stay in ``here``), no cache provider, the running interpreter for the stages, and ``options``."""
     package = str(Path(tipc.__file__).parent)
     return [sys.executable, "-m", "pytest", package, "-c", str(here / "pytest.ini"), "-p", "no:cacheprovider",
-            "--python", sys.executable, *options]  # fmt: skip
+            "--tipc-python", sys.executable, *options]  # fmt: skip

@@ -36,10 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tipc.errors import UsageError
+    from tipc.files.write import write_atomic, writing
     from tipc.golden.files import golden_path, golden_text
     from tipc.golden.update import derive, run_facts
     from tipc.plan.golden import GOLDEN_DIR
-    from tipc.results.folder import load_results_dir, write_atomic
+    from tipc.results.folder import load_results_dir
 
     loaded = [(source, *load_results_dir(source, lambda w: print(w, file=sys.stderr))) for source in args.sources]
     config, mode = loaded[0][1].config, loaded[0][1].mode
@@ -50,11 +51,17 @@ def run(args: argparse.Namespace) -> int:
                 "give results folders of one config and mode"
             )
     runs = [run_facts(str(s), (r for r in records if r.config == config)) for s, _, records in loaded]
+    if args.golden_dir is None and not Path(config).is_file():
+        raise UsageError(
+            f"tipc golden update: the runs' config {config!r:.200} is not a file here, so there is no golden/ "
+            "beside it: pass --golden-dir DIR"
+        )
     folder = args.golden_dir or Path(config).parent / GOLDEN_DIR
     origin = f"{Path(config).name} in {mode}, from run(s) {', '.join(info.run_id or '?' for _, info, _ in loaded)}"
     for precision in runs[0].predictions or {"fp32": ()}:
         path = golden_path(folder, Path(config).stem, mode, precision)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        with writing(path.parent):
+            path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, golden_text(derive(runs, precision, mode, str(path)), origin))
         print(path)
     return 0

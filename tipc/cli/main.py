@@ -22,6 +22,7 @@ COMMANDS = {
     "report": ("tipc.cli.report_cmd", "render an HTML report from results directories"),
     "merge": ("tipc.cli.merge_cmd", "merge several nodes' results into one directory"),
     "doctor": ("tipc.cli.doctor_cmd", "check the machine and the stage interpreter for a config, before a run"),
+    "history": ("tipc.cli.history_cmd", "the history store: list, show, export or prune its runs"),
     "golden": ("tipc.cli.golden_cmd", "golden results: `tipc golden update --from RESULTS_DIR…` writes them"),
 }
 
@@ -43,7 +44,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # here, where a closed pipe can still be handled below
         return code
     except TipcError as exc:  # bad input or options: the message says what and where; no traceback
-        print(f"tipc: error: {exc}", file=sys.stderr)
+        from tipc.metrics.logtext import printable  # messages quote input: escapes shown, not obeyed
+
+        print(f"tipc: error: {printable(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader left (`tipc plan … | head`). Point stdout at /dev/null so that the

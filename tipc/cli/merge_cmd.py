@@ -1,8 +1,14 @@
-"""``tipc merge DIR... [--out DIR]``: several nodes' (or shards') results → one results directory."""
+"""``tipc merge DIR... [--out DIR] [--run-group ID]``: one night's nodes (or shards) → one results directory.
+
+Exit 0: every part of the group reported and was merged; 1: merged, but the group is incomplete
+(a shard of its split or a node of its list did not report: named on stderr and in the merged
+``run.json``'s notes); 2: nothing merged (parts that disagree, no part of the group).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -11,24 +17,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="DIR",
         help="node or shard results directories (each with results.jsonl, run.json, "
-        "results_python.log), or a <mode> directory holding node<k>/ or shard<k>/ ones",
+        "results_python.log), or a <mode> directory holding node<k>/ or shards/<group>/shard<K>/ ones",
     )
     parser.add_argument(
         "--out",
         metavar="DIR",
         default=None,
-        help="where to write the merged results (default: the node directories' common parent)",
+        help="where to write the merged results (default: the parts' <mode> directory)",
+    )
+    parser.add_argument(
+        "--run-group",
+        metavar="ID",
+        default=None,
+        help="the night to merge (run.json's run_group; default: the group of the part that started last); "
+        "parts of other groups are set aside and named",
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    from tipc.cluster.merge import merge_dirs
-    from tipc.results import ResultsDir, node_dirs
-    from tipc.results.folder import SHARD_PREFIX
+    from tipc.cluster.merge import merge
 
-    dirs = node_dirs(args.dirs)
-    out = merge_dirs(dirs, args.out)
-    count = len(ResultsDir(out).records())
-    parts = "shard(s)" if any(d.name.startswith(SHARD_PREFIX) for d in dirs) else "node(s)"
-    print(f"tipc merge: {len(dirs)} {parts}, {count} record(s) -> {out}")
+    merged = merge(args.dirs, args.out, args.run_group)
+    group = f"run group {merged.group}: " if merged.group else "no run group (parts of any night look alike): "
+    print(f"tipc merge: {group}{merged.parts} {merged.kind}(s), {merged.records} record(s) -> {merged.path}")
+    for line in merged.set_aside:
+        print(f"tipc merge: set aside (another night's, not merged): {line}")
+    if merged.gaps:
+        print(
+            f"tipc merge: incomplete: {', '.join(merged.gaps)} of run group {merged.group or '(none)'} did not "
+            "report; their chains are not in these results",
+            file=sys.stderr,
+        )
+        return 1
     return 0

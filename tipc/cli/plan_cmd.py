@@ -29,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tipc.cli.plan_summary import summary_line, summary_object
     from tipc.errors import TipcError
+    from tipc.metrics.logtext import printable
     from tipc.plan import plan_to_json, plan_to_text
     from tipc.session.problems import ConfigProblem, selection_line
     from tipc.session.settings import resolve_targets
@@ -42,11 +43,11 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(outcome, ConfigProblem):
             if outcome.is_error:
                 raise TipcError(outcome.reason)
-            print(outcome.line())
+            print(printable(outcome.line()))
         elif args.format == "json":
             print(json.dumps(plan_to_json(outcome), indent=1))
         else:
-            print(plan_to_text(outcome), end="")
+            print(printable(plan_to_text(outcome)), end="")  # config text: its escapes shown, not obeyed
         return 0
     entries = [(target.display, _plan(target)) for target in resolved]
     bad = [e for _, e in entries if isinstance(e, ConfigProblem)]

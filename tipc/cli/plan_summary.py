@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tipc.metrics.logtext import printable
 from tipc.plan import Plan
 from tipc.session.problems import ConfigProblem
 
@@ -21,11 +22,12 @@ def summary_fields(plan: Plan) -> dict[str, Any]:
 
 
 def summary_line(display: str, outcome: Plan | ConfigProblem) -> str:
+    """One line for a terminal: a model_name's escape sequences and bells are shown, not obeyed."""
     if isinstance(outcome, ConfigProblem):
-        return f"{display}: {'error' if outcome.is_error else 'not applicable'}: {outcome.reason}"
+        return printable(f"{display}: {'error' if outcome.is_error else 'not applicable'}: {outcome.reason}")
     f = summary_fields(outcome)
     counted = ", ".join(f"{f[key]} {key[:-1] if f[key] == 1 else key}" for key in ("chains", "stages", "notes"))
-    return f"{display}: {f['model']} {f['mode']}: {counted}"
+    return printable(f"{display}: {f['model']} {f['mode']}: {counted}")
 
 
 def summary_object(display: str, outcome: Plan | ConfigProblem) -> dict[str, Any]:

@@ -4,7 +4,8 @@ Prints each stage's status line as the bash did (yellow on a terminal), a
 failed stage's log tail, the summary paragraph and the HTML report's path
 (``--report-dir``, default ``./reports``), and the matrix report's over several configs.
 A config that cannot be planned is one line, before anything runs; the others run.
-Exit status: 0 when no stage failed, timed out or hung and every config planned (and, with
+Exit status: 0 when no stage failed, timed out or hung, none was blocked (a selected stage that did
+not run: ``run_fails``) and every config planned (and, with
 ``--fail-on regression``, no benchmark figure left its noise band), 1 otherwise,
 2 for bad options, 5 for a dry run (every command printed, nothing ran: never 0, which reads as
 a pass), 130 when interrupted (results so far are kept). A stdout closed before the

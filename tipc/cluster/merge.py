@@ -1,30 +1,67 @@
-"""Several nodes' (or shards') results directories → one directory a report can read.
+"""One night's node (or shard) results directories → one directory a report can read.
 
 Each node of a multi-node run writes its own ``results.jsonl``, ``run.json`` and
 ``results_python.log`` (under ``<mode>/node<rank>/``), and so does each part of a
-split matrix (``--shard K/N``, under ``<mode>/shard<K>/``). Merging keeps every
-record as it was (``node_rank``/``host``/``shard`` included), orders them by node,
-shard, then start time, and refuses directories that belong to different runs — for
-shards, to different splits (``RunInfo.partition``): shards that split the matrix
-differently could have run a chain twice or never. A missing shard is a note.
+split matrix (``--shard K/N``, under ``<mode>/shards/<run group>/shard<K>/``). A merge
+joins the parts of one run group (``tipc.cluster.group``: one night), the one asked
+for or the newest: a part of another group is set aside and named, never merged, and
+a part the group should have (a shard of its split, a node of its list) that did not
+report is a named gap, whatever folders other nights left. Merging keeps every record
+as it was (``node_rank``/``host``/``shard`` included), orders them by node, shard, then
+start time, and refuses parts that belong to different runs — for shards, to different
+splits (``RunInfo.partition``): shards that split the matrix differently could have
+run a chain twice or never.
 """
 
 from __future__ import annotations
 
+import os
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tipc.errors import ResultsError
-from tipc.results.folder import LEGACY_LOG, RECORDS, RUN_INFO, load_results_dir, node_dirs, write_atomic
+from tipc.errors import ResultsError, UsageError
+from tipc.files import read
+from tipc.files.write import write_atomic, writing
+from tipc.results.folder import (
+    LEGACY_LOG,
+    MAX_RESULTS_BYTES,
+    RECORDS,
+    RUN_INFO,
+    SHARDS,
+    load_results_dir,
+    newest_part,
+    part_dirs,
+    read_run_info,
+    record_line,
+)
 from tipc.results.records import RunInfo, StageRecord
 
 NodeResults = tuple[Path, RunInfo, list[StageRecord]]
 
 
+@dataclass(frozen=True, slots=True)
+class Merged:
+    """What a merge wrote, and what it did not join."""
+
+    path: Path
+    group: str  # "" for parts from before run groups
+    kind: str  # "shard" | "node"
+    parts: int
+    records: int
+    set_aside: tuple[str, ...]  # parts of other run groups, named
+    gaps: tuple[str, ...]  # parts of this group that did not report: "shard 3/8", "node 1"
+
+
+def _mode_dir(part: Path) -> Path:
+    """The ``<mode>`` folder a part belongs to (``<mode>/node<k>``, ``<mode>/shards/<group>/shard<K>``)."""
+    return part.parents[2] if part.parent.parent.name == SHARDS else part.parent
+
+
 def default_out(dirs: Sequence[Path]) -> Path:
-    """The common parent of the node directories (the ``<mode>`` directory)."""
-    parents = {d.resolve().parent for d in dirs}
+    """The ``<mode>`` directory the parts belong to."""
+    parents = {_mode_dir(d.resolve()) for d in dirs}
     if len(parents) != 1:
         raise ResultsError(
             str(dirs[0]), 0, "the node directories have different parents; pass --out DIR for the merged results"
@@ -32,24 +69,67 @@ def default_out(dirs: Sequence[Path]) -> Path:
     return parents.pop()
 
 
-def merge_dirs(paths: Sequence[str | Path], out: str | Path | None = None) -> Path:
-    """Merge node results into ``out`` (default: their common parent); returns ``out``."""
-    dirs = node_dirs(paths)
-    nodes = [(d, *load_results_dir(d)) for d in dirs]
+def _candidates(paths: Sequence[str | Path]) -> list[tuple[Path, RunInfo]]:
+    """The parts named: a ``<mode>`` folder stands for every part it holds (of any night)."""
+    out: list[tuple[Path, RunInfo]] = []
+    for raw in paths:
+        path = Path(raw)
+        parts = part_dirs(path)
+        out.extend(parts or [(path, read_run_info(path / RUN_INFO))])
+    return out
+
+
+def _set_aside(others: Sequence[tuple[Path, RunInfo]]) -> tuple[str, ...]:
+    by_group = Counter(info.run_group or "(none)" for _, info in others)
+    return tuple(
+        f"run group {group}: {count} part(s) ("
+        + ", ".join(str(d) for d, info in others if (info.run_group or "(none)") == group)
+        + ")"
+        for group, count in sorted(by_group.items())
+    )
+
+
+def merge(paths: Sequence[str | Path], out: str | Path | None = None, group: str | None = None) -> Merged:
+    """Merge one run group's parts into ``out`` (default: their ``<mode>`` directory). ``group``:
+    the run group to merge (default: the newest part's)."""
+    candidates = _candidates(paths)
+    if not candidates:
+        raise ResultsError(str(paths[0]) if paths else "<arguments>", 0, "no node or shard results to merge")
+    chosen = newest_part(candidates).run_group if group is None else group
+    mine = [(d, info) for d, info in candidates if info.run_group == chosen]
+    if not mine:
+        groups = ", ".join(sorted({i.run_group or "(none)" for _, i in candidates}))
+        raise ResultsError(str(paths[0]), 0, f"no part of run group {chosen} here; found run group(s) {groups}")
+    others = [(d, info) for d, info in candidates if info.run_group != chosen]
+    nodes = [(d, *load_results_dir(d)) for d, _ in mine]
     for d, _, _ in nodes:
-        if not (d / LEGACY_LOG).is_file():
+        if not (d / LEGACY_LOG).exists():
             raise ResultsError(str(d / LEGACY_LOG), 0, "missing; every node's results directory has one")
     _check_same_run(nodes)
     nodes.sort(key=lambda n: (n[1].node_rank, _shard_index(n[1])))
+    dirs = [d for d, _, _ in nodes]
     target = Path(out) if out is not None else default_out(dirs)
     if any(target.resolve() == d.resolve() for d in dirs):
         raise ResultsError(str(target), 0, "is one of the node directories; choose another --out")
-    target.mkdir(parents=True, exist_ok=True)
+    set_aside = _set_aside(others)
+    gaps = _gaps([info for _, info, _ in nodes])
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"--out {target}: is a file; expected a directory for the merged results")
+    with writing(target):
+        target.mkdir(parents=True, exist_ok=True)
     records = sorted((r for _, _, rs in nodes for r in rs), key=lambda r: (r.node_rank, r.start))
-    write_atomic(target / RECORDS, "".join(r.to_json() + "\n" for r in records))
-    write_atomic(target / RUN_INFO, merged_run_info(nodes).to_json() + "\n")
-    (target / LEGACY_LOG).write_bytes(merged_legacy_log(nodes))
-    return target
+    write_atomic(target / RECORDS, "".join(record_line(r, target) for r in records))
+    info = replace(merged_run_info(nodes, set_aside, gaps), folder=os.path.abspath(target))
+    write_atomic(target / RUN_INFO, info.to_json() + "\n")
+    with writing(target / LEGACY_LOG):
+        (target / LEGACY_LOG).write_bytes(merged_legacy_log(nodes))
+    kind = "shard" if nodes[0][1].shard else "node"
+    return Merged(target, chosen, kind, len(nodes), len(records), set_aside, gaps)
+
+
+def merge_dirs(paths: Sequence[str | Path], out: str | Path | None = None) -> Path:
+    """``merge`` of the newest run group; returns where the merged results are."""
+    return merge(paths, out).path
 
 
 def _check_same_run(nodes: list[NodeResults]) -> None:
@@ -90,27 +170,32 @@ def _shard_index(info: RunInfo) -> int:
     return int(info.shard.partition("/")[0]) if info.shard else 0
 
 
-def _missing_shards(infos: Sequence[RunInfo]) -> str:
-    shards = [i.shard for i in infos if i.shard]
-    if not shards:
-        return ""
-    count = int(shards[0].partition("/")[2])
-    missing = sorted(set(range(1, count + 1)) - {_shard_index(i) for i in infos})
-    if not missing:
-        return ""
-    names = ", ".join(f"{k}/{count}" for k in missing)
-    return f"shard(s) {names} missing: their chains are not in these results"
+def _gaps(infos: Sequence[RunInfo]) -> tuple[str, ...]:
+    """The parts the group should have and did not report: every shard of its split, every node
+    of its node list."""
+    if infos[0].shard:
+        count = int(infos[0].shard.partition("/")[2])
+        return tuple(f"shard {k}/{count}" for k in sorted(set(range(1, count + 1)) - {_shard_index(i) for i in infos}))
+    listed = max((i.nodes for i in infos), key=len)
+    ranks = {i.node_rank for i in infos}
+    return tuple(f"node {k} ({ip})" for k, ip in enumerate(listed) if k not in ranks)
 
 
-def merged_run_info(nodes: Sequence[NodeResults]) -> RunInfo:
+def merged_run_info(nodes: Sequence[NodeResults], set_aside: Sequence[str] = (), gaps: Sequence[str] = ()) -> RunInfo:
     """Node 0's (shard 1's) facts, with every part's host, the earliest start and the whole span."""
     infos = [info for _, info, _ in nodes]
     head = infos[0]
     start = min(i.start for i in infos)
     end = max(i.start + i.duration for i in infos)
     kind = "shard" if head.shard else "node"
-    notes = [f"merged from {len(nodes)} {kind}(s): " + ", ".join(f"{_part(i)} {i.host} ({d})" for d, i, _ in nodes)]
-    notes += filter(None, [_missing_shards(infos)])
+    group = f" of run group {head.run_group}" if head.run_group else ""
+    notes = [
+        f"merged from {len(nodes)} {kind}(s){group}: " + ", ".join(f"{_part(i)} {i.host} ({d})" for d, i, _ in nodes)
+    ]
+    if gaps:
+        notes.append(f"incomplete: {', '.join(gaps)} did not report: their chains are not in these results")
+    notes += [f"set aside (another night's, not merged): {line}" for line in set_aside]
+    notes += [f"{_part(i)} did not end (killed or still running)" for i in infos if not i.ended]
     for name in ("tipc_version", "paddle_version", "python_version", "device"):
         values = {getattr(i, name) for i in infos}
         if len(values) > 1:
@@ -126,6 +211,7 @@ def merged_run_info(nodes: Sequence[NodeResults]) -> RunInfo:
         start=start,
         duration=end - start,
         notes=tuple(notes),
+        ended=all(i.ended for i in infos),
     )
 
 
@@ -133,7 +219,10 @@ def merged_legacy_log(nodes: Sequence[NodeResults]) -> bytes:
     """Every node's status lines byte for byte, each node's block headed by one ``#`` line."""
     parts = []
     for d, info, _ in nodes:
-        text = (d / LEGACY_LOG).read_bytes()
+        try:
+            text = read.read_bytes(d / LEGACY_LOG, MAX_RESULTS_BYTES)
+        except OSError as exc:
+            raise ResultsError(str(d / LEGACY_LOG), 0, f"cannot be read ({exc.strerror or exc})") from None
         if text and not text.endswith(b"\n"):
             text += b"\n"
         parts.append(f"# {_part(info)} ({info.host}): {d / LEGACY_LOG}\n".encode() + text)

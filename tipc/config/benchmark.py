@@ -17,7 +17,11 @@ from tipc.errors import ConfigError, SettingsError
 
 SECTION = "train_benchmark_params"
 TO_STATIC_WORD = "dynamicTostatic"  # a model type holding it swaps norm_train for to_static_train
-DEVICE = re.compile(r"N([1-9]\d*)C([1-9]\d*)")
+# At most 6 digits each, checked before a number is made: the plan lists every card's id.
+DEVICE = re.compile(r"N([1-9]\d{0,5})C([1-9]\d{0,5})")
+MAX_NODES = 1024
+MAX_CARDS_PER_NODE = 64  # real machines have 1 to 16
+MAX_BATCH_DIGITS = 6
 _FLAG = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
 PARAMS_FORM = (
     "<modeltype>_bs<N>_<fp32|fp16|...>_<runmode>_N<nodes>C<cards> (e.g. dynamic_bs8_fp32_DP_N1C1) or dynamicTostatic"
@@ -110,15 +114,22 @@ def parse_selector(word: str) -> Selector:
     if len(parts) != 5:
         raise SettingsError(f"{bad}: expected 5 '_'-separated parts, {PARAMS_FORM}")
     model_type, bs, precision, run_mode, device = parts
-    digits = "".join(c for c in bs if c.isdigit())
-    if not bs.startswith("bs") or not digits or int(digits) == 0:
-        raise SettingsError(f"{bad}: batch part {bs!r}: expected bs<N> with N > 0, e.g. bs8")
+    digits = "".join(c for c in bs if "0" <= c <= "9")
+    if not bs.startswith("bs") or not 0 < len(digits) <= MAX_BATCH_DIGITS or int(digits) == 0:
+        raise SettingsError(f"{bad}: batch part {excerpt(bs)!r}: expected bs<N> with 0 < N < 1000000, e.g. bs8")
     match = DEVICE.fullmatch(device)
     if not match:
-        raise SettingsError(f"{bad}: device part {device!r}: expected N<nodes>C<cards>, e.g. N1C1, N1C8, N4C32")
+        raise SettingsError(
+            f"{bad}: device part {excerpt(device)!r}: expected N<nodes>C<cards>, e.g. N1C1, N1C8, N4C32"
+        )
     nodes, cards = int(match[1]), int(match[2])
     if cards < nodes:
         raise SettingsError(f"{bad}: device part {device!r}: expected at least one card per node")
+    if nodes > MAX_NODES or cards > nodes * MAX_CARDS_PER_NODE:
+        raise SettingsError(
+            f"{bad}: device part {device!r}: expected at most {MAX_NODES} nodes of at most "
+            f"{MAX_CARDS_PER_NODE} cards each"
+        )
     if not (model_type and precision and run_mode):
         raise SettingsError(f"{bad}: expected {PARAMS_FORM}")
     return Selector(word, model_type, digits, precision, run_mode, DeviceNum(nodes, cards))

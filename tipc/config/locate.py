@@ -45,12 +45,17 @@ def declared_repo(config_path: Path) -> Path | None:
         return None
     import yaml  # only for a target.yaml: a run without one does not pay for importing it
 
+    from tipc.config.yamldoc import NOT_YAML, load_yaml
+
     shown = str(target)
     data = read_bounded(target, f"a {TARGET_FILE} file holding 'repo: <path>'")
     try:
-        root = yaml.compose(data.decode("utf-8"))
-    except (UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise ConfigError(shown, _yaml_line(exc), f"cannot read it as YAML: expected 'repo: <path>' ({exc})") from None
+        root = load_yaml(data.decode("utf-8"), shown)[0]
+    except UnicodeDecodeError as exc:
+        raise ConfigError(shown, 0, f"cannot read it as YAML: expected 'repo: <path>' ({exc})") from None
+    except ConfigError as exc:
+        problem = exc.message.removeprefix(NOT_YAML)
+        raise ConfigError(shown, exc.line, f"cannot read it as YAML: expected 'repo: <path>' ({problem})") from None
     if not isinstance(root, yaml.MappingNode):
         raise ConfigError(shown, _node_line(root), "expected a mapping with 'repo: <path>'")
     for key, value in root.value:
@@ -92,8 +97,3 @@ def target_configs(checkout: Path) -> tuple[Path, ...]:
 
 def _node_line(node: yaml.Node | None) -> int:
     return node.start_mark.line + 1 if node is not None else 0
-
-
-def _yaml_line(exc: Exception) -> int:
-    mark = getattr(exc, "problem_mark", None)
-    return mark.line + 1 if mark is not None else 0

@@ -14,6 +14,7 @@ Bad content is an ``InputError`` naming the file, the line and what was expected
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ import yaml
 from tipc.config.bounds import read_bounded
 from tipc.config.yamldoc import YamlDoc, read_yaml
 from tipc.errors import ConfigError, InputError
+from tipc.files.write import under
 from tipc.golden.model import TOLERANCE_FIELDS, Golden, Tolerance, TrainFacts, default_tolerance
 from tipc.metrics.predictions import Box, Prediction, image_key, parse_boxes
 
@@ -35,8 +37,7 @@ class GoldenError(InputError):
 
 def find_golden(folder: Path, config_stem: str, mode: str, precision: str) -> Path | None:
     """The golden file for a config, mode and precision, or None (no golden)."""
-    for name in (f"{mode}_{precision}.yaml", f"{mode}.yaml"):
-        path = folder / config_stem / name
+    for path in (golden_path(folder, config_stem, mode, precision), under(folder, config_stem, mode, suffix=".yaml")):
         if path.is_file():
             return path
     paddleocr = sorted(p for p in folder.glob("python_*.txt") if precision in p.name)
@@ -47,8 +48,9 @@ def find_golden(folder: Path, config_stem: str, mode: str, precision: str) -> Pa
 
 
 def golden_path(folder: Path, config_stem: str, mode: str, precision: str) -> Path:
-    """Where ``tipc golden update`` writes the golden of a config, mode and precision."""
-    return folder / config_stem / f"{mode}_{precision}.yaml"
+    """Where ``tipc golden update`` writes the golden of a config, mode and precision: each name made
+    one safe component by the write door (a precision of ``../../x`` stays a file name in the folder)."""
+    return under(folder, config_stem, f"{mode}_{precision}", suffix=".yaml")
 
 
 def read_golden(path: Path, precision: str) -> Golden:
@@ -60,15 +62,39 @@ def read_golden(path: Path, precision: str) -> Golden:
         raise GoldenError(exc.path, exc.line, exc.message) from None
     if not isinstance(doc.data, dict):
         raise GoldenError(str(path), 1, "expected a mapping with tolerance, train, eval and predictions")
-    tolerance = default_tolerance(precision).merged(_numbers(doc, ("tolerance",), TOLERANCE_FIELDS))
+    given = _numbers(doc, ("tolerance",), TOLERANCE_FIELDS)
+    for name, value in given.items():
+        if value < 0:
+            raise _fail(doc, f"tolerance.{name}: {value}: expected a number >= 0", "tolerance", name)
+    tolerance = default_tolerance(precision).merged(given)
+    expected = _numbers(doc, ("eval",))
     train = None
     if doc.get("train") is not None:
         train_map = _mapping(doc, "train")
         floors = _numbers(doc, ("train", "metric_floor")) if "metric_floor" in train_map else {}
+        _check_floors(doc, floors, expected, tolerance)
         drop = _number(doc, train_map.get("loss_drop", 0.0), "train", "loss_drop")
+        if not 0 <= drop < 1:
+            raise _fail(doc, f"train.loss_drop: {drop}: expected a fraction of the first loss, 0 <= drop < 1", "train")
         train = TrainFacts(loss_drop=drop, metric_floor=floors)
     predictions = {key: _prediction(doc, key, value) for key, value in _mapping(doc, "predictions").items()}
-    return Golden(str(path), precision, tolerance, predictions, _numbers(doc, ("eval",)), train)
+    return Golden(str(path), precision, tolerance, predictions, expected, train)
+
+
+def _check_floors(
+    doc: YamlDoc, floors: Mapping[str, float], expected: Mapping[str, float], tolerance: Tolerance
+) -> None:
+    """A floor no run that meets the golden's own eval value could pass is a mistake, not a check."""
+    for name, floor in floors.items():
+        if name in expected and floor > expected[name] + tolerance.metric:
+            raise _fail(
+                doc,
+                f"train.metric_floor.{name}: {floor} is above eval.{name} ({expected[name]}) and its tolerance: "
+                "no run that matches this golden could pass it",
+                "train",
+                "metric_floor",
+                name,
+            )
 
 
 def _fail(doc: YamlDoc, message: str, *keys: str) -> GoldenError:
@@ -85,8 +111,8 @@ def _mapping(doc: YamlDoc, *keys: str) -> dict[str, Any]:
 
 
 def _number(doc: YamlDoc, value: Any, *keys: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _fail(doc, f"{'.'.join(keys)}: expected a number, found {value!r}", *keys)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise _fail(doc, f"{'.'.join(keys)}: expected a finite number, found {value!r:.60}", *keys)
     return float(value)
 
 

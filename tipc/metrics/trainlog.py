@@ -13,7 +13,9 @@ _NUMBER = re.compile(r"(?<![\w.])([A-Za-z_][\w]*): (-?(?:\d+(?:\.\d+)?(?:[eE][-+
 
 def _step_values(lines: Iterable[str]) -> Iterator[dict[str, float]]:
     for _, message in messages_of_lines(lines):
-        if _STEP_LINE.search(message):
+        # The substring test first: the regex costs 85 ms a MiB on a line that is no step (1 GB of
+        # output without a newline comes as 1 MiB lines), the test a hundredth of that.
+        if "global_step: " in message and _STEP_LINE.search(message):
             yield {name: float(value) for name, value in _NUMBER.findall(message)}
 
 

@@ -29,11 +29,12 @@ from tipc.config.benchmark import DEFAULT_DEVICE, BenchmarkParams, DeviceNum, Se
 from tipc.config.model import NULL, Field, TipcConfig
 from tipc.config.values import paired
 from tipc.errors import ConfigError
+from tipc.files.write import component, name_part
 from tipc.plan.chains import Built, Context, train_chain
 from tipc.plan.fragments import Fragment
 from tipc.plan.lists import distinct_values
 from tipc.plan.model import PlanOptions, Skipped, SpeedSpec, Stage, Topology
-from tipc.plan.naming import component, name_part, stage_id
+from tipc.plan.naming import stage_id
 from tipc.plan.topology import classify, on_cpu, parse_topology
 from tipc.plan.trainers import resolve_trainer
 

@@ -188,6 +188,7 @@ class Plan:
     status_tail: str = " "  # what the suite's status_check writes after the log path (tipc.run.legacy)
     shard: str = ""  # "K/N" when this plan is one part of a matrix split across runs (tipc.schedule.shard)
     partition: str = ""  # the split's fingerprint: shards of one split carry the same
+    run_group: str = ""  # the night this shard or node belongs to (tipc.cluster.group)
 
     def stages(self) -> Iterator[Stage]:
         """Every stage in the order the bash would run it."""

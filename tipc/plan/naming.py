@@ -2,51 +2,20 @@
 
 Every path tipc derives from config values (the output folder, save dirs, stage and infer logs) stays
 inside the output root, by construction rather than by refusal: the bash runs a ``model_name`` of
-``a/b``, and a refused config helps no one when a name can be made safe. So:
-
-* a config value that becomes part of a name (``model_name``, trainer names, autocast values, the
-  infer sweep's values, the gpu label) has ``%`` and ``/`` percent-escaped (``%25``, ``%2F``): it
-  cannot add or climb a directory level, and two distinct values never share a name;
-* a whole component that would be ``.`` or ``..`` is escaped too (``%2E``), so ``model_name:..``
-  is a folder of its own;
-* a component longer than ``NAME_BYTES`` is cut and ends in a hash of its whole text (a file system
-  refuses names over 255 bytes; what is appended to a save dir's name stays within that).
-
-Ordinary values (no ``%`` or ``/``, not ``.`` or ``..``, short) are spelled exactly as the bash spelled
-them, so legacy names are byte-identical. Paths the config names itself (ymls, image dirs,
-whole_infer's model dirs, ``train_model_name`` and ``inference_dir`` inside the save dir) are the
-target's to read or write and are passed on as written; tipc creates nothing there.
+``a/b``, and a refused config helps no one when a name can be made safe. A config value that becomes
+part of a name (``model_name``, trainer names, autocast values, the infer sweep's values, the gpu
+label) is escaped by the write door (``tipc.files.write``: ``name_part``, ``component``), so that it
+cannot add or climb a directory level and two distinct values never share a name; ordinary values
+are spelled exactly as the bash spelled them, so legacy names are byte-identical. Paths the config
+names itself (ymls, image dirs, whole_infer's model dirs, ``train_model_name`` and ``inference_dir``
+inside the save dir) are the target's to read or write and are passed on as written; tipc creates
+nothing there.
 """
 
 from __future__ import annotations
 
-import hashlib
-
+from tipc.files.write import component, name_part
 from tipc.plan.model import InferCase, StageKind, Topology
-
-# A file system's NAME_MAX (255 bytes) less room for what is appended to a save dir's name
-# (``.log``, ``_launch_log``).
-NAME_BYTES = 200
-_HASH_CHARS = 16
-
-
-def name_part(value: str) -> str:
-    """A config value as part of a file name: ``%`` and ``/`` escaped, nothing else changed."""
-    return value.replace("%", "%25").replace("/", "%2F")
-
-
-def component(name: str, suffix: str = "") -> str:
-    """``name + suffix`` as one path component: never ``.`` or ``..``, at most ``NAME_BYTES`` bytes."""
-    if name in (".", ".."):
-        name = "%2E" * len(name)
-    whole = name + suffix
-    encoded = whole.encode("utf-8", "surrogatepass")
-    if len(encoded) <= NAME_BYTES:
-        return whole
-    digest = hashlib.sha256(encoded).hexdigest()[:_HASH_CHARS]
-    room = NAME_BYTES - len(suffix.encode("utf-8", "surrogatepass")) - len(digest) - 1
-    kept = name.encode("utf-8", "surrogatepass")[:room].decode("utf-8", "ignore")
-    return f"{kept}~{digest}{suffix}"
 
 
 def output_dir(output_root: str, model: str, mode: str, node_rank: int | None = None) -> str:

@@ -36,10 +36,11 @@ from tipc.config.bounds import MAX_STAGES, excerpt
 from tipc.config.model import NULL, Field
 from tipc.config.paddle2onnx import Paddle2OnnxConfig
 from tipc.errors import ConfigError
+from tipc.files.write import component, name_part
 from tipc.plan.env import whole_infer_env
 from tipc.plan.fragments import GAP, Command, Fragment, assemble, config_text, literal, set_param
 from tipc.plan.model import Chain, PlanOptions, Skipped, Stage, StageKind, Topology
-from tipc.plan.naming import component, name_part, stage_id
+from tipc.plan.naming import stage_id
 from tipc.plan.topology import CPU_ENTRY
 
 CHAIN = "paddle2onnx"

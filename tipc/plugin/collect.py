@@ -25,6 +25,7 @@ from tipc.plugin.problem_nodes import ProblemNode
 from tipc.results.records import StageRecord, Status
 from tipc.run.plan_run import command_text
 from tipc.run.summary import failure_text
+from tipc.session.options import respell
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr, TracebackStyle  # pytest exports neither
@@ -88,7 +89,7 @@ class ConfigNode(pytest.Collector):
                 target=self.target,
                 plugin=self.plugin,
             )
-        for skipped in plan.skipped:
+        for position, skipped in enumerate(plan.skipped):
             if skipped.id.rpartition("::")[0] not in chain_ids:
                 yield DroppedItem.from_parent(
                     self,
@@ -97,13 +98,14 @@ class ConfigNode(pytest.Collector):
                     skipped=skipped,
                     target=self.target,
                     plugin=self.plugin,
+                    position=position,
                 )
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
     ) -> str | TerminalRepr:
         if isinstance(excinfo.value, TipcError):
-            return str(excinfo.value)
+            return respell(str(excinfo.value))
         return super().repr_failure(excinfo)  # a Collector's takes no style (it picks its own)
 
 
@@ -118,7 +120,7 @@ class ChainNode(pytest.Collector):
         self.plugin = plugin
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
-        for stage in self.chain.stages:
+        for position, stage in enumerate(self.chain.stages):
             yield StageItem.from_parent(
                 self,
                 name=stage.name,
@@ -126,8 +128,9 @@ class ChainNode(pytest.Collector):
                 stage=stage,
                 target=self.target,
                 plugin=self.plugin,
+                position=position,
             )
-        for skipped in self.dropped:
+        for position, skipped in enumerate(self.dropped, len(self.chain.stages)):
             name = skipped.id.rpartition("::")[2]
             yield DroppedItem.from_parent(
                 self,
@@ -136,6 +139,7 @@ class ChainNode(pytest.Collector):
                 skipped=skipped,
                 target=self.target,
                 plugin=self.plugin,
+                position=position,
             )
 
 
@@ -145,8 +149,9 @@ def _skip(reason: str) -> None:
 
 
 class StageItem(pytest.Item):
-    def __init__(self, *, stage: Stage, target: ConfigTarget, plugin: TipcPlugin, **kw: Any) -> None:
+    def __init__(self, *, stage: Stage, target: ConfigTarget, plugin: TipcPlugin, position: int = 0, **kw: Any) -> None:
         super().__init__(**kw)
+        self.position = position  # in its chain: the plan's order (tipc.plugin.order)
         self.stage = stage
         self.target = target
         self.plugin = plugin
@@ -192,8 +197,11 @@ class StageItem(pytest.Item):
 class DroppedItem(pytest.Item):
     """A case the plan drops by rule (null script, a skip rule of the sweep): visible, skipped."""
 
-    def __init__(self, *, skipped: Skipped, target: ConfigTarget, plugin: TipcPlugin, **kw: Any) -> None:
+    def __init__(
+        self, *, skipped: Skipped, target: ConfigTarget, plugin: TipcPlugin, position: int = 0, **kw: Any
+    ) -> None:
         super().__init__(**kw)
+        self.position = position  # after its chain's stages
         self.skipped = skipped
         self.target = target
         self.plugin = plugin

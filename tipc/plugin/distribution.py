@@ -17,7 +17,7 @@ KEEPS_CHAINS_WHOLE = ("no", "loadscope", "loadfile")
 
 def check_distribution(config: pytest.Config, multi_node: bool = False, scheduled: bool = False) -> None:
     """Refuse any xdist mode that could split a chain (``-n 2`` alone means ``--dist load``),
-    any xdist at all on a multi-node run, and xdist beside tipc's own scheduler (``--jobs``)."""
+    any xdist at all on a multi-node run, and xdist beside tipc's own scheduler (``--tipc-jobs``)."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
     distributed = config.getoption("numprocesses", None) or config.getoption("tx", None)
@@ -25,7 +25,7 @@ def check_distribution(config: pytest.Config, multi_node: bool = False, schedule
     if distributed and scheduled:
         # Each worker would schedule its share against the whole machine's GPUs and memory.
         raise pytest.UsageError(
-            "tipc: --jobs/--mem-per-chain run chains side by side in this process; -n does it with "
+            "tipc: --tipc-jobs/--tipc-mem-per-chain run chains side by side in this process; -n does it with "
             "xdist workers (each pinned to its slot of the GPUs): use one of them"
         )
     if distributed and multi_node:

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tipc.session.options import respell
+
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr, TracebackStyle  # pytest exports neither
 
@@ -49,7 +51,7 @@ class DoctorItem(pytest.Item):
         self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
     ) -> str | TerminalRepr:
         if isinstance(excinfo.value, DoctorFailed):
-            return str(excinfo.value)
+            return respell(str(excinfo.value))
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Any, int, str]:

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tipc.session.options import respell
+
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr, TracebackStyle  # pytest exports neither
 
@@ -40,7 +42,7 @@ class ProblemNode(pytest.Collector):
         self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
     ) -> str | TerminalRepr:
         if isinstance(excinfo.value, ConfigUnplannable):
-            return self.problem.reason
+            return respell(self.problem.reason)
         return super().repr_failure(excinfo)  # a Collector's takes no style (it picks its own)
 
 
@@ -50,7 +52,7 @@ class NotApplicableItem(pytest.Item):
         self.problem = problem
 
     def runtest(self) -> None:
-        raise pytest.skip.Exception(f"not applicable {self.problem.reason}", _use_item_location=True)
+        raise pytest.skip.Exception(f"not applicable {respell(self.problem.reason)}", _use_item_location=True)
 
     def reportinfo(self) -> tuple[Any, int, str]:
         return self.path, 0, f"not applicable {self.problem.display}"

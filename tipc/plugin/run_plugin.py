@@ -20,15 +20,19 @@ from tipc.errors import TipcError
 from tipc.plan import StageKind
 from tipc.plugin.collect import StageItem, TipcDirectory, keyword_for
 from tipc.plugin.distribution import check_distribution
+from tipc.plugin.order import ChainOrder
 from tipc.plugin.pytest_cache import CacheGuard
+from tipc.plugin.timeouts import PytestTimeout
 from tipc.proc.executor import ProcessExecutor, sigterm_as_interrupt
-from tipc.results.records import Status
+from tipc.results.records import Status, run_fails
 from tipc.run import legacy
 from tipc.run.plan_run import DRY_RUN, DRY_RUN_EXIT
 from tipc.run.summary import run_paragraph
 from tipc.schedule.devices import worker_index
+from tipc.session.layers import ini_layer
 from tipc.session.lifecycle import TipcSession
 from tipc.session.matrix import cause_history, write_matrix
+from tipc.session.options import respell
 from tipc.session.preflight import failure_message
 from tipc.session.problems import no_stage, selection_line, split
 from tipc.session.progress import Progress, for_front
@@ -43,11 +47,19 @@ def activate(config: pytest.Config) -> None:
     for kind in StageKind:
         config.addinivalue_line("markers", f"{kind.value}: tipc {kind.value} stages")
     try:
-        settings = resolve_settings(config.getoption)
+        ini = ini_layer(config.getini, str(config.inipath) if config.inipath else "pytest's ini")
+        settings = resolve_settings(config.getoption, ini=ini)
     except TipcError as exc:
-        raise pytest.UsageError(str(exc)) from None
+        raise pytest.UsageError(respell(str(exc))) from None
     if settings is None:
         return
+    if config.pluginmanager.hasplugin("repeat") and (getattr(config.option, "count", None) or 1) > 1:
+        # Each item N times in a row is no chain run: export would run N times on one training.
+        raise pytest.UsageError(
+            f"tipc: --count {config.option.count} (pytest-repeat) runs each stage again right after "
+            "itself, not the chain again; to repeat a chain, run pytest tipc that many times (each "
+            "run is recorded, the report's trends compare them)"
+        )
     # A config that cannot be planned fails its own collector; the other configs must still run.
     config.option.continue_on_collection_errors = True
     worker = getattr(config, "workerinput", None)
@@ -58,6 +70,9 @@ def activate(config: pytest.Config) -> None:
             scheduled=settings.schedule.concurrent,
         )
     config.pluginmanager.register(TipcPlugin(config, settings, worker), "tipc-run")
+    config.pluginmanager.register(ChainOrder(config), "tipc-order")
+    if config.pluginmanager.hasplugin("timeout"):
+        config.pluginmanager.register(PytestTimeout(), "tipc-pytest-timeout")
 
 
 class TipcPlugin:
@@ -148,16 +163,20 @@ class TipcPlugin:
         self.progress = self._make_progress()
         self._signals.enter_context(sigterm_as_interrupt())
         self.cache.remember()
+        workers = session.config.getoption("numprocesses", None)
         try:
-            refused = self.session.begin(lambda line: self.write(line + "\n"))
-        except TipcError as exc:  # the results folder is another run's
+            side_by_side = isinstance(workers, int) and workers > 1  # xdist's controller
+            if self.worker is None and (side_by_side or self.settings.schedule.concurrent):
+                self.session.refuse_shared_folders(f"pytest-xdist ({workers} workers)" if side_by_side else "--jobs")
+            refused = self.session.begin(lambda line: self.write(respell(line) + "\n"))
+        except TipcError as exc:  # the results folder is another run's, or two configs would share one
             self._signals.close()
-            raise pytest.UsageError(str(exc)) from None
+            raise pytest.UsageError(respell(str(exc))) from None
         # pytest skips sessionfinish when its own start fails after this (a closed stdout:
         # `pytest tipc | head -1`); its cleanups always run, and end the run there.
         self.config.add_cleanup(self._end_if_unfinished)
         for warning in self.session.warnings:
-            self.write(warning + "\n")
+            self.write(respell(warning) + "\n")
         self._warned = len(self.session.warnings)
         if self.session.doctor_failed() and session.config.getoption("dist", "no") != "no":
             # Workers would run the stages: they cannot see what the controller blocked.
@@ -166,7 +185,9 @@ class TipcPlugin:
         if refused:
             # Before collection, so nothing runs; sessionfinish is not called after an exit here.
             self._end(report=False)
-            pytest.exit("\n".join(failure_message(r) for r in refused), returncode=pytest.ExitCode.TESTS_FAILED)
+            pytest.exit(
+                respell("\n".join(failure_message(r) for r in refused)), returncode=pytest.ExitCode.TESTS_FAILED
+            )
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> None:
@@ -195,10 +216,17 @@ class TipcPlugin:
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         # tryfirst: before the cache provider writes what --lf will read next time.
         self._end()
+        if self.session.empty_shard and session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+            session.exitstatus = pytest.ExitCode.OK  # more parts than chains: this one had nothing to run
         if self.settings.run.dry_run and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = DRY_RUN_EXIT  # every item skipped, nothing ran: no green for CI
-        if self.session.owner and self.session.fails_on_findings() and session.exitstatus == pytest.ExitCode.OK:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # --fail-on regression: pytest's status says so
+        if (
+            self.session.owner
+            and session.exitstatus == pytest.ExitCode.OK
+            and (self.session.fails_on_findings() or run_fails(r.status for r in self.session.records()))
+        ):
+            # --fail-on regression, or a selected stage blocked with no failure upstream: pytest's status says so
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def _end(self, report: bool = True) -> None:
         """End the run once: its folders, ``run.json``, the watchdog, then its reports."""
@@ -242,7 +270,7 @@ class TipcPlugin:
         if self.matrix is not None:
             terminalreporter.write_line(f"tipc: matrix report: {self.matrix}")
         for warning in self.session.warnings[self._warned :]:
-            terminalreporter.write_line(warning, yellow=True)
+            terminalreporter.write_line(respell(warning), yellow=True)
         colour = "red" if self.session.fails_on_findings() else "yellow"
         for line in self.session.finding_lines():
-            terminalreporter.write_line(line, **{colour: True})
+            terminalreporter.write_line(respell(line), **{colour: True})

@@ -13,9 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import yaml
-
-from tipc.config.yamldoc import Origin, YamlDoc
+from tipc.config.bounds import excerpt
+from tipc.config.yamldoc import NOT_YAML, Origin, YamlDoc, load_yaml
 from tipc.errors import ConfigError
 
 
@@ -30,13 +29,13 @@ def parse_override(word: str, origin: Origin) -> Override:
     """``word`` is ``key=value`` (the caller checked the ``=``)."""
     key, _, text = word.partition("=")
     try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        value = load_yaml(text, origin.path, origin.line)[1]
+    except ConfigError as exc:
+        problem = exc.message.removeprefix(NOT_YAML)
         raise ConfigError(
             origin.path,
             origin.line,
-            f"{origin.what}: value {text!r} is not YAML ({problem}); expected a YAML value, "
+            f"{origin.what}: value {excerpt(text)!r} is not YAML ({problem}); expected a YAML value, "
             "as PaddleOCR's tools read -o values",
         ) from None
     return Override(tuple(key.split(".")), value, origin)

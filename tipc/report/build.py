@@ -12,8 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 from tipc.report.compare import status_counts
-from tipc.report.criteria import criteria_of
-from tipc.report.load import NodeRun, RunIds, is_carried, run_ids
+from tipc.report.load import NodeRun, RunIds, is_carried, run_ids, run_roots
 from tipc.report.matrix import build_matrix
 from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, Tally
 from tipc.report.naming import RowKey, StageKey, is_multi_node, make_anchors, row_key, stage_key
@@ -23,6 +22,7 @@ from tipc.report.stages import stage_groups
 from tipc.report.trainbench import build_train_benchmark
 from tipc.report.trends import Trends, judged_figures
 from tipc.results.records import RunInfo, StageRecord, run_verdict
+from tipc.run.criteria import criteria_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +151,7 @@ def build_report(
     head = header(runs)
     ids = run_ids(runs)
     own = [r for r in records if not is_carried(r, ids)]
+    roots = run_roots(runs)
     return ReportModel(
         title=f"tipc · {head.model} · {head.mode}",
         generated=generated,
@@ -158,11 +159,11 @@ def build_report(
         tally=tally(records, ids),
         comparison=comparison,
         matrix=build_matrix(records, anchors.stages, anchors.rows, multi, ids),
-        groups=stage_groups(records, anchors.stages, anchors.rows, report_dir, multi, ids),
+        groups=stage_groups(records, anchors.stages, anchors.rows, report_dir, multi, ids, roots),
         performance=build_performance([r for r in records if not is_carried(r, ids)], anchors.stages),
         history=history,
         train_benchmark=build_train_benchmark([r for r in records if not is_carried(r, ids)], anchors.stages),
-        predictions=build_predictions([r for r in records if not is_carried(r, ids)], anchors.stages),
+        predictions=build_predictions([r for r in records if not is_carried(r, ids)], anchors.stages, roots),
         trends=trends,
         criteria=criteria_of(own, judged_figures(trends)),
     )

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tipc.errors import ResultsError
+from tipc.files import read
 from tipc.report.figures import FIGURE_BY_KEY, stage_figures
 from tipc.report.load import RunIds, is_carried
 from tipc.report.model import Comparison, FigureMove, NotCompared, StageChange
@@ -30,6 +31,7 @@ from tipc.results.records import StageRecord, Status, run_verdict
 SUMMARY_FILE = "summary.json"
 SUMMARY_SCHEMA = 2
 DEFAULT_THRESHOLD = 0.10
+MAX_SUMMARY_BYTES = 64 << 20  # a summary holds a line per stage
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +102,7 @@ class RunSummary:
     @classmethod
     def from_json(cls, text: str, source: str) -> RunSummary:
         try:
-            d = _field(json.loads(text), "summary", dict)
+            d = _field(read.json_of(text), "summary", dict)
             schema = _field(d.get("schema", 1), "schema", int)
             if schema > SUMMARY_SCHEMA:
                 raise ValueError(f"schema {schema} is newer than this tipc reads ({SUMMARY_SCHEMA}); upgrade tipc")
@@ -274,7 +276,7 @@ def _moves(
 def read_summary(path: Path) -> RunSummary:
     """A ``summary.json``; ``ResultsError`` names it and says why it is not one."""
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read.read_bytes(path, MAX_SUMMARY_BYTES).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ResultsError(
             str(path), 0, f"not a tipc report summary: not UTF-8 text ({exc.reason} at byte {exc.start})"

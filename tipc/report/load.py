@@ -9,17 +9,23 @@ figures from older ones.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from tipc.errors import ResultsError
+from tipc.files import read
 from tipc.results.folder import RUN_INFO, Warn, load_results_dir, node_dirs
 from tipc.results.records import RunInfo, StageRecord
 
 # (node rank, shard) → the id of that node's (shard's) run ("" before run ids): every node and
 # every shard of a split matrix is a run of its own.
 RunIds = Mapping[tuple[int, str], str]
+# The folders a report may read files from (None: a record this process wrote, trusted as it is).
+Roots = tuple[str, ...] | None
+# How deep a results folder lies in its repo at most: test_tipc/output/<model>/<mode>/node<k>/shard<k>.
+REPO_DEPTH = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,3 +82,25 @@ def carried_note(record: StageRecord, ids: RunIds) -> str:
     if not is_carried(record, ids):
         return ""
     return f"from earlier run {record.run_id}" if record.run_id else "from an earlier run (before run ids)"
+
+
+def run_roots(runs: Sequence[NodeRun]) -> tuple[str, ...]:
+    """Where the files a report shows may lie: each results folder, and a stage's cwd (its repo) when
+    the results folder lies in it, at most ``REPO_DEPTH`` levels down (never the file system's root).
+    A record is input like any other: a log, an image or an output it names elsewhere (``/etc``, a
+    ``../`` path, a link out) is not read."""
+    roots: dict[str, None] = {}
+    for run in runs:
+        source = os.path.realpath(run.source)
+        roots[source] = None
+        for cwd in dict.fromkeys(r.cwd for r in run.records if r.cwd):
+            base = os.path.realpath(cwd)
+            depth = len(Path(os.path.relpath(source, base)).parts)
+            if base != os.sep and read.inside(source, [base]) and depth <= REPO_DEPTH:
+                roots[base] = None
+    return tuple(roots)
+
+
+def readable(path: str | Path, roots: Roots) -> bool:
+    """Whether a path a record names lies in ``roots``."""
+    return roots is None or read.inside(path, roots)

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import quote
 
+from tipc.files import read
 from tipc.metrics.logtext import printable
 from tipc.report.model import Link, LogTail
 from tipc.report.naming import argv_option
@@ -33,17 +34,9 @@ _FAILURE_MARKERS = ("Traceback (most recent call last)", "Error", "ABORT")
 def read_tail(path: Path, max_lines: int = TAIL_LINES, max_bytes: int = TAIL_BYTES, since: int = 0) -> tuple[str, bool]:
     """The last ``max_lines`` lines within the last ``max_bytes`` bytes after byte ``since``; True
     when cut. A file now shorter than ``since`` was replaced since: all of it is the stage's."""
-    with open(path, "rb") as fh:
-        size = fh.seek(0, os.SEEK_END)
-        base = since if since <= size else 0
-        start = max(base, size - max_bytes)
-        fh.seek(start)
-        data = fh.read()
-    text = data.decode("utf-8", errors="replace")
-    if start > base:
-        text = text.partition("\n")[2]  # the first line is a fragment
-    lines = printable(text).splitlines()
-    return "\n".join(lines[-max_lines:]), start > base or len(lines) > max_lines
+    data, cut = read.tail(path, max_bytes, since)
+    lines = printable(data.decode("utf-8", errors="replace")).splitlines()
+    return "\n".join(lines[-max_lines:]), cut or len(lines) > max_lines
 
 
 def offset_of(record: StageRecord, path: str | Path) -> int:

@@ -61,6 +61,8 @@ def cell(record: StageRecord | None, anchor: str, carried: str = "") -> Cell:
     text = _SHORT[status]
     if status not in _EXPLAINED and record.duration:
         note = f"{record.duration:.1f} s"
+    if record.flaky:  # passed when a rerun plugin ran it again: said in the cell, not hidden in a pass
+        note, title = record.flaky_note, f"{title} — {record.flaky_note}"
     if carried:
         note, title = carried, f"{title} ({carried})"
     return Cell(status=status.value, text=text, note=note, title=title, anchor=anchor, carried=carried)

@@ -17,9 +17,9 @@ from tipc.report.predictions import PredictionsView
 from tipc.report.svg import Plot
 
 if TYPE_CHECKING:  # their own modules build them, and import this one
-    from tipc.report.criteria import Criteria
     from tipc.report.trainbench import TrainBenchmark
     from tipc.report.trends import Trends
+    from tipc.run.criteria import Criteria
 
 Pairs = tuple[tuple[str, str], ...]
 
@@ -291,6 +291,6 @@ class ReportModel:
     train_benchmark: TrainBenchmark | None = None  # benchmark_train runs (tipc.report.trainbench)
     predictions: PredictionsView | None = None  # tipc.report.predictions
     trends: Trends | None = None  # None: no trend history asked for (tipc.report.trends)
-    criteria: Criteria | None = None  # what the verdict rests on, shown beside it (tipc.report.criteria)
+    criteria: Criteria | None = None  # what the verdict rests on, shown beside it (tipc.run.criteria)
     # (title, plain text) from plugins' pytest_tipc_report_sections (tipc.suites.hookspecs), shown as written
     sections: tuple[tuple[str, str], ...] = ()

@@ -13,6 +13,7 @@ from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from tipc.files import read
 from tipc.report.overview import VERDICTS, Earlier, HistoryKey, OverviewRow
 from tipc.results.folder import Warn
 
@@ -20,6 +21,7 @@ MATRIX = "matrix"  # <report root>/matrix/<run id>/: the matrix pages and their 
 SUMMARY = "summary.json"
 SCHEMA = 1
 LOOK_BACK = 30  # earlier runs read at most, newest first
+MAX_SUMMARY_BYTES = 64 << 20  # a summary holds a line per stage
 
 
 def summary_json(run_id: str, rows: Sequence[OverviewRow]) -> str:
@@ -50,7 +52,7 @@ def _text(value: Any, name: str) -> str:
 
 def read_summary(path: Path) -> tuple[str, dict[HistoryKey, Earlier]]:
     """(run id, each config's entry); ``ValueError`` (or ``OSError``) says why it is not one."""
-    data = json.loads(path.read_bytes().decode("utf-8"))
+    data = read.json_of(read.read_bytes(path, MAX_SUMMARY_BYTES))
     if not isinstance(data, dict) or data.get("schema") != SCHEMA or not isinstance(data.get("rows"), list):
         raise ValueError(f"expected a matrix summary of schema {SCHEMA} with rows")
     run_id = _text(data.get("run_id"), "run_id")

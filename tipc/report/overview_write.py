@@ -11,12 +11,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from tipc.files.write import write_atomic
 from tipc.report.build import format_time
 from tipc.report.overview import ConfigOutcome, OverviewPage, build_page
 from tipc.report.overview_history import MATRIX, SUMMARY, cause_history, earlier_runs, summary_json
 from tipc.report.render import environment
 from tipc.report.write import INDEX, update_latest
-from tipc.results.folder import Warn, write_atomic
+from tipc.results.folder import Warn
 
 
 def render_overview(page: OverviewPage) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tipc.metrics.predictions import Prediction, read_predictions
+from tipc.report.load import Roots, readable
 from tipc.report.naming import StageKey, stage_key, stage_name
 from tipc.report.thumbs import image_file, thumbnail
 from tipc.results.records import StageRecord
@@ -95,32 +96,37 @@ def _points(box: tuple[tuple[float, float], ...], scale: float) -> str:
     return " ".join(f"{x * scale:.1f},{y * scale:.1f}" for x, y in box)
 
 
-def image_view(p: Prediction, record: StageRecord, thumbs: _Thumbs) -> ImageView:
-    thumb, scale = thumbs.get(image_file(p.image, record.cwd, record.argv))
+def image_view(p: Prediction, record: StageRecord, thumbs: _Thumbs, roots: Roots = None) -> ImageView:
+    found = image_file(p.image, record.cwd, record.argv)
+    thumb, scale = thumbs.get(found if found is not None and readable(found, roots) else None)
     boxes = tuple(_points(b, scale) for b in p.boxes or ()) if thumb else ()
     score = "" if p.score is None else f"{p.score:.4f}"
     return ImageView(p.key, p.text, score, boxes, len(p.boxes or ()), p.empty, thumb)
 
 
-def case_view(record: StageRecord, anchor: str, thumbs: _Thumbs) -> CaseView | None:
+def case_view(record: StageRecord, anchor: str, thumbs: _Thumbs, roots: Roots = None) -> CaseView | None:
+    if not readable(record.log, roots):
+        return None
     try:
         predictions = read_predictions(Path(record.log))
     except OSError:
         return None
     if not predictions:
         return None
-    images = tuple(image_view(p, record, thumbs) for p in predictions[:SHOWN])
+    images = tuple(image_view(p, record, thumbs, roots) for p in predictions[:SHOWN])
     empty = sum(p.empty for p in predictions)
     return CaseView(anchor, record.chain, stage_name(record), len(predictions), empty, images)
 
 
-def build_predictions(records: Sequence[StageRecord], anchors: Mapping[StageKey, str]) -> PredictionsView | None:
+def build_predictions(
+    records: Sequence[StageRecord], anchors: Mapping[StageKey, str], roots: Roots = None
+) -> PredictionsView | None:
     """None when the run has neither predictions nor golden checks (nothing to show)."""
     cases = []
     thumbs = _Thumbs()
     infers = [r for r in records if r.kind == "infer" and r.status.ran]
     for record in infers[:MAX_CASES]:
-        view = case_view(record, anchors.get(stage_key(record), ""), thumbs)
+        view = case_view(record, anchors.get(stage_key(record), ""), thumbs, roots)
         if view is not None:
             cases.append(view)
     goldens = tuple(

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from tipc.report.load import RunIds, carried_note
+from tipc.report.load import Roots, RunIds, carried_note, readable
 from tipc.report.logtail import command_text, failing_worker, file_link, log_tail, offset_of, worker_logs
 from tipc.report.matrix import ordered_row_keys
-from tipc.report.model import Link, StageGroup, StageView
+from tipc.report.model import Link, LogTail, StageGroup, StageView
 from tipc.report.naming import RowKey, StageKey, node_label, row_key, stage_key, stage_name
 from tipc.results.records import StageRecord, Status
 
@@ -25,9 +25,15 @@ def _metrics(metrics: Mapping[str, object]) -> tuple[tuple[str, str], ...]:
     return tuple((k, str(v)) for k, v in sorted(metrics.items()) if v is not None and v != "")
 
 
-def stage_view(record: StageRecord, anchor: str, report_dir: Path, multi: bool, carried: str = "") -> StageView:
-    """``carried``: what says the record is an earlier run's, "" for this run's (see ``load.carried_note``)."""
-    workers = worker_logs(record) if record.kind == "train" else ()
+OUTSIDE = "not shown: the record names a log outside the run's results folder and repo"
+
+
+def stage_view(
+    record: StageRecord, anchor: str, report_dir: Path, multi: bool, carried: str = "", roots: Roots = None
+) -> StageView:
+    """``carried``: what says the record is an earlier run's, "" for this run's (see ``load.carried_note``);
+    ``roots``: where the logs it names may lie (``load.run_roots``)."""
+    workers = tuple(p for p in worker_logs(record) if readable(p, roots)) if record.kind == "train" else ()
     since = {p: offset_of(record, p) for p in workers}
     broken = failing_worker(workers, since) if workers and record.status.is_failure else None
     return StageView(
@@ -42,14 +48,16 @@ def stage_view(record: StageRecord, anchor: str, report_dir: Path, multi: bool, 
         env=_env(record.env),
         duration=record.duration,
         returncode=record.returncode,
-        reason=record.reason,
+        reason=record.reason or record.flaky_note,
         metrics=_metrics(record.metrics),
         log=log_tail(
             record.log,
             report_dir,
             short=record.status is Status.PASSED,
             since=offset_of(record, record.log) if record.log else 0,
-        ),
+        )
+        if readable(record.log, roots)
+        else LogTail(missing=OUTSIDE),
         worker_logs=tuple(Link(file_link(p, report_dir), p.name) for p in workers),
         worker_tail=log_tail(str(broken), report_dir, label=f"failing rank: {broken.name}", since=since[broken])
         if broken
@@ -68,6 +76,7 @@ def stage_groups(
     report_dir: Path,
     multi: bool,
     run_ids: RunIds | None = None,
+    roots: Roots = None,
 ) -> tuple[StageGroup, ...]:
     by_row: dict[RowKey, list[StageRecord]] = {}
     for r in records:
@@ -81,7 +90,7 @@ def stage_groups(
                 title=key[0],
                 node=node_label(key[1], rows[0].host) if multi else "",
                 stages=tuple(
-                    stage_view(r, stage_anchors[stage_key(r)], report_dir, multi, carried_note(r, run_ids or {}))
+                    stage_view(r, stage_anchors[stage_key(r)], report_dir, multi, carried_note(r, run_ids or {}), roots)
                     for r in rows
                 ),
             )

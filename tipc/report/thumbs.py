@@ -4,7 +4,9 @@ An image is looked up where the predictor read it (its logged path under the sta
 by name in the stage's ``--image_dir``), shrunk to at most ``WIDTH`` × ``HEIGHT`` and embedded
 as a JPEG data URI, so that the page stays self-contained; the report defines each once, however
 many cases show it. Pillow is imported only here, and only when a report shows predictions; an
-image that cannot be read is simply not shown.
+image that cannot be read is simply not shown. The file is read through the read door (a regular
+file of at most ``MAX_BYTES``) and decoded from those bytes; one of more than ``MAX_PIXELS`` pixels
+(a decompression bomb) is refused before decoding, and a JPEG is decoded at thumbnail scale.
 """
 
 from __future__ import annotations
@@ -17,8 +19,14 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from tipc.files import read
+
 WIDTH, HEIGHT = 240, 160
 MAX_BYTES = 8 << 20  # larger files are not opened
+# Decoded, an image costs 3-4 bytes a pixel: a 50 KB PNG can claim 20000 × 20000 pixels (1.2 GB, 15 s).
+# Checked here from the header rather than by lowering Pillow's global MAX_IMAGE_PIXELS: the report
+# runs inside pytest, whose process is shared with the project's own tests that may use Pillow.
+MAX_PIXELS = 25_000_000
 QUALITY = 80
 
 
@@ -73,16 +81,26 @@ def looks_like_image(head: bytes) -> bool:
 @functools.lru_cache(maxsize=256)
 def _thumbnail(path: Path, mtime_ns: int, size: int) -> Thumb | None:
     try:
-        with open(path, "rb") as f:
-            if not looks_like_image(f.read(12)):
-                return None
-        from PIL import Image
+        data = read.read_bytes(path, MAX_BYTES)  # regular files only, never more than MAX_BYTES
+    except OSError:
+        return None
+    if not looks_like_image(data[:12]):
+        return None
+    import warnings
 
-        with Image.open(path) as image:
-            image.load()
-            full_width = image.width
-            small = image.convert("RGB")
-    except Exception:  # noqa: BLE001 - any unreadable image: not shown, the prediction still is
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            # Pillow warns above its own pixel limit and raises above twice that: a bomb either way.
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as image:
+                full_width = image.width
+                if image.width * image.height > MAX_PIXELS:
+                    return None  # refused from the header alone, before a pixel is decoded
+                image.draft("RGB", (WIDTH, HEIGHT))  # a JPEG decodes at a fraction of its size
+                small = image.convert("RGB")
+    except Exception:  # noqa: BLE001 - any unreadable image or bomb: not shown, the prediction still is
         return None
     small.thumbnail((WIDTH, HEIGHT))
     out = io.BytesIO()

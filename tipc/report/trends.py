@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from tipc.history.store import RunFigures, SeriesKey
 from tipc.metrics.noise import Band, TrendPolicy, TrendVerdict, judge
 from tipc.report.figures import FIGURE_BY_KEY, FIGURES
 from tipc.report.naming import StageKey
 from tipc.report.sparkline import Sparkline, sparkline
 from tipc.report.svg import fmt_figure, fmt_range
-from tipc.report.trend_store import RunFigures, SeriesKey
 
 _RANK = {TrendVerdict.REGRESSION.value: 0, TrendVerdict.IMPROVEMENT.value: 1}
 _FIGURE_ORDER = {f.key: i for i, f in enumerate(FIGURES)}

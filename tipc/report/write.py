@@ -21,14 +21,15 @@ the run ids in the summaries, never by folder names or times.
 from __future__ import annotations
 
 import os
-import re
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tipc.errors import ResultsError
+from tipc.errors import ResultsError, UsageError
+from tipc.files.write import under, write_atomic, writing
+from tipc.history.store import history_file
 from tipc.metrics.noise import DEFAULT_RUNS, TrendPolicy
 from tipc.report.build import Anchors, all_records, anchors_for, build_report, format_time, head_info, run_span
 from tipc.report.compare import (
@@ -44,24 +45,23 @@ from tipc.report.compare import (
     summarize,
 )
 from tipc.report.compare import compare as compare_runs
-from tipc.report.criteria import Criteria
 from tipc.report.load import NodeRun, is_carried, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
 from tipc.report.naming import stage_key
 from tipc.report.render import render, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
-from tipc.report.trend_store import record_run, run_figures
+from tipc.report.trend_store import TREND_FILE, record_run, run_figures, stage_times
 from tipc.report.trends import Regression, Trends, build_trends
-from tipc.results.folder import RECORDS, Warn, has_results, write_atomic
+from tipc.results.folder import RECORDS, Warn, has_results, portable_root
 from tipc.results.records import Status
+from tipc.run.criteria import Criteria
 from tipc.suites.registry import report_sections
 
 INDEX = "index.html"
 LATEST = "latest"
 HISTORY_LINKS = 12
 DEFAULT_TRENDS = TrendPolicy()
-_UNSAFE_DIR = re.compile(r"[^A-Za-z0-9_.+-]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,18 +75,15 @@ def run_timestamp(start: float) -> str:
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(start or time.time()))
 
 
-def _dir_name(text: str) -> str:
-    return _UNSAFE_DIR.sub("_", text).strip("._") or "unknown"
-
-
 def report_mode_dir(out_root: Path, model: str, mode: str) -> Path:
-    """Where the reports of one model and mode go: ``<out_root>/<model>/<mode>/``."""
-    return Path(out_root) / _dir_name(model) / _dir_name(mode)
+    """Where the reports of one model and mode go: ``<out_root>/<model>/<mode>/``, each name made one
+    safe component by the write door (models named ``.``, ``..`` or ``模型`` get folders of their own)."""
+    return under(out_root, model, mode)
 
 
 def run_report_dir(out_root: Path, model: str, mode: str, run_id: str) -> Path:
     """The folder of one run's report."""
-    return report_mode_dir(out_root, model, mode) / _dir_name(run_id)
+    return under(out_root, model, mode, run_id)
 
 
 def _to_stderr(message: str) -> None:
@@ -161,7 +158,8 @@ def _history_links(history: Sequence[PastRun]) -> tuple[HistoryEntry, ...]:
 def _trends(
     mode_dir: Path, runs: Sequence[NodeRun], order: str, anchors: Anchors, policy: TrendPolicy, warn: Warn
 ) -> Trends:
-    """This run into the mode folder's trend history, then each figure against its earlier runs.
+    """This run into the history store (beside the results: ``tipc.history.store``), then each figure
+    against its earlier runs.
     The history keeps at least the default window, so a night with a short ``--trend-runs``
     does not forget what longer windows read. One shard's report (``--shard``) is judged but not
     recorded: the merged run's report records every shard's figures, under its own run id."""
@@ -169,8 +167,13 @@ def _trends(
     records = all_records(runs)
     own = [r for r in records if not is_carried(r, ids)]
     current = run_figures(order, own)
-    one_shard = bool(head_info(runs).shard) and len({r.shard for r in records}) == 1
-    history = record_run(mode_dir, current, max(policy.runs, DEFAULT_RUNS), warn, write=not one_shard)
+    head = head_info(runs)
+    one_shard = bool(head.shard) and len({r.shard for r in records}) == 1
+    store = history_file(portable_root(runs[0].source), head.model, head.mode, mode_dir)
+    keep = max(policy.runs, DEFAULT_RUNS)
+    history = record_run(
+        store, mode_dir / TREND_FILE, head.model, head.mode, current, stage_times(own), keep, warn, write=not one_shard
+    )
     unjudged = {
         stage_key(r): not_compared_why(Status.PASSED.value, r.status.value, kind_of(r.id))
         for r in own
@@ -222,7 +225,10 @@ def write_report(
     run_dir = run_report_dir(out_root, summary.model, summary.mode, summary.run_id) if summary.run_id else None
     report_dir = run_dir or mode_dir / summary.timestamp
     name = report_dir.name
-    report_dir.mkdir(parents=True, exist_ok=True)
+    if Path(out_root).exists() and not Path(out_root).is_dir():
+        raise UsageError(f"--out {out_root}: is a file; expected the folder that holds the reports")
+    with writing(report_dir):
+        report_dir.mkdir(parents=True, exist_ok=True)
 
     past = read_history(mode_dir, name, warn or _to_stderr) if history else ()
     anchors = anchors_for(records)

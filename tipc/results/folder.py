@@ -9,6 +9,13 @@
     <out>/.tipc.lock           held (flock) by the run that owns the folder; names it
     <out>/.tipc_stage/         the stages running now: how the next run finds one a killed harness left
     <out>/.tipc_passed.jsonl   a stamp per stage that ran: what it ran, if it passed (the last one counts)
+    <out>/.tipc_reserve        64 KiB kept while a run goes on: given up when the disk fills, so that
+                               the stage that filled it keeps its record and the run ends its run.json
+
+A record's paths (``log``, ``log_offsets``' files) are written relative to the ``<mode>`` folder
+the results folder belongs to (``portable_root``) when they lie inside it, and read back against
+where that folder is now: results copied to another machine, or merged on another CI runner, still
+name their logs. ``run.json``'s ``folder`` keeps the absolute path they were written in.
 
 Several processes of one run may append at once (pytest-xdist workers run different
 chains of one plan), so every append is one ``write`` on an ``O_APPEND`` descriptor:
@@ -29,11 +36,14 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
 from tipc.errors import OutputError, ResultsError, UsageError
+from tipc.files import read
+from tipc.files.write import make_dirs, write_atomic, writing
 from tipc.plan.model import Stage
 from tipc.results.records import RecordError, RunInfo, StageRecord
 
@@ -44,10 +54,18 @@ RUNS = "runs"
 LOCK = ".tipc.lock"
 RUNNING = ".tipc_stage"
 PASSED_STAMPS = ".tipc_passed.jsonl"
+RESERVE = ".tipc_reserve"
+RESERVE_BYTES = 64 * 1024  # a record is a few KiB, run.json less: room for the last of each
 NODE_PREFIX = "node"
-SHARD_PREFIX = "shard"  # a part of a split matrix (--shard K/N) writes <mode>/shard<K>/
+SHARD_PREFIX = "shard"  # a part of a split matrix (--shard K/N) writes <mode>/shards/<run group>/shard<K>/
+SHARDS = "shards"
+# What the readers accept: a record is a few KiB (predictions included), a run.json less.
+MAX_RECORD_BYTES = 16 << 20
+MAX_RESULTS_BYTES = 1 << 30
+MAX_RUN_INFO_BYTES = 16 << 20
 
 Warn = Callable[[str], None]
+T = TypeVar("T")
 
 
 class FolderBusy(UsageError):
@@ -66,21 +84,14 @@ def stage_digest(stage: Stage) -> str:
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
 
 
-@contextlib.contextmanager
-def _writing(path: Path) -> Iterator[None]:
-    """An OSError while writing ``path`` becomes an ``OutputError`` naming it (a full disk, a
-    read-only folder): the fronts stop the run with that message instead of a traceback."""
-    try:
-        yield
-    except OSError as exc:
-        raise OutputError(str(path), exc) from None
+Span = tuple[int, int]  # where a line went: the file's size before it and after it
 
 
-def _append(path: Path, text: str) -> None:
+def _append(path: Path, text: str) -> Span:
     """One ``write`` on an ``O_APPEND`` descriptor; a line cut short (a disk that filled up
     mid-write) is taken back, so that every line in the file stays a whole record."""
     data = text.encode()
-    with _writing(path):
+    with writing(path):
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             before = os.fstat(fd).st_size
@@ -94,56 +105,109 @@ def _append(path: Path, text: str) -> None:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         finally:
             os.close(fd)
+    return before, before + written
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Readers see the old file or the new one, never half of one; no temp file survives a failure."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with _writing(path):
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+def _take_back(path: Path, span: Span) -> bool:
+    """Remove the line written at ``span`` when it is still the file's last; False when it is not."""
+    with writing(path):
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            if os.fstat(fd).st_size != span[1]:
+                return False
+            os.ftruncate(fd, span[0])
+            return True
+        finally:
+            os.close(fd)
+
+
+def portable_root(folder: Path) -> Path:
+    """The ``<mode>`` folder a results folder belongs to: record paths are relative to it.
+    ``<mode>``, ``<mode>/node<k>``, ``<mode>/shards/<group>/shard<K>``, and ``runs/<id>`` of each."""
+    folder = Path(os.path.abspath(folder))
+    if folder.parent.name == RUNS:
+        folder = folder.parent.parent
+    if folder.parent.parent.name == SHARDS:
+        return folder.parents[2]
+    if folder.name.startswith(NODE_PREFIX) and folder.name[len(NODE_PREFIX) :].isdigit():
+        return folder.parent
+    return folder
+
+
+def _relative(path: str, root: Path) -> str:
+    return os.path.relpath(path, root) if path and os.path.isabs(path) and Path(path).is_relative_to(root) else path
+
+
+def _absolute(path: str, root: Path) -> str:
+    return path if not path or os.path.isabs(path) else os.path.normpath(root / path)
+
+
+def _moved(record: StageRecord, root: Path, move: Callable[[str, Path], str]) -> StageRecord:
+    if not record.log and not record.log_offsets:
+        return record
+    offsets = {move(k, root): v for k, v in record.log_offsets.items()}
+    return replace(record, log=move(record.log, root), log_offsets=offsets)
+
+
+def record_line(record: StageRecord, folder: Path) -> str:
+    """``record`` as a line of ``folder``'s ``results.jsonl``: its paths relative to the ``<mode>`` folder."""
+    return _moved(record, portable_root(folder), _relative).to_json() + "\n"
 
 
 def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
-    """Every record of a ``results.jsonl``. A bad line raises ``ResultsError`` naming the file and
-    line, or, with ``warn``, is reported there and skipped."""
+    """Every record of a ``results.jsonl``, a stage's last of a run where a rerun left two (see
+    ``ResultsDir.take_back``). A bad line raises ``ResultsError`` naming the file and line, or,
+    with ``warn``, is reported there and skipped."""
     records: list[StageRecord] = []
+    root = portable_root(path.parent)
     try:
-        with open(path, "rb") as f:
-            for number, raw in enumerate(f, 1):
-                if not raw.strip():
-                    continue
-                try:
-                    records.append(StageRecord.from_dict(json.loads(raw.decode("utf-8"))))
-                except (UnicodeDecodeError, ValueError, RecordError) as exc:
-                    problem = ResultsError(
-                        str(path), number, f"not a stage record ({_short(exc)}); expected one JSON object per line"
-                    )
-                    if warn is None:
-                        raise problem from None
-                    warn(f"tipc: skipped {problem}")
-    except FileNotFoundError:
+        for number, raw in read.numbered_lines(path, MAX_RECORD_BYTES, MAX_RESULTS_BYTES):
+            if raw is not None and not raw.strip():
+                continue
+            try:
+                if raw is None:
+                    raise ValueError(f"a line over {MAX_RECORD_BYTES} bytes")
+                records.append(_moved(StageRecord.from_dict(read.json_of(raw)), root, _absolute))
+            except (ValueError, RecordError) as exc:  # UnicodeDecodeError and JSON nested too deeply too
+                problem = ResultsError(
+                    str(path), number, f"not a stage record ({_short(exc)}); expected one JSON object per line"
+                )
+                if warn is None:
+                    raise problem from None
+                warn(f"tipc: skipped {problem}")
+    except (FileNotFoundError, NotADirectoryError):  # none yet (a file where the folder would be: none ever)
         return []
     except OSError as exc:
         raise ResultsError(str(path), 0, f"cannot be read ({exc.strerror or exc})") from None
-    return records
+    return _last_of_each_run(records)
+
+
+def _last_of_each_run(records: list[StageRecord]) -> list[StageRecord]:
+    """Of a stage's records of one run, the last (records of no run id: schema 0, each its own run)."""
+    seen: dict[tuple[str, str, str, int], int] = {}
+    kept: list[StageRecord | None] = []
+    for record in records:
+        if record.run_id:
+            key = (record.run_id, *record.key)
+            earlier = seen.get(key)
+            if earlier is not None:
+                kept[earlier] = None
+            seen[key] = len(kept)
+        kept.append(record)
+    return [r for r in kept if r is not None]
 
 
 def read_run_info(path: Path) -> RunInfo:
     """A ``run.json``; ``ResultsError`` says why it is not one."""
     try:
-        return RunInfo.from_dict(json.loads(path.read_bytes().decode("utf-8")))
+        return RunInfo.from_dict(read.json_of(read.read_bytes(path, MAX_RUN_INFO_BYTES)))
     except FileNotFoundError:
         raise ResultsError(
             str(path), 0, f"missing; expected a tipc results directory with {RUN_INFO} and {RECORDS}"
         ) from None
     except OSError as exc:
         raise ResultsError(str(path), 0, f"cannot be read ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, ValueError, RecordError) as exc:
+    except (ValueError, RecordError) as exc:
         raise ResultsError(str(path), 0, f"not a tipc run.json ({_short(exc)})") from None
 
 
@@ -156,33 +220,70 @@ def load_results_dir(path: str | Path, warn: Warn | None = None) -> tuple[RunInf
     """``run.json`` and ``results.jsonl`` of one results folder; ``ResultsError`` names the bad line."""
     path = Path(path)
     info = read_run_info(path / RUN_INFO)
-    if not (path / RECORDS).is_file():
+    if not (path / RECORDS).exists():  # a FIFO or a device is there: the reader says what it is
         raise ResultsError(
             str(path / RECORDS), 0, f"missing; expected a tipc results directory with {RUN_INFO} and {RECORDS}"
         )
     return info, read_records(path / RECORDS, warn)
 
 
-def node_dirs(paths: Sequence[str | Path]) -> list[Path]:
-    """The results folders named, a ``<mode>`` folder standing for its ``node<k>/`` and
-    ``shard<k>/`` children.
+def part_dirs(path: Path) -> list[tuple[Path, RunInfo]]:
+    """The node and shard parts a ``<mode>`` folder holds, with their ``run.json``: ``node<k>/``,
+    ``shards/<group>/shard<K>/``, and ``shard<K>/`` of a tipc from before run groups. A part whose
+    ``run.json`` does not read is no part (a merge names what it joins, and what it set aside)."""
+    found = [
+        *path.glob(f"{NODE_PREFIX}*"),
+        *path.glob(f"{SHARD_PREFIX}[0-9]*"),
+        *path.glob(f"{SHARDS}/*/{SHARD_PREFIX}*"),
+    ]
+    parts = []
+    for p in sorted(found):
+        with contextlib.suppress(ResultsError):
+            parts.append((p, read_run_info(p / RUN_INFO)))
+    return parts
 
-    Children win over the folder's own files, which are an earlier merge's output.
-    """
+
+def newest_part(parts: Sequence[tuple[Path, RunInfo]]) -> RunInfo:
+    """The part that started last: its run group is tonight's, once tonight's parts have begun."""
+    return max((info for _, info in parts), key=lambda info: info.start)
+
+
+def node_dirs(paths: Sequence[str | Path]) -> list[Path]:
+    """The results folders named, a ``<mode>`` folder standing for its merged results when they are
+    of the newest run group's parts (``tipc merge`` wrote them), else for those parts. A part of an
+    earlier night is never read as tonight's."""
     out: list[Path] = []
     for raw in paths:
         path = Path(raw)
-        children = sorted(
-            p for prefix in (NODE_PREFIX, SHARD_PREFIX) for p in path.glob(f"{prefix}*") if (p / RUN_INFO).is_file()
-        )
-        out.extend(children or [path])
+        parts = part_dirs(path)
+        if not parts:
+            out.append(path)
+            continue
+        newest = newest_part(parts)
+        own = None
+        with contextlib.suppress(ResultsError):
+            own = read_run_info(path / RUN_INFO)
+        # A merge spans its parts: one that ended before the newest part began is an earlier night's.
+        merged = own is not None and own.run_group == newest.run_group and own.start + own.duration >= newest.start
+        if merged and (path / RECORDS).is_file():
+            out.append(path)
+        else:
+            out.extend(p for p, info in parts if info.run_group == newest.run_group)
     return out
 
 
+def group_folder(mode_dir: Path, group: str) -> Path:
+    """The shards of one night (``tipc.cluster.group``): one folder per night, so that no night's
+    shard is ever read as another's."""
+    return mode_dir / SHARDS / group
+
+
+def shard_folder(mode_dir: Path, group: str, index: int) -> Path:
+    return group_folder(mode_dir, group) / f"{SHARD_PREFIX}{index}"
+
+
 def has_results(path: Path) -> bool:
-    return (path / RECORDS).is_file() or any(
-        any(path.glob(f"{prefix}*/{RECORDS}")) for prefix in (NODE_PREFIX, SHARD_PREFIX)
-    )
+    return (path / RECORDS).is_file() or bool(part_dirs(path))
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +303,7 @@ class ResultsDir:
         # Several configs of one run may write this folder: it is begun once, and ended by the last.
         self._info: RunInfo | None = None
         self._users = 0
+        self._full: OutputError | None = None  # the disk filled up: the reserve is spent
 
     @property
     def legacy_log(self) -> Path:
@@ -234,25 +336,26 @@ class ResultsDir:
             self._info = replace(self._info, configs=(*self._info.configs, *info.configs))
             self.write_run_info(self._info)
             return None
-        with _writing(self.path):
-            self.path.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.path)
         try:
             self._lock(info)
         except (FolderBusy, OutputError):
             self._users -= 1
             raise
         self._info = info
-        with _writing(self.path):
+        with writing(self.path):
             interrupted = self._archive_previous()
             self._compact_stamps()
             self.records_file.write_text("")
             # Present even when no stage runs (a failed preflight): merge and old CI expect it.
             self.legacy_log.touch()
+        with contextlib.suppress(OSError):  # a disk already full: no reserve, and the next write says so
+            (self.path / RESERVE).write_bytes(bytes(RESERVE_BYTES))
         self.write_run_info(info)
         return interrupted
 
     def _lock(self, info: RunInfo) -> None:
-        with _writing(self.path / LOCK):
+        with writing(self.path / LOCK):
             fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -265,7 +368,7 @@ class ResultsDir:
             ) from None
         started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info.start or time.time()))
         try:
-            with _writing(self.path / LOCK):
+            with writing(self.path / LOCK):
                 os.ftruncate(fd, 0)
                 os.pwrite(
                     fd,
@@ -287,7 +390,7 @@ class ResultsDir:
             interrupted = Interrupted(previous.run_id, self.running_stages())
         if previous is not None:
             dest = self.runs_dir / (previous.run_id or f"before-run-ids-{int(previous.start)}")
-            dest.mkdir(parents=True, exist_ok=True)
+            make_dirs(dest)
             for name in (RECORDS, RUN_INFO):
                 if (self.path / name).exists():
                     os.replace(self.path / name, dest / name)
@@ -308,6 +411,9 @@ class ResultsDir:
         )
         self._users = max(0, self._users - 1)
         self.write_run_info(replace(self._info, ended=self._users == 0))
+        if self._users == 0:
+            with contextlib.suppress(OSError):
+                (self.path / RESERVE).unlink()
         if self._users == 0 and self._lock_fd is not None:
             os.close(self._lock_fd)  # the content stays: it names the last owner, which is harmless
             self._lock_fd = None
@@ -322,8 +428,26 @@ class ResultsDir:
     # --- what a run writes ---
 
     def write_run_info(self, info: RunInfo) -> None:
-        self.path.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.run_info_file, info.to_json() + "\n")
+        make_dirs(self.path)
+        self._spending_reserve(
+            lambda: write_atomic(self.run_info_file, replace(info, folder=os.path.abspath(self.path)).to_json() + "\n")
+        )
+
+    def _spending_reserve(self, write: Callable[[], T]) -> T:
+        """``write()``; on a full disk, once more after giving up the reserve, so that the stage that
+        filled the disk keeps its record and the run can end its ``run.json`` (``append_record``
+        then stops the run with the error)."""
+        try:
+            return write()
+        except OutputError as exc:
+            if exc.errno != errno.ENOSPC:
+                raise
+            try:
+                (self.path / RESERVE).unlink()
+            except OSError:
+                raise exc from None
+            self._full = exc
+            return write()
 
     def read_run_info(self) -> RunInfo | None:
         try:
@@ -331,14 +455,26 @@ class ResultsDir:
         except ResultsError:
             return None
 
-    def append_record(self, record: StageRecord) -> None:
-        self.path.mkdir(parents=True, exist_ok=True)
-        _append(self.records_file, record.to_json() + "\n")
+    def append_record(self, record: StageRecord) -> Span:
+        make_dirs(self.path)
+        span = self._spending_reserve(lambda: _append(self.records_file, record_line(record, self.path)))
+        if self._full is not None:
+            raise self._full  # the disk is full: the run stops here, with this stage's record
+        return span
 
-    def append_legacy(self, line: str, name: str = LEGACY_LOG) -> None:
+    def append_legacy(self, line: str, name: str = LEGACY_LOG) -> Span:
         """``name``: the bash's status-line file (``results_paddle2onnx.log`` for paddle2onnx plans)."""
-        self.path.mkdir(parents=True, exist_ok=True)
-        _append(self.path / name, line)
+        make_dirs(self.path)
+        return self._spending_reserve(lambda: _append(self.path / name, line))
+
+    def take_back(self, record: Span, legacy: Span | None, name: str = LEGACY_LOG) -> None:
+        """A stage run again (a rerun plugin's next attempt) replaces its earlier record and
+        status line: one record, one line per stage. Only while they are the files' last lines
+        (one stage at a time); else the earlier ones stay, and readers take a stage's last record
+        of a run."""
+        if legacy is not None:
+            _take_back(self.path / name, legacy)
+        _take_back(self.records_file, record)
 
     def note_running(self, entry: str) -> None:
         """Say which stage runs now (``entry``: its record as JSON), until ``note_between`` or the
@@ -349,9 +485,9 @@ class ResultsDir:
         # and removing a file, or truncating one, cost every stage 0.2-0.3 ms. Between two stages
         # it says `null`, no entry; the next run's begin removes it.
         path = self._note()
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(path.parent)
         data = entry.encode()
-        with _writing(path):
+        with writing(path):
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
                 os.pwrite(fd, data.ljust(max(os.fstat(fd).st_size, len(data))), 0)
@@ -377,7 +513,7 @@ class ResultsDir:
         with contextlib.suppress(OSError):
             for path in sorted((self.path / RUNNING).iterdir()):
                 with contextlib.suppress(OSError, ValueError):
-                    entry = json.loads(path.read_text())
+                    entry = read.json_of(read.read_bytes(path, MAX_RECORD_BYTES))
                     if isinstance(entry, dict):
                         entries.append(entry)
         return tuple(entries)
@@ -391,7 +527,7 @@ class ResultsDir:
         outputs only then. One appended line per stage that ran, the last one counting: creating a
         file per stage cost every stage ~0.3 ms, and a failure must take back an earlier pass."""
         line = json.dumps({"id": stage.id, "digest": stage_digest(stage) if passed else ""})
-        self.path.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.path)
         _append(self.stamps_file, line + "\n")
 
     def passed_before(self, stage: Stage) -> bool:
@@ -401,10 +537,10 @@ class ResultsDir:
     def _stamps(self) -> dict[str, str]:
         """Each stage's last stamp (a torn line, cut short by a full disk, is no stamp)."""
         stamps: dict[str, str] = {}
-        with contextlib.suppress(FileNotFoundError):
-            for line in self.stamps_file.read_text(encoding="utf-8").splitlines():
+        with contextlib.suppress(OSError):  # none yet, or not a file the door reads: no stamp
+            for _, line in read.numbered_lines(self.stamps_file, MAX_RECORD_BYTES, MAX_RESULTS_BYTES):
                 with contextlib.suppress(ValueError, KeyError, TypeError):
-                    entry = json.loads(line)
+                    entry = read.json_of(line or b"")
                     stamps[str(entry["id"])] = str(entry["digest"])
         return stamps
 
@@ -425,5 +561,5 @@ class ResultsDir:
 def archive_interrupted(results: ResultsDir, found: Interrupted, record: StageRecord) -> None:
     """Add the record of the stage a killed run was running to that run's archived records."""
     dest = results.runs_dir / found.run_id
-    dest.mkdir(parents=True, exist_ok=True)
-    _append(dest / RECORDS, record.to_json() + "\n")
+    make_dirs(dest)
+    _append(dest / RECORDS, record_line(record, dest))

@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
 from typing import Any
 
+from tipc.schedule.policy import parse_shard
+
 SCHEMA = 1
 
 
@@ -33,7 +35,8 @@ class Status(str, Enum):
 
         BLOCKED is not one: its cause is, and counting both would count one failure twice.
         A run whose stages were only blocked (a prerequisite deselected with ``-k`` and its
-        outputs missing) is *incomplete*, which the report says, but not failed.
+        outputs missing) is *incomplete*, which the report says; its exit status is non-zero
+        all the same (``run_fails``).
         """
         return self in (Status.FAILED, Status.TIMEOUT, Status.HUNG)
 
@@ -50,6 +53,14 @@ def run_verdict(statuses: Any) -> str:
     if any(s.is_failure for s in seen):
         return "failed"
     return "incomplete" if Status.BLOCKED in seen else "passed"
+
+
+def run_fails(statuses: Any) -> bool:
+    """The exit status's rule, both fronts: non-zero when a stage failed, timed out or hung, and
+    when a selected stage did not run for anything but a failure upstream (blocked: its
+    prerequisite deselected without outputs, an order another plugin changed): a run that did not
+    do what was asked does not pass. (A stage blocked by a failure adds nothing: its cause fails.)"""
+    return run_verdict(statuses) in ("failed", "incomplete")
 
 
 class RecordError(ValueError):
@@ -132,6 +143,31 @@ class StageRecord:
     # signature that every failure of one cause shares; "" for a stage that did not fail (and older records).
     cause_kind: str = ""
     cause: str = ""
+    # Every execution of the stage, in order, when a plugin ran it more than once in the run
+    # (pytest-rerunfailures, pytest-retry): each attempt's status, reason, returncode, start and
+    # duration; the record's own fields are the last attempt's. () (older files too): it ran once.
+    attempts: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def flaky(self) -> bool:
+        """Passed on a later attempt: it passed, and it failed before in this run."""
+        return self.status is Status.PASSED and len(self.attempts) > 1
+
+    @property
+    def flaky_note(self) -> str:
+        """What the report says of a flaky stage ("" for any other)."""
+        tries = len(self.attempts)
+        return f"flaky: passed on attempt {tries}, after {tries - 1} that did not" if self.flaky else ""
+
+    def attempt(self) -> dict[str, Any]:
+        """This execution as one entry of ``attempts``."""
+        return {
+            "status": self.status.value,
+            "reason": self.reason,
+            "returncode": self.returncode,
+            "start": self.start,
+            "duration": self.duration,
+        }
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -144,6 +180,7 @@ class StageRecord:
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["status"] = self.status.value
         d["argv"] = list(self.argv)
+        d["attempts"] = list(self.attempts)
         return json.dumps(d, sort_keys=True)
 
     @classmethod
@@ -156,6 +193,7 @@ class StageRecord:
             raise RecordError(
                 f"field 'status' is {kw['status']!r}, expected one of {', '.join(s.value for s in Status)}"
             ) from None
+        _check_shard(kw.get("shard", ""))
         return cls(**kw)
 
 
@@ -181,6 +219,7 @@ _STAGE_FIELDS = {
         _Spec(_TEXT),
     ),
     "argv": _Spec((list,), items=_TEXT),
+    "attempts": _Spec((list,), items=_OBJECT),
     **dict.fromkeys(("env", "metrics", "log_offsets"), _Spec(_OBJECT)),
     "infer": _Spec(_OBJECT, nullable=True),
     **dict.fromkeys(("start", "duration"), _Spec(_NUMBER)),
@@ -215,6 +254,8 @@ class RunInfo:
     ended: bool = False  # False while the run goes on, and forever when it was killed
     shard: str = ""  # "K/N" when this run was one part of a split matrix
     partition: str = ""  # that split's fingerprint: the shards of one split share it (tipc merge checks)
+    run_group: str = ""  # the night this shard or node belongs to: tipc merge joins one group's parts
+    folder: str = ""  # where the results folder was when written: its records' paths are relative to it
     schema: int = SCHEMA
 
     def to_json(self) -> str:
@@ -230,8 +271,18 @@ class RunInfo:
             if not isinstance(schema, int) or schema > SCHEMA:
                 raise RecordError(f"schema {schema!r} is newer than this tipc reads ({SCHEMA}); upgrade tipc")
         kw = _read_fields(d, _RUN_FIELDS, ("model", "mode", "config"))
+        _check_shard(kw.get("shard", ""))
         kw.setdefault("ended", True)  # schema 0 wrote run.json at the end only
         return cls(**kw)
+
+
+def _check_shard(shard: str) -> None:
+    """A shard is ``K/N`` (``tipc merge`` orders and counts shards by it) or empty."""
+    if shard:
+        try:
+            parse_shard(shard)
+        except ValueError as exc:
+            raise RecordError(f"field 'shard' is {exc}") from None
 
 
 _RUN_FIELDS = {
@@ -250,6 +301,8 @@ _RUN_FIELDS = {
             "run_id",
             "shard",
             "partition",
+            "run_group",
+            "folder",
         ),
         _Spec(_TEXT),
     ),

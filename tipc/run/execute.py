@@ -10,6 +10,7 @@ JSON come from that part.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ class StageContext:
     paddle_version: Callable[[], str] = lambda: ""  # for benchmark_train's speed JSON
     label: str = ""  # what a progress line calls the stage (its id where empty)
     expected: float | None = None  # seconds it took when it last ran, None: never (the progress's estimate)
+    timeout: float | None = None  # a limit another plugin set for this stage (pytest-timeout's), else the mode's
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +119,7 @@ class StageRun:
             cwd=str(cwd),
             env=self._env(),
             log=self.log,
-            timeout=self.context.limits.timeout(stage.kind.value),
+            timeout=self.context.timeout or self.context.limits.timeout(stage.kind.value),
             hang_timeout=self.context.limits.hang,
             watch=watch,
             title=stage.id,
@@ -169,7 +171,10 @@ class StageRun:
         if not src.is_file():
             return self.log
         if dst != self.log:
-            _copy_part(src, dst, self.offsets.get(str(src), 0), ends.get(str(src)))
+            # A full disk: S.log stays short, the figures come from train.log all the same, and the
+            # record, written next (from the results folder's reserve), keeps the stage's verdict.
+            with contextlib.suppress(OSError):
+                _copy_part(src, dst, self.offsets.get(str(src), 0), ends.get(str(src)))
         return src
 
     def _owns_outputs(self) -> bool:

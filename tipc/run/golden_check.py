@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tipc.files import read
 from tipc.golden.compare import GoldenVerdict, all_empty, compare
 from tipc.golden.evidence import gather, predictions_of
 from tipc.golden.files import GoldenError, find_golden, read_golden
@@ -172,8 +173,8 @@ def failure_text(record: StageRecord, limit: int = 40) -> str:
     """A failed golden check's story: its findings, one a line, from its log; no command, no exit code."""
     findings = []
     try:
-        with open(record.log, encoding="utf-8", errors="replace") as log:
-            findings = [line.rstrip("\n")[len(FINDING) :] for line in log if line.startswith(FINDING)]
+        lines = (raw.decode("utf-8", errors="replace") for raw in read.lines(record.log))
+        findings = [line.rstrip("\n")[len(FINDING) :] for line in lines if line.startswith(FINDING)]
     except OSError:
         pass
     shown = [f"  {printable(f)}" for f in findings[:limit]]

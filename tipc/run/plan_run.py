@@ -18,12 +18,13 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tipc.history.keys import config_key
 from tipc.plan.model import IN_HARNESS, InferCase, Plan, Skipped, Stage
 from tipc.plan.naming import kind_of
 from tipc.proc.child import Ending
 from tipc.proc.executor import Executor
 from tipc.proc.watchdog import kill_marked
-from tipc.results.folder import RECORDS, Interrupted, ResultsDir, archive_interrupted, new_run_id, read_records
+from tipc.results.folder import RECORDS, Interrupted, ResultsDir, Span, archive_interrupted, new_run_id, read_records
 from tipc.results.records import RunInfo, StageRecord, Status
 from tipc.run import golden_check, legacy
 from tipc.run.cause import cause_of
@@ -31,7 +32,7 @@ from tipc.run.execute import StageContext, StageRun
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
 from tipc.run.probe import NO_FACTS, InterpreterFacts, facts_in_background
-from tipc.schedule.history import config_key, read_history
+from tipc.schedule.history import read_history
 from tipc.version import VERSION
 
 
@@ -102,6 +103,10 @@ class PlanRun:
         self.results = results or ResultsDir(self.cwd / plan.output_dir)
         self.run_id = run_id or new_run_id()
         self.done: dict[str, StageRecord] = {}
+        # stage id -> its record as written, and where it and its results_python.log line went
+        self._written: dict[str, tuple[StageRecord, Span, Span | None]] = {}
+        # stage id -> a time limit another plugin set (pytest-timeout's), and whose it is
+        self.outside_limits: dict[str, tuple[float, str]] = {}
         self.start = 0.0
         self._facts: Callable[[], InterpreterFacts] = lambda: NO_FACTS
         self.notes: list[str] = []  # decided during the run (preflight lines), for run.json
@@ -138,6 +143,7 @@ class PlanRun:
             configs=(self.plan.config_path,),
             shard=self.plan.shard,
             partition=self.plan.partition,
+            run_group=self.plan.run_group,
         )
 
     def begin(self) -> None:
@@ -246,18 +252,22 @@ class PlanRun:
         return self.cwd_of(stage) / stage.log
 
     def _finish(self, stage: Stage, record: StageRecord, ran: bool) -> StageRecord:
+        if stage.id in self._written:  # run again (pytest-rerunfailures, pytest-retry): one stage, its attempts
+            earlier, earlier_record, earlier_line = self._written.pop(stage.id)
+            record = replace(record, attempts=(*(earlier.attempts or (earlier.attempt(),)), record.attempt()))
+            self.results.take_back(earlier_record, earlier_line, self.plan.status_log)
         if record.status.is_failure and not self.settings.dry_run:
             cause = cause_of(record, self._warn_once)
             record = replace(record, cause_kind=cause.kind, cause=cause.signature)
         self.done[stage.id] = record
         if self.settings.dry_run:
             return record
-        line = ""
+        line, line_at = "", None
         if ran and stage.status_line:
             line = legacy.stage_line(record.status is Status.PASSED, self.plan.model, stage, self.plan.status_tail)
             # the legacy line and the record, one after the other: nothing in between may fail
-            self.results.append_legacy(line, self.plan.status_log)
-        self.results.append_record(record)
+            line_at = self.results.append_legacy(line, self.plan.status_log)
+        self._written[stage.id] = (record, self.results.append_record(record), line_at)
         if ran:
             # What was planned, not the devices a scheduler pinned it to: the outputs are the same.
             self.results.stamp(self.plan.stage(stage.id), passed=record.status is Status.PASSED)
@@ -298,7 +308,7 @@ class PlanRun:
         record = self._record(
             stage,
             judged.status,
-            judged.reason,
+            self._with_whose_limit(stage, judged.status, judged.reason),
             returncode=result.returncode,
             start=result.start,
             duration=result.duration,
@@ -316,10 +326,16 @@ class PlanRun:
             raise KeyboardInterrupt(result.reason)
         return record
 
+    def _with_whose_limit(self, stage: Stage, status: Status, reason: str) -> str:
+        """A timeout under another plugin's limit (pytest-timeout's) says whose limit it was."""
+        whose = self.outside_limits.get(stage.id, (0.0, ""))[1] if status is Status.TIMEOUT else ""
+        return "; ".join(filter(None, (reason, whose and f"the limit was {whose}")))
+
     def _context(self, stage: Stage) -> StageContext:
         return StageContext(
             cwd=self.cwd_of(stage),
             limits=self.settings.limits,
+            timeout=self.outside_limits.get(stage.id, (None, ""))[0],
             marker=self.run_id,
             node_rank=self.settings.node_rank,
             chain_ips=self._chain_ips(stage),

@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from tipc.files.write import write_atomic
 from tipc.metrics.logfile import log_lines
 from tipc.metrics.speed import AT_LEAST_MORE_THAN, SKIP_STEPS, SpeedRun, speed_figures, speed_json, speed_metrics
 from tipc.plan.model import SpeedSpec
-from tipc.results.folder import write_atomic
 
 
 def speed_run(spec: SpeedSpec, duration: float, environ: Mapping[str, str], paddle_version: str) -> SpeedRun:

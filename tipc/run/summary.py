@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from tipc.history.keys import config_key
 from tipc.metrics.causes import failure_of, group
 from tipc.metrics.logtext import printable
 from tipc.plan.golden import NAME as GOLDEN
@@ -14,7 +15,6 @@ from tipc.results.folder import LEGACY_LOG, RECORDS, RUN_INFO, ResultsDir
 from tipc.results.records import StageRecord, Status
 from tipc.run import golden_check
 from tipc.run.workerlogs import failing_workers, launch_log_dir, tail_text
-from tipc.schedule.history import config_key
 
 TAIL_LINES = 20
 
@@ -53,12 +53,17 @@ def failure_text(record: StageRecord, tail_lines: int = TAIL_LINES) -> str:
                 f"--- last {tail_lines} lines of rank {rank}'s log: {path} ---",
                 log_tail(str(path), tail_lines, record.log_offsets.get(str(path), 0)),
             ]
-    return "\n".join(parts)
+    return printable("\n".join(parts))  # ids, paths and commands hold config text: it may carry escapes
 
 
 def counts_text(records: Iterable[StageRecord]) -> str:
+    """``5 passed (1 flaky), 1 failed``: a flaky stage passed on a later attempt (a rerun plugin's)."""
+    records = list(records)
     counts = Counter(r.status for r in records)
-    return ", ".join(f"{counts[s]} {s.value}" for s in Status if counts[s]) or "no stage finished"
+    flaky = sum(r.flaky for r in records)
+    passed = f" ({flaky} flaky)" if flaky else ""
+    text = (f"{counts[s]} {s.value}" + (passed if s is Status.PASSED else "") for s in Status if counts[s])
+    return ", ".join(text) or "no stage finished"
 
 
 def causes_lines(failed: Iterable[StageRecord], earlier: Sequence[tuple[str, frozenset[str]]] = ()) -> list[str]:
@@ -85,4 +90,5 @@ def run_paragraph(
         failures += failed
         if failed:
             parts.append("Failed: " + "; ".join(f"{r.id} ({r.status.value}, {Path(r.log).name})" for r in failed) + ".")
-    return "\n".join(["tipc: " + " ".join(parts), *causes_lines(failures, earlier)])
+    lines = ["tipc: " + " ".join(parts), *causes_lines(failures, earlier)]
+    return printable("\n".join(lines))  # the folders are named after the config's model_name

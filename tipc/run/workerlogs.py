@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from tipc.files import read
+
 LOG_DIR_FLAG = "--log_dir="
 # The launcher's "Container rank 0 status failed cmd [...] code 1 log .../workerlog.0".
 FAILED_RANK = re.compile(r"rank (\d+) status failed")
@@ -58,11 +60,7 @@ def tail_text(path: str, size: int = 16 * 1024, since: int = 0) -> str | None:
     """The last ``size`` bytes of a file after byte ``since``, as text (a log may be huge);
     None when it cannot be read. A file now shorter than ``since`` was replaced: read it all."""
     try:
-        with open(path, "rb") as f:
-            end = f.seek(0, 2)
-            start = since if since <= end else 0
-            f.seek(max(start, end - size))
-            return f.read().decode(errors="replace")
+        return read.tail(path, size, since)[0].decode(errors="replace")
     except OSError:
         return None
 

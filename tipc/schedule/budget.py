@@ -1,7 +1,8 @@
 """What this machine offers the stages: memory now available, and cores.
 
-Memory is ``MemAvailable`` (what the kernel can give without swapping), capped by the cgroup's
-room (limit − usage) where a limit is set, less ``RESERVE`` for the harness, the page cache the
+Memory is ``MemAvailable`` (what the kernel can give without swapping), capped by the room (limit −
+usage) of this process's own cgroup and those above it where a limit is set (a Slurm job's, not the
+machine's root cgroup), less ``RESERVE`` for the harness, the page cache the
 stages read their data through, and what the estimates miss.
 """
 
@@ -11,11 +12,12 @@ import os
 from pathlib import Path
 
 MEMINFO = Path("/proc/meminfo")
-CGROUP = (  # (limit, usage): cgroup v2, then v1
-    (Path("/sys/fs/cgroup/memory.max"), Path("/sys/fs/cgroup/memory.current")),
-    (Path("/sys/fs/cgroup/memory/memory.limit_in_bytes"), Path("/sys/fs/cgroup/memory/memory.usage_in_bytes")),
-)
+PROC_CGROUP = Path("/proc/self/cgroup")
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+V2 = ("memory.max", "memory.current")
+V1 = ("memory.limit_in_bytes", "memory.usage_in_bytes")
 RESERVE = 0.1
+Files = tuple[tuple[Path, Path], ...]
 
 
 def _read_int(path: Path) -> int | None:
@@ -26,8 +28,32 @@ def _read_int(path: Path) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def available_mb(meminfo: Path = MEMINFO, cgroup: tuple[tuple[Path, Path], ...] = CGROUP) -> float:
-    """MiB the stages may use at once; 0 when the machine does not say (then one stage at a time)."""
+def cgroup_files(proc_cgroup: Path = PROC_CGROUP, root: Path = CGROUP_ROOT) -> Files:
+    """(limit, usage) files of this process's own memory cgroup and of each cgroup above it, nearest
+    first: a Slurm job's limit is set on the job's cgroup, its steps and tasks sit below it. cgroup v2
+    (``0::/path``) where it is mounted, else v1's memory controller (``N:memory:/path``)."""
+    try:
+        lines = proc_cgroup.read_text().splitlines()
+    except OSError:
+        return ()
+    for line in lines:
+        hierarchy, _, rest = line.partition(":")
+        controllers, _, path = rest.partition(":")
+        if hierarchy == "0" and not controllers and (root / "cgroup.controllers").is_file():
+            base, (limit, usage) = root, V2
+        elif "memory" in controllers.split(","):
+            base, (limit, usage) = root / "memory", V1
+        else:
+            continue
+        own = base / path.lstrip("/")
+        levels = [own, *(p for p in own.parents if p.is_relative_to(base))]
+        return tuple((level / limit, level / usage) for level in levels)
+    return ()
+
+
+def available_mb(meminfo: Path = MEMINFO, cgroup: Files | None = None) -> float:
+    """MiB the stages may use at once; 0 when the machine does not say (then one stage at a time).
+    ``cgroup``: the (limit, usage) files to cap it by (default: this process's own cgroups)."""
     free_kb = 0
     try:
         for line in meminfo.read_text().splitlines():
@@ -36,11 +62,10 @@ def available_mb(meminfo: Path = MEMINFO, cgroup: tuple[tuple[Path, Path], ...] 
     except (OSError, ValueError, IndexError):
         free_kb = 0
     room = free_kb / 1024
-    for limit_path, usage_path in cgroup:
+    for limit_path, usage_path in cgroup_files() if cgroup is None else cgroup:
         limit, usage = _read_int(limit_path), _read_int(usage_path)
         if limit is not None and usage is not None and limit < 1 << 60:  # a huge number: no limit
             room = min(room, max(0, limit - usage) / 1024 / 1024)
-            break
     return room * (1 - RESERVE)
 
 

@@ -1,9 +1,11 @@
 """What earlier runs measured: each stage's duration and peak memory, by stage.
 
-A results folder holds this run's ``results.jsonl`` and earlier runs' under ``runs/<run id>/``; the
-newest record of a stage wins. Stages are keyed by the config's last two path parts and the stage
-id (``PP-OCRv3_mobile_rec/train_infer_python.txt``, ``norm_train-gpus_0-fp32::train``): the same
-config in another checkout (another CI runner, a Slurm node's scratch) is the same config.
+The history store holds the newest duration of every stage a completed run recorded (the merge
+job's report, for a split matrix). A results folder holds this run's ``results.jsonl`` and earlier
+runs' under ``runs/<run id>/``; the newest record of a stage wins. Stages are keyed by the
+config's last two path parts and the stage id (``PP-OCRv3_mobile_rec/train_infer_python.txt``,
+``norm_train-gpus_0-fp32::train``): the same config in another checkout (another CI runner, a
+Slurm node's scratch) is the same config.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from tipc.history.keys import config_key
+from tipc.history.store import History, HistoryError, history_file
 from tipc.plan.model import Stage
 from tipc.plan.naming import kind_of
 from tipc.results.folder import RECORDS, ResultsDir, Warn, read_records
@@ -26,10 +30,6 @@ class Measured:
     peak_mb: float | None  # the stage's peak memory, None when not measured
     start: float  # when it ran: the newest wins
     whole_tree: bool = False  # peak_mb is the stage's whole process tree's, not one process's (older records)
-
-
-def config_key(config: str) -> str:
-    return "/".join(Path(config).parts[-2:])
 
 
 def stage_key(config: str, stage_id: str) -> StageKey:
@@ -49,15 +49,30 @@ def _measured(records: Iterable[StageRecord]) -> dict[StageKey, Measured]:
 
 
 def read_history(folders: Iterable[Path], warn: Warn | None = None) -> dict[StageKey, Measured]:
-    """The newest measurement of every stage found in ``folders``: their own ``results.jsonl`` and
-    the newest earlier run's. A bad line is skipped (with ``warn``): history only guides."""
+    """The newest measurement of every stage found for ``folders`` (``<model>/<mode>`` results
+    folders): the history store's (``tipc.history.store``, what a CI cache brings back), their own
+    ``results.jsonl`` and the newest earlier run's. A bad line or store is skipped (with ``warn``):
+    history only guides."""
     records: list[StageRecord] = []
-    for path in folders:
+    stored: dict[StageKey, Measured] = {}
+    wanted = [Path(p) for p in folders]
+    for store, mode in dict.fromkeys((history_file(p, p.parent.name, p.name, p), p.name) for p in wanted):
+        try:
+            found = History(store).measured(mode)
+        except (HistoryError, OSError) as exc:
+            (warn or (lambda _: None))(f"tipc: history {store} not read ({exc}); durations from the results folders")
+            continue
+        stored.update({k: Measured(t.duration, t.peak_mb, t.start) for k, t in found.items()})
+    for path in wanted:
         folder = ResultsDir(path)
         previous = folder.previous_run_dir()
         for file in (folder.records_file, *(() if previous is None else (previous / RECORDS,))):
             records.extend(read_records(file, warn or (lambda _: None)))
-    return _measured(records)
+    out = _measured(records)
+    for key, m in stored.items():
+        if key not in out or out[key].start < m.start:
+            out[key] = m
+    return out
 
 
 @dataclass(frozen=True, slots=True)

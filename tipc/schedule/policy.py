@@ -16,6 +16,9 @@ Jobs = int | Literal["auto"] | None
 _SIZE = re.compile(r"(?i)^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$")
 _UNIT_MB = {"k": 1 / 1024, "": 1.0, "m": 1.0, "g": 1024.0, "t": 1024.0 * 1024}
 
+MAX_SHARDS = 1000  # real splits have tens of parts
+_SHARD = re.compile(r"\s*([0-9]{1,6})\s*/\s*([0-9]{1,6})\s*")
+
 
 @dataclass(frozen=True, slots=True)
 class Shard:
@@ -28,11 +31,6 @@ class Shard:
     def label(self) -> str:
         return f"{self.index}/{self.count}"
 
-    @property
-    def folder(self) -> str:
-        """The shard's results folder inside the one an unsharded run writes (merge reads ``shard<K>/``)."""
-        return f"shard{self.index}"
-
 
 @dataclass(frozen=True, slots=True)
 class Schedule:
@@ -40,6 +38,7 @@ class Schedule:
     mem_per_chain_mb: float | None = None  # the least memory assumed for any stage of a chain
     gpus: tuple[str, ...] = ()  # the devices chains may be pinned to; () = keep the planned ids
     shard: Shard | None = None
+    run_group: str = ""  # the night the parts belong to (tipc.cluster.group); "" when nothing says
 
     @property
     def concurrent(self) -> bool:
@@ -71,7 +70,11 @@ def parse_gpus(text: str) -> tuple[str, ...]:
 
 
 def parse_shard(text: str) -> Shard:
-    index, sep, count = text.partition("/")
-    if not (sep and index.strip().isdigit() and count.strip().isdigit()) or not 1 <= int(index) <= int(count):
-        raise ValueError(f"{text!r}: expected K/N with 1 <= K <= N, e.g. 2/8 (the second of eight parts)")
-    return Shard(int(index), int(count))
+    """``K/N`` with ``1 <= K <= N <= MAX_SHARDS``, in ASCII digits (checked before any number is made:
+    a run.json's shard is input too, and ``tipc merge`` lists the missing shards by number)."""
+    match = _SHARD.fullmatch(text.strip())
+    if not match or not 1 <= int(match[1]) <= int(match[2]) <= MAX_SHARDS:
+        raise ValueError(
+            f"{text[:40]!r}: expected K/N with 1 <= K <= N <= {MAX_SHARDS}, e.g. 2/8 (the second of eight parts)"
+        )
+    return Shard(int(match[1]), int(match[2]))

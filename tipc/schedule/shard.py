@@ -6,11 +6,15 @@ made — longest chain first onto the lightest part, and Karmarkar–Karp's diff
 better where durations are alike) — each improved by moves and swaps out of the heaviest part while
 they shrink it, and the one with the lighter heaviest part wins.
 
-Every shard must compute the same split, or chains would run twice or never: the split depends
-only on the configs and on the history in each config's own results folder (``<mode>/``), which
-shards never write — each writes ``<mode>/shard<K>/`` (``policy.Shard.folder``). The split's
-fingerprint goes into every shard's ``run.json`` (``partition``), and ``tipc merge`` refuses shards
-whose fingerprints differ. Stages a plan drops outside any chain are recorded by shard 1.
+Every shard of one night (one run group, ``tipc.cluster.group``) must run under the same split, or
+chains would run twice or never. The split depends only on the configs and on the history in each
+config's own results folder (``<mode>/``), which shards never write — each writes
+``<mode>/shards/<group>/shard<K>/``. The first shard of a group to split records the split in
+``<mode>/shards/<group>/split.json`` (of the first config's folder); every later shard of the group
+reads it rather than splitting again, so a shard re-run days later (``--run-group`` of that night)
+runs the chains it had that night, whatever the history says now. The split's fingerprint goes
+into every shard's ``run.json`` (``partition``), and ``tipc merge`` refuses shards whose
+fingerprints differ. Stages a plan drops outside any chain are recorded by shard 1.
 """
 
 from __future__ import annotations
@@ -19,13 +23,16 @@ import contextlib
 import hashlib
 import heapq
 import json
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tipc.errors import ConfigError
+from tipc.errors import ConfigError, SettingsError
+from tipc.history.keys import config_key
 from tipc.plan.model import Plan
-from tipc.schedule.history import Durations, config_key, read_history
+from tipc.results.folder import group_folder, shard_folder
+from tipc.schedule.history import Durations, read_history
 from tipc.schedule.policy import Shard
 
 Parts = tuple[tuple[str, ...], ...]
@@ -130,12 +137,49 @@ def results_folder(plan: Plan) -> Path:
     return (Path(plan.cwd) / plan.output_dir).resolve()
 
 
-class Sharding:
-    """The split of the whole matrix, computed once from every config's plan (``build``); a config
-    that cannot be planned is left out of it (the session reports it where it always does)."""
+SPLIT_FILE = "split.json"
 
-    def __init__(self, shard: Shard, configs: Sequence[Path], build: Callable[[Path], Plan]) -> None:
+
+def read_split(path: Path) -> Parts | None:
+    """A group's recorded split; None when there is none yet. ``SettingsError`` for one that does
+    not read (a hand edit, another tool): the shard must not guess its chains."""
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise SettingsError(f"{path}: the run group's recorded split does not read ({exc})") from None
+    parts = data.get("parts") if isinstance(data, dict) else None
+    if not isinstance(parts, list) or not all(
+        isinstance(p, list) and all(isinstance(k, str) for k in p) for p in parts
+    ):
+        raise SettingsError(f'{path}: expected {{"parts": [[chain key, ...], ...]}}, the split a shard recorded')
+    return tuple(tuple(p) for p in parts)
+
+
+def record_split(path: Path, parts: Parts) -> Parts:
+    """Record ``parts`` as the group's split unless a shard of the group did first; the split that
+    won. A hard link publishes the file whole and only if absent (also on NFS)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({"parts": parts, "fingerprint": fingerprint(parts)}, indent=1) + "\n")
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        pass
+    finally:
+        tmp.unlink()
+    return read_split(path) or parts
+
+
+class Sharding:
+    """The split of the whole matrix, computed once from every config's plan (``build``), or the
+    one its run group recorded; a config that cannot be planned is left out of it (the session
+    reports it where it always does)."""
+
+    def __init__(self, shard: Shard, group: str, configs: Sequence[Path], build: Callable[[Path], Plan]) -> None:
         self.shard = shard
+        self.group = group
         self._configs = configs
         self._build = build
         self._parts: Parts | None = None
@@ -153,7 +197,27 @@ class Sharding:
             self._seconds = {u.key: u.seconds for u in units}
             self._measured = bool(history)
             self._parts = partition(units, self.shard.count)
+            if plans:
+                recorded = group_folder(results_folder(plans[0]), self.group) / SPLIT_FILE
+                self._parts = record_split(recorded, self._parts)
+                if len(self._parts) != self.shard.count:
+                    raise SettingsError(
+                        f"--shard {self.shard.label}: run group {self.group} was split into "
+                        f"{len(self._parts)} parts ({recorded}); re-run its shards as K/{len(self._parts)}"
+                    )
         return self._parts
+
+    def empty_note(self) -> str:
+        """What a shard whose part has no chain says ("" for one that has): more parts than chains
+        is no failure (the run exits 0), but worth a line."""
+        if self._parts is None or self._parts[self.shard.index - 1]:
+            return ""
+        total = sum(len(p) for p in self._parts)
+        return f"tipc: shard {self.shard.label} has no chains: the matrix's {total} chain(s) went to the other parts"
+
+    def folder(self, plan: Plan) -> Path:
+        """This shard's results folder for ``plan``."""
+        return shard_folder(results_folder(plan), self.group, self.shard.index)
 
     def restrict(self, plan: Plan) -> Plan:
         """This shard's part of ``plan``: its chains, their dropped cases, and (shard 1) the
@@ -182,8 +246,10 @@ class Sharding:
             notes=(*plan.notes, note),
             shard=self.shard.label,
             partition=fingerprint(parts),
+            run_group=self.group,
         )
 
 
 def seconds_by_part(parts: Parts, seconds: Mapping[str, float]) -> list[float]:
-    return [sum(seconds[k] for k in part) for part in parts]
+    """A recorded split may name chains the configs no longer have: they weigh nothing."""
+    return [sum(seconds.get(k, 0.0) for k in part) for part in parts]

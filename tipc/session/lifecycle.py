@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,10 +31,10 @@ from tipc.plan import Plan, Skipped, Stage
 from tipc.proc.executor import Executor
 from tipc.proc.watchdog import Watchdog, start_watchdog
 from tipc.results.folder import ResultsDir, new_run_id
-from tipc.results.records import StageRecord
+from tipc.results.records import StageRecord, run_fails
 from tipc.run.plan_run import DRY_RUN_EXIT, PlanRun
 from tipc.run.probe import cannot_run
-from tipc.schedule import hostlock
+from tipc.schedule import folders, hostlock
 from tipc.schedule.runner import SlotRunner, start_scheduler
 from tipc.schedule.shard import Sharding, results_folder
 from tipc.session.doctor import run_doctor
@@ -46,8 +47,8 @@ if TYPE_CHECKING:
     from tipc.cluster.preflight import PreflightReport
     from tipc.doctor.checks import Report
     from tipc.doctor.probes import Probes
-    from tipc.report.criteria import Criteria
     from tipc.report.trends import Regression
+    from tipc.run.criteria import Criteria
     from tipc.schedule.runner import Runner
 
 Emit = Callable[[str], None]
@@ -79,7 +80,12 @@ class TipcSession:
         self._watchdog: Watchdog | None = None
         self._runner: Runner | None = None
         self._sharding = (
-            Sharding(settings.schedule.shard, [t.path for t in settings.targets], self._whole_plan)
+            Sharding(
+                settings.schedule.shard,
+                settings.schedule.run_group,
+                [t.path for t in settings.targets],
+                self._whole_plan,
+            )
             if settings.schedule.shard
             else None
         )
@@ -98,16 +104,14 @@ class TipcSession:
     def plan(self, target: ConfigTarget) -> Plan:
         """The config's plan; with ``--shard``, its part of the split matrix."""
         if target.path not in self._plans:
-            plan = self._whole_plan(target.path)
+            plan = replace(self._whole_plan(target.path), run_group=self.settings.schedule.run_group)
             self._plans[target.path] = plan if self._sharding is None else self._sharding.restrict(plan)
         return self._plans[target.path]
 
     def plan_run(self, target: ConfigTarget) -> PlanRun:
         if target.path not in self._runs:
             plan = self.plan(target)
-            folder_path = results_folder(plan)
-            if self._sharding is not None:
-                folder_path /= self._sharding.shard.folder
+            folder_path = results_folder(plan) if self._sharding is None else self._sharding.folder(plan)
             folder = self._folders.setdefault(folder_path, ResultsDir(folder_path))
             self._runs[target.path] = PlanRun(
                 plan,
@@ -143,6 +147,8 @@ class TipcSession:
                 run.begin()
                 self.warnings.extend(run.warnings)
                 runs.append((target, run))
+        if self._sharding is not None and self._sharding.empty_note():
+            self.warnings.append(self._sharding.empty_note())
         if doctor_on(self.settings) and not self.settings.run.dry_run:
             self.doctor = run_doctor(self.settings, runs, emit, self.probes)
         failed = []
@@ -179,11 +185,26 @@ class TipcSession:
         A serial run (no option) changes nothing: each ``run_stage`` runs its stage then."""
         if self.settings.run.dry_run or (worker is None and not self.settings.schedule.concurrent):
             return
+        if worker is None:
+            self.refuse_shared_folders("--jobs")
         if worker is not None:
             self._runner = SlotRunner.for_worker(self.settings.schedule, *worker, self.run_id)
         else:
             selected = [(self.plan_run(t), s) for t, s in stages if not self.blocked(t)]
             self._runner = start_scheduler(selected, self.settings.schedule, self.warnings.append)
+
+    def refuse_shared_folders(self, how: str) -> None:
+        """``SettingsError`` naming two configs whose chains, run side by side (``how``), would write
+        one save dir (configs of one ``model_name``); one after the other they may."""
+        planned = [t for t in self.settings.targets if not self.blocked(t)]
+        folders.refuse_shared_folders(
+            ((self.plan(t).config_path, s) for t in planned for s in self.plan(t).stages()), how
+        )
+
+    @property
+    def empty_shard(self) -> bool:
+        """This run is a shard whose part of the split has no chain: nothing to run is no failure."""
+        return self._sharding is not None and bool(self._sharding.empty_note())
 
     def doctor_failed(self) -> bool:
         """A config failed a ``--doctor`` check: the run fails (its stages were blocked)."""
@@ -247,7 +268,7 @@ class TipcSession:
     def criteria_lines(self) -> list[str]:
         """What the verdict rests on (exit codes only, goldens, regressions) and every infer case that
         predicted nothing: the reports' (they judged the trends), else this run's records'."""
-        from tipc.report.criteria import criteria_of
+        from tipc.run.criteria import criteria_of
 
         said = self.criteria or ([criteria_of(self.records())] if self.owner and self.folders() else [])
         lines = [f"tipc: {c.text()}" for c in said]
@@ -281,16 +302,12 @@ class Verdict(Enum):
         return int(self.value)
 
 
-def failed(records: Iterable[StageRecord]) -> bool:
-    """A stage failed, timed out or hung (``Status.is_failure``)."""
-    return any(r.status.is_failure for r in records)
-
-
 def verdict(session: TipcSession, *, interrupted: bool, stopped: bool, config_errors: bool) -> Verdict:
     """The run's verdict once it ended: ``stopped`` before its stages ran out (a preflight, a full
     disk); ``config_errors``: a config could not be planned."""
     if interrupted:
         return Verdict.INTERRUPTED
-    if stopped or config_errors or session.doctor_failed() or failed(session.records()) or session.fails_on_findings():
+    failing = run_fails(r.status for r in session.records())  # a failure, or a stage blocked without one
+    if stopped or config_errors or session.doctor_failed() or failing or session.fails_on_findings():
         return Verdict.FAILED
     return Verdict.DRY_RUN if session.settings.run.dry_run else Verdict.PASSED

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tipc.history.keys import config_key
 from tipc.session.problems import ConfigProblem, ProblemKind, split
 from tipc.session.report import report_root, writes_reports
 from tipc.suites.front import dialect_for, tags
@@ -50,7 +51,7 @@ def outcomes(
                 model=plan.model,
                 records=tuple(by_config.get(plan.config_path, ())),
                 report=index if index in written else None,
-                regressions=sum(1 for g in session.regressions if g.config == plan.config_path),
+                regressions=sum(1 for g in session.regressions if g.config == config_key(plan.config_path)),
             )
         )
     rows.extend(

@@ -1,16 +1,25 @@
 """The flags both fronts take, declared once and cheap to import.
 
-``add_options`` registers them with pytest (``group.addoption``) or argparse
-(``parser.add_argument``), which take the same arguments; ``tipc.session.settings``
-reads them back. pytest imports this module on every run on a machine with tipc
-installed (the ``pytest11`` entry point), so it imports nothing heavy.
+``add_options`` registers them with argparse (``parser.add_argument``) under the
+``tipc`` command's names; ``add_pytest_options`` with pytest (``group.addoption``,
+which takes the same arguments) under ``--tipc-<name>``, pytest-benchmark's
+convention, so that no other plugin's option collides with one of tipc's
+(pytest-timeout's ``--timeout``). ``--config`` and ``--mode``, the command on
+tipc's card, are kept on the pytest front too, as aliases, where no other plugin
+owns them (``add_kept_options``). Both fronts read the same ``dest``s back
+(``tipc.session.settings``). pytest imports this module on every run on a
+machine with tipc installed (the ``pytest11`` entry point), so it imports
+nothing heavy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any
 
+from tipc.cluster.options import OPTIONS as CLUSTER_OPTIONS
 from tipc.cluster.options import add_options as add_cluster_options
 from tipc.config.modes import MODES
 
@@ -270,7 +279,18 @@ SCHEDULE_OPTIONS: tuple[Option, ...] = (
             default=None,
             metavar="K/N",
             help="run the K-th of N parts of every --config's chains, balanced by recorded durations; "
-            "results go to <mode>/shard<K>/ (tipc merge joins them)",
+            "results go to <mode>/shards/<run group>/shard<K>/ (tipc merge joins one group's)",
+        ),
+    ),
+    (
+        ("--run-group",),
+        dict(
+            dest="tipc_run_group",
+            default=None,
+            metavar="ID",
+            help="the night this shard or node belongs to: every part of one night the same id "
+            "(default: TIPC_RUN_GROUP, Slurm's array or job id, GitHub's run id, GitLab's pipeline id); "
+            "an earlier night's id re-runs one of its shards with its split",
         ),
     ),
 )
@@ -291,3 +311,65 @@ def add_options(add: Callable[..., Any]) -> None:
     add_plan_options(add)
     for names, kwargs in (*RUN_OPTIONS, *SCHEDULE_OPTIONS):
         add(*names, **kwargs)
+
+
+# --- the pytest front's spelling ---
+
+PYTEST_PREFIX = "--tipc-"
+KEPT = ("--config", "--mode")  # short on the pytest front too, where no other plugin owns them
+
+
+def prefixed(flag: str) -> str:
+    """The pytest front's name for a ``tipc`` command's flag: ``--timeout`` → ``--tipc-timeout``."""
+    return PYTEST_PREFIX + flag.removeprefix("--")
+
+
+def every_option() -> tuple[Option, ...]:
+    """What ``tipc run`` takes; the pytest front takes the same."""
+    return (*PLAN_OPTIONS, *CLUSTER_OPTIONS, *RUN_OPTIONS, *SCHEDULE_OPTIONS)
+
+
+_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*(?![\w-])")  # simple: pytest's start compiles it
+
+
+@cache
+def _cli_flags() -> frozenset[str]:
+    """The flags the pytest front spells ``--tipc-<name>``."""
+    return frozenset(n for names, _ in every_option() for n in names if n not in KEPT)
+
+
+def respell(text: str) -> str:
+    """A message of tipc's, with the ``tipc`` command's flags spelt as the pytest front spells them
+    (every message names flags one way; the front that shows it spells them its own)."""
+    if "--" not in text:
+        return text
+    flags = _cli_flags()
+    return _FLAG.sub(lambda m: prefixed(m[0]) if m[0] in flags else m[0], text)
+
+
+def add_pytest_options(add: Callable[..., Any]) -> None:
+    """Every option as ``--tipc-<name>`` (``--tipc-config`` and ``--tipc-mode`` always work)."""
+    for names, kwargs in every_option():
+        help_text = kwargs.get("help")
+        spelt = {**kwargs, "help": respell(help_text)} if help_text else kwargs
+        add(*(prefixed(n) for n in names), **spelt)
+
+
+def add_kept_options(add: Callable[..., Any], taken: Iterable[str]) -> tuple[str, ...]:
+    """``--config`` and ``--mode`` beside ``--tipc-config`` and ``--tipc-mode``, each unless another
+    plugin owns it (in ``taken``); returns those it could not add."""
+    owned = set(taken)
+    kept = {names[0]: kwargs for names, kwargs in PLAN_OPTIONS if names[0] in KEPT}
+    for flag in KEPT:
+        if flag not in owned:
+            add(flag, **{**kept[flag], "help": f"same as {prefixed(flag)}"})
+    return tuple(flag for flag in KEPT if flag in owned)
+
+
+def old_spelling(arg: str) -> str | None:
+    """The pytest front's name for ``arg`` when it is a ``tipc`` command's flag the front spells
+    otherwise (``--timeout=5`` → ``--tipc-timeout``); None for anything else."""
+    flag = arg.partition("=")[0]
+    if flag in KEPT or not flag.startswith("--") or flag.startswith(PYTEST_PREFIX):
+        return None
+    return prefixed(flag) if flag in _cli_flags() else None

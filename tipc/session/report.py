@@ -11,8 +11,8 @@ from tipc.results.folder import ResultsDir
 from tipc.session.settings import Settings
 
 if TYPE_CHECKING:
-    from tipc.report.criteria import Criteria
     from tipc.report.trends import Regression
+    from tipc.run.criteria import Criteria
 
 REPORTS = "reports"
 

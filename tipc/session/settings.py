@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tipc.cluster.group import run_group
 from tipc.cluster.node import ClusterArgs, NodeContext, resolve_node, to_plan_kwargs
 from tipc.cluster.options import cluster_args
 from tipc.cluster.topology import ips_from_gpu_list
@@ -39,6 +40,7 @@ from tipc.run.plan_run import RunSettings
 from tipc.run.probe import cannot_run
 from tipc.schedule.devices import available_gpus
 from tipc.schedule.policy import AUTO, Schedule, parse_jobs, parse_shard, parse_size
+from tipc.session.layers import Layer, env_layer, layered, pyproject_layer, source_notes
 from tipc.session.options import PLAN_OPTIONS, RUN_OPTIONS, SCHEDULE_OPTIONS
 from tipc.session.problems import ConfigProblem, ProblemKind, cluster_problem, error
 from tipc.session.selection import Selected, select_configs
@@ -157,7 +159,7 @@ def _config_ips(config: object) -> tuple[str, ...]:
 
 
 def _target(
-    selected: Selected, get: Callable[[str], Any], mode: Mode, cluster: ClusterArgs, cwd: Path
+    selected: Selected, get: Callable[[str], Any], mode: Mode, cluster: ClusterArgs, cwd: Path, notes: tuple[str, ...]
 ) -> ConfigTarget | ConfigProblem:
     """The config's target, or its problem; ``SettingsError`` when the run's own options are at fault."""
     path = selected.path
@@ -184,6 +186,8 @@ def _target(
         if fault is None:
             raise SettingsError(str(exc)) from None
         return ConfigProblem(path.resolve(), display, mode, *fault)
+    node_fields = to_plan_kwargs(node)
+    node_fields["notes"] = (*node_fields["notes"], *notes)
     options = PlanOptions(
         mode=mode,
         repo=str(repo),
@@ -191,7 +195,7 @@ def _target(
         python=_python(get("tipc_python"), cwd),
         golden_dir=_golden_dir(get("tipc_golden_dir"), path, cwd),
         **({"output_root": get("tipc_output_root")} if get("tipc_output_root") else {}),
-        **to_plan_kwargs(node),
+        **node_fields,
         benchmark=benchmark_options(get("tipc_benchmark_params"), os.environ, cwd),
     )
     return ConfigTarget(path=path.resolve(), display=display, options=options, node=node)
@@ -250,13 +254,37 @@ def _given(get: Callable[[str], Any]) -> dict[str, str]:
     return out
 
 
-def resolve_targets(get: Callable[[str], Any], cwd: Path | None = None) -> tuple[ConfigTarget | ConfigProblem, ...]:
-    """Every selected config, in the selection's order: its target (the ``PlanOptions`` this node
-    runs it with), or its problem (why it cannot run here); () without ``--config``."""
-    configs = get("tipc_config")
-    if not configs:
-        return ()
+def resolve_layers(
+    get: Callable[[str], Any],
+    cwd: Path | None = None,
+    ini: Layer | None = None,
+    environ: Mapping[str, str] = os.environ,
+) -> tuple[Callable[[str], Any], dict[str, str]]:
+    """The command line's ``get`` with the settings it left at their defaults taken from the
+    environment, pytest's ini (``ini``) or ``[tool.tipc]`` (``tipc.session.layers``), and where
+    each value came from."""
     cwd = Path.cwd() if cwd is None else cwd
+    repo = get("tipc_repo")
+    layers = [env_layer(environ), *([ini] if ini else []), pyproject_layer(cwd / repo if repo else cwd)]
+    return layered(get, layers)
+
+
+def resolve_targets(
+    get: Callable[[str], Any], cwd: Path | None = None, ini: Layer | None = None
+) -> tuple[ConfigTarget | ConfigProblem, ...]:
+    """Every selected config, in the selection's order: its target (the ``PlanOptions`` this node
+    runs it with), or its problem (why it cannot run here); () without ``--config``. Settings the
+    command line leaves out come from the environment or a file: each plan's notes say which."""
+    if not get("tipc_config"):
+        return ()
+    get, sources = resolve_layers(get, cwd, ini)
+    return _resolve_targets(get, Path.cwd() if cwd is None else cwd, source_notes(sources))
+
+
+def _resolve_targets(
+    get: Callable[[str], Any], cwd: Path, notes: tuple[str, ...]
+) -> tuple[ConfigTarget | ConfigProblem, ...]:
+    configs = get("tipc_config")
     mode = get("tipc_mode")
     if mode is None:
         raise SettingsError(f"--mode (missing): --config needs --mode, one of {', '.join(MODES)}")
@@ -266,7 +294,7 @@ def resolve_targets(get: Callable[[str], Any], cwd: Path | None = None) -> tuple
         cluster = cluster_args(get)
     except (ConfigError, ClusterError) as exc:
         raise SettingsError(str(exc)) from None
-    return tuple(_target(s, get, run_mode, cluster, cwd) for s in selected)
+    return tuple(_target(s, get, run_mode, cluster, cwd, notes) for s in selected)
 
 
 def _node_fields(first: PlanOptions) -> dict[str, Any]:
@@ -278,13 +306,14 @@ def _node_fields(first: PlanOptions) -> dict[str, Any]:
     }
 
 
-def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None) -> Settings | None:
-    """None when no ``--config`` was given (tipc stays inert)."""
-    resolved = resolve_targets(get, cwd)
-    if not resolved:
+def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None, ini: Layer | None = None) -> Settings | None:
+    """None when no ``--config`` was given (tipc stays inert). ``ini``: pytest's ini settings."""
+    if not get("tipc_config"):
         return None
-    targets = tuple(t for t in resolved if isinstance(t, ConfigTarget))
     cwd = Path.cwd() if cwd is None else cwd
+    get, sources = resolve_layers(get, cwd, ini)
+    resolved = _resolve_targets(get, cwd, source_notes(sources))
+    targets = tuple(t for t in resolved if isinstance(t, ConfigTarget))
     try:
         limits = resolve_limits(
             get("tipc_mode"),
@@ -342,7 +371,8 @@ def _parsed(get: Callable[[str], Any], dest: str, flag: str, parse: Callable[[st
 
 
 def resolve_schedule(get: Callable[[str], Any], targets: tuple[ConfigTarget, ...]) -> Schedule:
-    """``--jobs``, ``--mem-per-chain`` (alone it means ``--jobs auto``), the GPU list, ``--shard``."""
+    """``--jobs``, ``--mem-per-chain`` (alone it means ``--jobs auto``), the GPU list, ``--shard``
+    and the run group it belongs to (``--run-group``, else the scheduler's: a shard needs one)."""
     jobs = _parsed(get, "tipc_jobs", "--jobs", parse_jobs)
     mem = _parsed(get, "tipc_mem_per_chain", "--mem-per-chain", parse_size)
     shard = _parsed(get, "tipc_shard", "--shard", parse_shard)
@@ -352,10 +382,20 @@ def resolve_schedule(get: Callable[[str], Any], targets: tuple[ConfigTarget, ...
         raise SettingsError(str(exc)) from None
     if jobs is None and mem is not None:
         jobs = AUTO
+    try:
+        group, _ = run_group(get("tipc_run_group"), os.environ)
+    except ValueError as exc:
+        raise SettingsError(f"--run-group {exc}") from None
+    if shard is not None and not group:
+        raise SettingsError(
+            "--shard: no run group says which night this shard belongs to; pass --run-group ID (the "
+            "same on every shard of one night, e.g. nightly-2026-12-01), or run under Slurm, GitHub "
+            "Actions or GitLab CI (docs/nightly.md)"
+        )
     if (jobs is not None or shard is not None) and any(t.node and t.node.multi_node for t in targets):
         # Every chain of a multi-node run launches on the one start port all nodes agreed on.
         raise SettingsError(
             "--jobs/--mem-per-chain/--shard: not on a multi-node run (every node runs every chain, one "
             "at a time, on the start port all nodes share); drop them"
         )
-    return Schedule(jobs=jobs, mem_per_chain_mb=mem, gpus=gpus, shard=shard)
+    return Schedule(jobs=jobs, mem_per_chain_mb=mem, gpus=gpus, shard=shard, run_group=group)

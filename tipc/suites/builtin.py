@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from tipc.config.formats import config_modes, load_any_config
 from tipc.config.modes import Mode
@@ -12,7 +14,21 @@ from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Plan, PlanOptions
 from tipc.suites import paddleclas, paddledetection, paddleseg, tags
 from tipc.suites.dialect import Dialect
-from tipc.suites.prepare import prepare_coco, prepare_imagenet, prepare_pairs
+
+if TYPE_CHECKING:
+    from tipc.prepare.sizes import Sizes
+
+
+def _prepare(family: str) -> Callable[[Plan, Path, Sizes, int, bool], list[str]]:
+    """A data family of ``tipc.suites.prepare``, imported when ``tipc prepare`` runs (a run's start needs none)."""
+
+    def run(plan: Plan, repo: Path, sizes: Sizes, seed: int, force: bool) -> list[str]:
+        from tipc.suites import prepare
+
+        made: list[str] = getattr(prepare, family)(plan, repo, sizes, seed, force)
+        return made
+
+    return run
 
 
 def _ocr_modes(config: Any) -> tuple[Mode, ...]:
@@ -41,7 +57,7 @@ PADDLECLAS = Dialect(
     paddleclas.modes,
     paddleclas.build,
     tags=tags.model_tags,
-    prepare=prepare_imagenet,
+    prepare=_prepare("prepare_imagenet"),
     description="PaddleClas's test_tipc/test_train_inference_python.sh",
 )
 PADDLEDETECTION = Dialect(
@@ -51,7 +67,7 @@ PADDLEDETECTION = Dialect(
     paddledetection.modes,
     paddledetection.build,
     tags=tags.model_tags,
-    prepare=prepare_coco,
+    prepare=_prepare("prepare_coco"),
     description="PaddleDetection's test_tipc/test_train_inference_python.sh",
 )
 PADDLESEG = Dialect(
@@ -61,7 +77,7 @@ PADDLESEG = Dialect(
     paddleseg.modes,
     paddleseg.build,
     tags=tags.model_tags,
-    prepare=prepare_pairs,
+    prepare=_prepare("prepare_pairs"),
     description="PaddleSeg's test_tipc/test_train_inference_python.sh",
 )
 DEFAULT = PADDLEOCR  # a checkout no dialect recognises (tipc's own test_configs/) reads as PaddleOCR's

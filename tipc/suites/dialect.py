@@ -13,12 +13,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tipc.config.modes import Mode
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Plan, PlanOptions
-from tipc.prepare.sizes import Sizes
+
+if TYPE_CHECKING:
+    from tipc.prepare.sizes import Sizes
 
 CONFIG_DIR = "test_tipc/configs"
 
@@ -35,7 +37,7 @@ class Dialect:
     tags: Callable[[str], tuple[str, ...]] = lambda name: ()
     description: str = ""
     # ``tipc prepare``: (plan, repo, sizes, seed, force) -> what it made, one line each; None: not offered
-    prepare: Callable[[Plan, Path, Sizes, int, bool], list[str]] | None = None
+    prepare: Callable[[Plan, Path, Sizes, int, bool], list[str]] | None = None  # imports what it needs when called
 
     def is_config(self, file_name: str) -> bool:
         return any(fnmatch(file_name, p) for p in self.patterns) and not any(

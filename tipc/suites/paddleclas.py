@@ -4,7 +4,9 @@ variants) read and planned as PaddleClas's ``test_train_inference_python.sh`` ru
 What differs from PaddleOCR: trainer overrides are ``-o Key`` lines (``-o Global.device:gpu``); autocast is
 always spelled out (``-o AMP.use_amp=False`` unless ``amp``/``fp16``); every train ends in
 ``-o Global.print_mem_info=True`` (a launch adds ``-o Global.log_ranks=0,…,7`` and takes ``--devices=``);
-weights land in ``<save>/<model>/<train_model_name>`` (``RecModel`` for GeneralRecognition and MetaBIN);
+the bash evaluates and exports ``<save>/<model>/<train_model_name>`` (``RecModel`` for GeneralRecognition and
+MetaBIN), where PaddleClas wrote its checkpoints before it wrote them into ``Global.output_dir`` itself: tipc plans
+``<save>/<train_model_name>``, where the suite's own code writes them (a documented fix);
 the output folder is absolute; inference runs from ``deploy/``. The epoch line's ``mode=value`` items are
 never matched (the bash's ``func_parser_params`` is called without the mode), so every training mode trains
 2 epochs. ``whole_infer`` runs only the ``kl_quant`` line (entry 33): the quantization, then the sweep on
@@ -19,10 +21,10 @@ from itertools import product
 
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
+from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
-from tipc.plan.naming import component, name_part
 from tipc.suites.bash import BashLines, Entries, ifs_fields, raw_param
 from tipc.suites.plans import (
     CPU_VALUES,
@@ -41,7 +43,8 @@ from tipc.suites.plans import (
 
 NAME = "PaddleClas"
 DEFAULT_EPOCHS = "2"
-REC_MODELS = ("GeneralRecognition", "MetaBIN_ResNet50")  # their weights land in <save>/RecModel
+# The bash exports these without weights: it sets the eval weights again where the export's belong.
+REC_MODELS = ("GeneralRecognition", "MetaBIN_ResNet50")
 FUSED_ATTN_MODELS = ("CLIP_vit_base_patch16_224", "SwinTransformer_base_patch4_window7_224_ampo2_ultra")
 AMP = {
     "fp16": ("-o", "AMP.use_amp=True", "-o", "AMP.scale_loss=128", "-o", "AMP.use_dynamic_loss_scaling=True",
@@ -100,7 +103,7 @@ def _train_chains(plan: PlanDraft) -> None:
     cpu_only = plan.options.device == "cpu"
     if cpu_only:
         plan.notes.append(
-            "device cpu: every gpu entry trains as one CPU process (-o Global.device=cpu), "
+            "device cpu: every gpu entry trains as one CPU process (-o Global.device=cpu, on the export too), "
             "GPU inference cases are skipped"
         )
     for entry_text in ifs_fields(cfg.value(3), "|"):
@@ -159,8 +162,9 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
             Fragment(train.text, train.argv),
             literal("-o", "Arch.use_fused_attn=True", "-o", "Arch.use_fused_linear=True"),
         )
-    weights_dir = "RecModel" if any(m in model for m in REC_MODELS) else model
-    weights = f"{save}/{weights_dir}/{cfg.value(10)}"
+    # Documented fix (docs/suites.md): PaddleClas writes its checkpoints into Global.output_dir itself; the bash
+    # still looks in <save>/<model>/ (<save>/RecModel/), where older PaddleClas wrote them.
+    weights = f"{save}/{cfg.value(10)}"
     train_stage = plan.stage(
         chain,
         "train",
@@ -193,13 +197,15 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
         plan.skipped.append(Skipped(f"{chain}::export", "export script is null: nothing to infer with"))
         plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
         return
-    if weights_dir == "RecModel":
+    if any(m in model for m in REC_MODELS):
         # The bash sets the eval weights again here instead of the export's (a slip): the export gets none.
         export_weights = DROPPED
-        plan.notes.append(f"{chain}: export without weights, as the bash (it never sets them for {weights_dir})")
+        plan.notes.append(f"{chain}: export without weights, as the bash (it never sets them for {model})")
     else:
         export_weights = cfg.path(28, weights)
-    export = command(python, cfg.script(29, export_script), export_weights, cfg.path(27, save))
+    # The bash's export takes the yml's device; on a CPU run that is a GPU that is not there.
+    device_cpu = cfg.param(4, "cpu") if plan.options.device == "cpu" else DROPPED
+    export = command(python, cfg.script(29, export_script), export_weights, cfg.path(27, save), device_cpu)
     export_stage = plan.stage(
         chain,
         "export",

@@ -20,10 +20,10 @@ from itertools import product
 
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
+from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
-from tipc.plan.naming import component, name_part
 from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param, text
 from tipc.suites.plans import (
     CPU_VALUES,

@@ -7,6 +7,8 @@ train, eval, export, infer and action one of
 
 * ``fail``        exit 1 after the normal output (train still writes train.log,
                   as a crashed real training does)
+* ``fail-once=F`` fail as ``fail`` does when the file F does not exist, creating it: a flaky
+                  stage that passes when run again
 * ``hang``        print one line, then sleep silently forever
 * ``sleep=S``     sleep S seconds before the normal work
 * ``grandchild``  spawn two grandchildren that ignore SIGTERM and sleep: one in
@@ -16,6 +18,8 @@ train, eval, export, infer and action one of
 * ``devices``     print the ``CUDA_VISIBLE_DEVICES`` the script was given (``unset`` when absent),
                   with the wall-clock window it ran in: ``fake devices: <ids> <start> <end>``
 * ``slower=F``    (infer) a benchmark block whose inference time is F times the usual
+* ``fill``        (train) at the end, fill the disk under its save dir, 64 MiB at most (a stage
+                  whose outputs take the last free byte as it exits)
 * ``gpu``         (infer) a simulated GPU: ``--use_gpu True`` runs when ``CUDA_VISIBLE_DEVICES``
                   names a device, instead of failing as a CPU-only build
 * ``empty``       (infer) every prediction empty: the model recognised nothing, and exits 0
@@ -68,12 +72,23 @@ def misbehave_before(kind: str) -> dict[str, str]:
     return todo
 
 
-def finish(todo: dict[str, str]) -> None:
+def finish(todo: dict[str, str], save: str = "") -> None:
+    if "fill" in todo and save:
+        with open(os.path.join(save, "fake_filler"), "ab") as f:
+            try:
+                for _ in range(64 * 256):
+                    f.write(b"\0" * 4096)
+                    f.flush()
+            except OSError:
+                pass
     if "devices" in todo:
         # Printed at the end so that the window covers the whole stage, sleep included.
         seen = os.environ.get("CUDA_VISIBLE_DEVICES", "unset") or "unset"
         print(f"fake devices: {seen} {_STARTED} {time.time()}", flush=True)
-    if "fail" in todo:
+    once = todo.get("fail-once")
+    if "fail" in todo or (once is not None and not os.path.exists(once)):
+        if once is not None:
+            open(once, "w").close()
         print("Traceback (most recent call last):\nRuntimeError: fake failure (TIPC_FAKE)", flush=True)
         sys.exit(1)
 

@@ -27,4 +27,4 @@ with open(os.path.join(save, "train.log"), "a") as train_log:
             train_log.write(line + "\n")
 with open(os.path.join(save, "latest.pdparams"), "wb") as f:
     f.write(b"fake weights")
-_fake.finish(todo)
+_fake.finish(todo, save)

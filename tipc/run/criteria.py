@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tipc.metrics.predictions import read_predictions
-from tipc.report.naming import stage_name
 from tipc.results.records import StageRecord, Status
 
 # A golden check that compared this run with a golden file (no_golden and blocked compared nothing).
@@ -68,7 +67,7 @@ def empty_cases(records: Iterable[StageRecord]) -> tuple[EmptyCase, ...]:
         except OSError:
             continue
         if predictions and all(p.empty for p in predictions):
-            out.append(EmptyCase(r.chain, stage_name(r), len(predictions)))
+            out.append(EmptyCase(r.chain, r.id.partition("::")[2] or r.kind, len(predictions)))
     return tuple(out)
 
 

@@ -7,8 +7,8 @@ import pytest
 
 from tests.report.test_predictions import infer, rec_log, render
 from tests.support.recorded_runs import CPU_CHAIN, ResultsWriter
-from tipc.report.criteria import Criteria, EmptyCase, criteria_of
 from tipc.results.records import StageRecord, Status
+from tipc.run.criteria import Criteria, EmptyCase, criteria_of
 
 
 @pytest.mark.parametrize(

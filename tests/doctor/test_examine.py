@@ -67,7 +67,7 @@ def test_without_paddle_run_check_is_not_run(plan):
 
 
 def test_json_document_holds_the_documented_fields(plan):
-    """The schema in tipc/doctor/render.py's docstring and README's `tipc doctor` section."""
+    """The schema in tipc/doctor/render.py's docstring and the guide's `tipc doctor` page."""
     report = examine(plan, ON_GPU, FakeProbes(env=CPU_ENV), display="rec.txt")
     problems = [{"config": "bad.txt", "kind": "error", "reason": "bad.txt:3: expected key"}]
     doc = json.loads(json.dumps(document([report], problems)))
@@ -78,9 +78,9 @@ def test_json_document_holds_the_documented_fields(plan):
     assert {tuple(sorted(c)) for c in config["checks"]} == {("detail", "fix", "name", "state")}
     assert {c["state"] for c in config["checks"]} <= {"pass", "warn", "fail", "na"}
     assert doc["problems"] == problems
-    readme = (ROOT / "README.md").read_text()
+    guide = (ROOT / "docs" / "guide" / "doctor.md").read_text()
     for key in ("schema", "configs", "problems", "checks", "state", "detail", "fix"):
-        assert f'"{key}"' in readme
+        assert f'"{key}"' in guide
 
 
 def test_tally_counts_each_state(plan):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tipc.report.overview import ConfigOutcome, Earlier, build_page
-from tipc.report.overview_history import LOOK_BACK, SUMMARY, earlier_runs, read_summary, summary_json
+from tipc.report.overview_history import LOOK_BACK, SUMMARY, cause_history, earlier_runs, read_summary, summary_json
 from tipc.results.records import StageRecord, Status
 
 MODE = "lite_train_lite_infer"
@@ -79,3 +79,34 @@ def test_history_is_read_only_so_far_back(tmp_path):
 
 def test_no_history_yet(tmp_path):
     assert earlier_runs(tmp_path / "missing", night(1), {("a.txt", MODE)}, print) == {}
+
+
+def remember_causes(root: Path, run_id: str, causes: dict[str, str]) -> None:
+    outcomes = [
+        ConfigOutcome(
+            name,
+            MODE,
+            records=(StageRecord(id="c::train", kind="train", chain="c", status=Status.FAILED, cause=cause),),
+        )
+        for name, cause in causes.items()
+    ]
+    (root / run_id).mkdir(parents=True)
+    (root / run_id / SUMMARY).write_text(summary_json(run_id, build_page(run_id, outcomes, root, {}).rows))
+
+
+def test_the_causes_of_earlier_runs_read_back_oldest_first(tmp_path):
+    remember_causes(tmp_path, night(1), {"a.txt": "KeyError: 'x'"})
+    remember_causes(tmp_path, night(2), {"a.txt": "KeyError: 'x'", "b.txt": "CUDA error: N"})
+    remember_causes(tmp_path, night(4), {"a.txt": "later"})  # after the current run: not history
+    assert cause_history(tmp_path, night(3), print) == [
+        (night(1), frozenset({"KeyError: 'x'"})),
+        (night(2), frozenset({"KeyError: 'x'", "CUDA error: N"})),
+    ]
+
+
+def test_a_summary_from_before_causes_were_kept_reads_as_none(tmp_path):
+    (tmp_path / night(1)).mkdir()
+    row = {"config": "a.txt", "mode": MODE, "verdict": "failed", "failures": ["c::train"]}
+    (tmp_path / night(1) / SUMMARY).write_text(json.dumps({"schema": 1, "run_id": night(1), "rows": [row]}))
+    assert cause_history(tmp_path, night(2), print) == [(night(1), frozenset())]
+    assert read_summary(tmp_path / night(1) / SUMMARY)[1][("a.txt", MODE)].causes == ()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tipc.results.records import StageRecord, Status
-from tipc.run.summary import failure_text
+from tipc.run.summary import causes_lines, failure_text
 
 
 def test_a_failed_stages_log_tail_cannot_drive_the_terminal(tmp_path):
@@ -22,3 +24,33 @@ def test_a_failed_stages_log_tail_cannot_drive_the_terminal(tmp_path):
     text = failure_text(record)
     assert "\x1b" not in text and "\x07" not in text and "\x00" not in text
     assert text.endswith("step 1\nboom\\x00")
+
+
+def _failed(config: str, cause: str, kind: str = "missing-module") -> StageRecord:
+    return StageRecord(
+        id="c::train", kind="train", chain="c", status=Status.FAILED, config=config, cause_kind=kind, cause=cause
+    )
+
+
+MISSING = "ModuleNotFoundError: No module named 'x'"
+
+
+@pytest.mark.parametrize(
+    ("earlier", "expected"),
+    [
+        ((), [f"  2 configs: {MISSING} (missing-module)", "  m3/t.txt: CUDA error: N (cuda)"]),
+        (
+            (("r1", frozenset({MISSING})), ("r2", frozenset({MISSING}))),
+            [f"  2 configs: {MISSING} (missing-module; since r1)", "  m3/t.txt: CUDA error: N (cuda; new in this run)"],
+        ),
+    ],
+    ids=["no-history", "recurring-and-new"],
+)
+def test_failures_are_grouped_by_cause_and_told_new_or_since_when(earlier, expected):
+    failed = [
+        _failed("/a/m1/t.txt", MISSING),
+        _failed("/b/m2/t.txt", MISSING),
+        _failed("m3/t.txt", "CUDA error: N", "cuda"),
+    ]
+    assert causes_lines(failed, earlier) == ["tipc: failures by cause:", *expected]
+    assert causes_lines([], earlier) == []

@@ -129,3 +129,16 @@ def test_status_lines_never_garble_the_fronts_output() -> None:
     status([])
     term.write("PASSED\n")
     assert [line for line in term.lines() if line] == ["line three", "cfg::train PASSED", "next::item PASSED"]
+
+
+def test_a_stage_starting_beside_a_running_one_does_not_put_off_its_heartbeat(tmp_path: Path) -> None:
+    shown: list[list[str]] = []
+    progress = Progress(shown.append, total=40, interval=60.0)
+    progress.start("long::train", tmp_path / "long.log", expected=None, now=NOON)
+    for second in range(0, 130, 5):  # --jobs: a short stage starts beside it every 30 s
+        if second % 30 == 0:
+            progress.start(f"short{second}::infer", tmp_path / "short.log", expected=None, now=NOON + second)
+        progress.tick(NOON + second)
+        if second % 30 == 25:
+            progress.finish(f"short{second - 25}::infer")
+    assert len(shown) == 2 and all(any("long::train" in line for line in lines) for lines in shown)

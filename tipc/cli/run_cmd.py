@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -27,13 +28,17 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tipc.session.lifecycle import TipcSession
-    from tipc.session.settings import ConfigTarget
+    from tipc.session.progress import Progress
+    from tipc.session.settings import ConfigTarget, Settings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from tipc.session.options import add_options
 
     add_options(parser.add_argument)
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress while a stage runs (no status line, no heartbeat)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,9 +56,10 @@ def run(args: argparse.Namespace) -> int:
         print("tipc run: error: --config is required (a path, or relative to test_configs/)", file=sys.stderr)
         return 2
     live = _live if settings.live else None
+    progress = _progress(settings, quiet=bool(getattr(args, "quiet", False)))
     session = TipcSession(
         settings,
-        lambda: ProcessExecutor(live=live),
+        lambda: ProcessExecutor(live=live, progress=progress),
         echo=lambda line: _out(lambda: legacy.echo(line, sys.stdout)),
         include_hint=lambda stage: f"run its chain ({stage.chain}) too",
     )
@@ -71,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
                 print("\n".join(failure_message(r) for r in refused), file=sys.stderr)
                 stopped = True
             else:
-                _run_stages(session, planned)
+                _run_stages(session, planned, progress)
         except KeyboardInterrupt:
             interrupted = True
         except OutputError as exc:  # a full disk: nothing later could be recorded either
@@ -98,10 +104,10 @@ def run(args: argparse.Namespace) -> int:
 def _results(session: TipcSession) -> None:
     """The summary paragraph, then the reports, each config's and the matrix's."""
     from tipc.run.summary import run_paragraph
-    from tipc.session.matrix import write_matrix
+    from tipc.session.matrix import cause_history, write_matrix
 
     if session.folders():  # none when not one config could be planned
-        _print(run_paragraph(session.folders(), session.run_id))
+        _print(run_paragraph(session.folders(), session.run_id, cause_history(session, Path.cwd())))
     reports = session.write_reports(Path.cwd())
     for html in reports:
         _print(f"tipc: report: {html}")
@@ -132,6 +138,14 @@ def _print(text: str) -> None:
     _out(lambda: print(text, flush=True))
 
 
+def _write(text: str) -> None:
+    def write() -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    _out(write)
+
+
 def _live(data: bytes) -> None:
     def write() -> None:
         sys.stdout.buffer.write(data)
@@ -145,13 +159,35 @@ def _warn(lines: list[str]) -> None:
         print(line, file=sys.stderr)
 
 
-def _run_stages(session: TipcSession, targets: list[ConfigTarget]) -> None:
+def _progress(settings: Settings, quiet: bool) -> Progress | None:
+    """A status line on a terminal, a heartbeat line off one; none with ``-q``, ``--live`` (the
+    stage's own output is shown) or a dry run."""
+    from tipc.session.progress import for_front
+
+    if settings.live or settings.run.dry_run:
+        return None
+    terminal = sys.stdout.isatty()
+    return for_front(
+        _write,
+        terminal=terminal,
+        quiet=quiet,
+        heartbeat=settings.heartbeat,
+        column=lambda: 0,  # every line tipc run prints ends with its line break
+        width=lambda: shutil.get_terminal_size().columns,
+    )
+
+
+def _run_stages(session: TipcSession, targets: list[ConfigTarget], progress: Progress | None) -> None:
     """Every config's stages in the plan's order, then its dropped cases; a failure's story as it ends."""
     from tipc.results.records import Status
     from tipc.run.plan_run import command_text
     from tipc.run.summary import failure_text
 
-    session.schedule((target, stage) for target in targets for stage in session.plan(target).stages())
+    stages = [(target, stage) for target in targets for stage in session.plan(target).stages()]
+    if progress is not None:
+        progress.total = len(stages)
+        progress.plan(session.expected(target, stage) for target, stage in stages)
+    session.schedule(stages)
     for target in targets:
         plan = session.plan(target)
         for stage in plan.stages():

@@ -9,7 +9,7 @@ in the console, the report and the matrix.
 
 Where the cause comes from, in order: the harness's own evidence (timed out, hung, killed by the
 OOM killer or a signal), then the log's lines, searched from the end, against the rules of
-``cause_rules.json`` (data: more can be added through the ``tipc_cause_rules`` hook), then the last
+``cause_rules.json`` (data: more can be added through the ``pytest_tipc_cause_rules`` hook), then the last
 exception a Python traceback names; failing all that, the exit code. Pure: text in, cause out.
 """
 
@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Protocol
 
 MAX_SIGNATURE = 160  # characters: a message, not a paragraph
 
@@ -137,11 +138,27 @@ def of_failure(status: str, reason: str, logs: Iterable[str], rules: Iterable[Ru
     return Cause("exit-code", normalise(reason) if reason else "failed")
 
 
+class StageRecordLike(Protocol):
+    """What a record holds of its failure (``tipc.results.records.StageRecord``)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def cause_kind(self) -> str: ...
+    @property
+    def cause(self) -> str: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Failure:
     config: str  # what names the config to a reader: its repo-relative path
     stage: str
     cause: Cause
+
+
+def failure_of(config: str, record: StageRecordLike) -> Failure:
+    """A failed stage's record as a member of its cause's group (``cause_kind``/``cause`` as recorded)."""
+    return Failure(config, record.id, Cause(record.cause_kind or "unknown", record.cause or "no cause recorded"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,12 +171,13 @@ class CauseGroup:
     def configs(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(f.config for f in self.failures))
 
-    def line(self) -> str:
+    def line(self, history: bool = True) -> str:
+        """``history``: earlier runs were read (without any, new and recurring cannot be told apart)."""
         configs = self.configs
         who = f"{len(configs)} configs" if len(configs) > 1 else configs[0]
         stages = f", {len(self.failures)} stages" if len(self.failures) > len(configs) else ""
-        when = f"since {self.since}" if self.since else "new in this run"
-        return f"{who}{stages}: {self.cause.signature} ({self.cause.kind}; {when})"
+        when = "" if not history else f"; since {self.since}" if self.since else "; new in this run"
+        return f"{who}{stages}: {self.cause.signature} ({self.cause.kind}{when})"
 
 
 def group(failures: Iterable[Failure], earlier: Sequence[tuple[str, frozenset[str]]] = ()) -> list[CauseGroup]:

@@ -31,10 +31,11 @@ from tipc.run.summary import run_paragraph
 from tipc.schedule.devices import worker_index
 from tipc.session.layers import ini_layer
 from tipc.session.lifecycle import TipcSession
-from tipc.session.matrix import write_matrix
+from tipc.session.matrix import cause_history, write_matrix
 from tipc.session.options import respell
 from tipc.session.preflight import failure_message
 from tipc.session.problems import no_stage, selection_line, split
+from tipc.session.progress import Progress, for_front
 from tipc.session.settings import ConfigTarget, Settings, doctor_on, resolve_settings
 
 TIPC_DIR = Path(__file__).resolve().parents[1]
@@ -81,9 +82,11 @@ class TipcPlugin:
         owner = workerinput is None and not config.option.collectonly
         # `-s` asks pytest to show what tests print: a stage's output is what it prints.
         live = settings.live or config.getoption("capture", "fd") == "no"
+        self.progress: Progress | None = None  # made at the session's start, when the terminal is there
+        self._live = live
         self.session = TipcSession(
             settings,
-            lambda: ProcessExecutor(live=self.write if live else None),
+            lambda: ProcessExecutor(live=self.write if live else None, progress=self.progress),
             owner=owner,
             run_id=(workerinput or {}).get(RUN_ID),
             echo=(lambda line: self.write(line, legacy_echo=True)) if live else None,
@@ -138,8 +141,26 @@ class TipcPlugin:
         """pytest-xdist: every worker runs its stages as part of the controller's run."""
         node.workerinput[RUN_ID] = self.session.run_id
 
+    def _make_progress(self) -> Progress | None:
+        """The status line below pytest's line on a terminal, a heartbeat line off one; none with
+        ``-q``, ``--live``/``-s`` (the stages' output is shown), a dry run, or on an xdist worker
+        (its output is not shown)."""
+        reporter = self.config.pluginmanager.getplugin("terminalreporter")
+        if reporter is None or self._live or self.worker is not None or self.settings.run.dry_run:
+            return None
+        tw = reporter._tw
+        return for_front(
+            self.write,
+            terminal=bool(reporter.isatty),
+            quiet=self.config.get_verbosity() < 0,
+            heartbeat=self.settings.heartbeat,
+            column=lambda: int(tw.width_of_current_line),
+            width=lambda: int(tw.fullwidth),
+        )
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.progress = self._make_progress()
         self._signals.enter_context(sigterm_as_interrupt())
         self.cache.remember()
         workers = session.config.getoption("numprocesses", None)
@@ -177,8 +198,11 @@ class TipcPlugin:
             session.testsfailed and not session.config.option.continue_on_collection_errors
         ):
             return
-        items = (item for item in session.items if isinstance(item, StageItem))
-        self.session.schedule(((item.target, item.stage) for item in items), self.worker)
+        stages = [(item.target, item.stage) for item in session.items if isinstance(item, StageItem)]
+        if self.progress is not None:
+            self.progress.total = len(stages)
+            self.progress.plan(self.session.expected(target, stage) for target, stage in stages)
+        self.session.schedule(stages, self.worker)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         properties = dict(report.user_properties)
@@ -239,7 +263,8 @@ class TipcPlugin:
             )
             return
         if self.session.folders():  # none when not one config could be planned
-            terminalreporter.write_line(run_paragraph(self.session.folders(), self.session.run_id))
+            earlier = cause_history(self.session, Path.cwd())
+            terminalreporter.write_line(run_paragraph(self.session.folders(), self.session.run_id, earlier))
         for report in self.reports:
             terminalreporter.write_line(f"tipc: report: {report}")
         if self.matrix is not None:

@@ -31,6 +31,17 @@ from tipc.proc.tree import RUN_MARKER
 LiveSink = Callable[[bytes], None]
 
 
+class Observer(Protocol):
+    """What is told while a stage runs (``tipc.session.progress.Progress``): its start, each look
+    between waits, its end. Called from the thread that runs the stage (several with ``--jobs``)."""
+
+    def start(self, stage_id: str, log: Path, expected: float | None) -> None: ...
+
+    def tick(self) -> None: ...
+
+    def finish(self, stage_id: str) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ExecRequest:
     argv: tuple[str, ...]
@@ -42,6 +53,8 @@ class ExecRequest:
     watch: tuple[Path, ...] = ()  # more files/dirs whose growth counts as output (worker logs)
     title: str = ""
     marker: str = ""  # the run's id, set as RUN_MARKER in the child's environment (not in the header)
+    label: str = ""  # what a progress line calls it (the title where empty)
+    expected: float | None = None  # seconds it took when it last ran (tipc.schedule.history), None: never
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,14 +132,39 @@ class _Tee:
         self._file.close()
 
 
+def _ticks(tee: _Tee | None, progress: Observer | None) -> Callable[[], None] | None:
+    """The supervision's tick: the live tee's pump and the progress's look; None for neither (the
+    supervision then waits longer). A progress that raises (a closed stdout) says nothing more:
+    what it shows is a courtesy, never the stage's end."""
+    if progress is None:
+        return tee.pump if tee else None
+    shown: list[Observer] = [progress]
+
+    def tick() -> None:
+        if tee is not None:
+            tee.pump()
+        if shown:
+            try:
+                shown[0].tick()
+            except Exception:  # noqa: BLE001 - as the tee's sink
+                shown.clear()
+
+    return tick
+
+
 class ProcessExecutor:
     """Runs requests as real processes. ``grace``: seconds between SIGTERM and SIGKILL."""
 
     def __init__(
-        self, grace: float | None = None, live: LiveSink | None = None, base_env: Mapping[str, str] | None = None
+        self,
+        grace: float | None = None,
+        live: LiveSink | None = None,
+        base_env: Mapping[str, str] | None = None,
+        progress: Observer | None = None,
     ) -> None:
         self.grace = child.GRACE if grace is None else grace
         self.live = live
+        self.progress = progress
         self.base_env = base_env
         self._interrupted = threading.Event()
 
@@ -161,6 +199,10 @@ class ProcessExecutor:
             reason = f"cannot write its log {req.log}: {exc.strerror or exc}"
             return ExecResult(Ending.NOT_STARTED, None, start, time.monotonic() - t0, reason)
         tee = _Tee(req.log, out.tell(), self.live) if self.live else None
+        tick = _ticks(tee, self.progress)
+        label = req.label or req.title
+        if self.progress is not None:
+            self.progress.start(label, req.log, req.expected)
         env = child_env(
             {**req.env, **({RUN_MARKER: req.marker} if req.marker else {})},
             os.environ if self.base_env is None else self.base_env,
@@ -174,7 +216,7 @@ class ProcessExecutor:
                 stderr=out,
                 limits=Limits(req.timeout, req.hang_timeout, self.grace),
                 activity=(lambda: _activity(out.fileno(), req.watch)) if req.hang_timeout else None,
-                tick=tee.pump if tee else None,
+                tick=tick,
                 stop=self._interrupted,
             )
         except OSError as exc:
@@ -184,6 +226,8 @@ class ProcessExecutor:
         finally:
             if tee is not None:
                 tee.close()
+            if self.progress is not None:
+                self.progress.finish(label)
         result = ExecResult(
             done.ending,
             done.returncode,

@@ -136,6 +136,7 @@ class StageView:
     worker_tail: LogTail | None
     open: bool
     carried: str = ""  # "from earlier run <id>" for a record carried over, "" for this run's
+    cause: str = ""  # a failure's cause: "missing-module: ModuleNotFoundError: No module named 'x'"
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tipc.metrics.causes import CauseGroup, failure_of, group
 from tipc.report.figures import number
 from tipc.report.logtail import file_link
 from tipc.report.perf import perf_row, series_label
@@ -52,6 +53,7 @@ class Earlier:
     run_id: str
     verdict: str
     failures: tuple[str, ...]
+    causes: tuple[str, ...] = ()  # the signatures of its failures' causes (summaries from before: none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,7 @@ class OverviewRow:
     previous: Earlier | None
     new_failures: tuple[str, ...]  # stages failing now that did not fail in ``previous``
     failures: tuple[str, ...]  # stages failing now (what the next run compares with)
+    causes: tuple[str, ...] = ()  # the signatures of their causes, once each (what the next run tells "since" by)
     regressions: int = 0  # figures outside their noise band over the config's earlier runs
     suite: str = ""  # the dialect that read it
 
@@ -92,6 +95,8 @@ class OverviewPage:
     verdicts: tuple[tuple[str, int], ...]  # rows per verdict, in VERDICTS order, present ones
     duration: float | None
     rows: tuple[OverviewRow, ...]
+    causes: tuple[CauseGroup, ...] = ()  # the failures grouped by cause, the largest group first
+    cause_history: bool = False  # earlier runs' causes were read: groups say new or since when
 
 
 def verdict(outcome: ConfigOutcome) -> str:
@@ -169,6 +174,7 @@ def build_row(outcome: ConfigOutcome, page_dir: Path, previous: Earlier | None) 
         previous=previous,
         new_failures=tuple(f for f in failing if previous is not None and f not in previous.failures),
         failures=failing,
+        causes=tuple(dict.fromkeys(r.cause for r in records if r.status.is_failure and r.cause)),
         regressions=outcome.regressions,
         suite=outcome.suite,
     )
@@ -186,9 +192,12 @@ def build_page(
     page_dir: Path,
     history: Mapping[HistoryKey, Earlier],
     generated: str = "",
+    cause_history: Sequence[tuple[str, frozenset[str]]] = (),
 ) -> OverviewPage:
-    """``history``: each config's latest earlier run, by (config, mode)."""
+    """``history``: each config's latest earlier run, by (config, mode); ``cause_history``: the
+    signatures of each earlier run's failures, oldest first (``tipc.metrics.causes.group``)."""
     rows = tuple(build_row(o, page_dir, history.get((o.config, o.mode))) for o in outcomes)
+    failed = (failure_of(o.config, r) for o in outcomes for r in o.records if r.status.is_failure)
     present = [row.verdict for row in rows]
     modes = tuple(dict.fromkeys(row.mode for row in rows))
     return OverviewPage(
@@ -200,4 +209,6 @@ def build_page(
         verdicts=tuple((v, present.count(v)) for v in VERDICTS if v in present),
         duration=span([r for o in outcomes for r in o.records]),
         rows=rows,
+        causes=tuple(group(failed, cause_history)),
+        cause_history=bool(cause_history),
     )

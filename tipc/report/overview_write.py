@@ -14,12 +14,10 @@ from pathlib import Path
 from tipc.files.write import write_atomic
 from tipc.report.build import format_time
 from tipc.report.overview import ConfigOutcome, OverviewPage, build_page
-from tipc.report.overview_history import SUMMARY, earlier_runs, summary_json
+from tipc.report.overview_history import MATRIX, SUMMARY, cause_history, earlier_runs, summary_json
 from tipc.report.render import environment
 from tipc.report.write import INDEX, update_latest
 from tipc.results.folder import Warn
-
-MATRIX = "matrix"
 
 
 def render_overview(page: OverviewPage) -> str:
@@ -32,8 +30,10 @@ def write_overview(outcomes: Sequence[ConfigOutcome], out_root: Path, run_id: st
     page_dir = matrix_dir / run_id
     page_dir.mkdir(parents=True, exist_ok=True)
     wanted = {(o.config, o.mode) for o in outcomes}
-    history = earlier_runs(matrix_dir, run_id, wanted, warn or (lambda m: print(m, file=sys.stderr)))
-    page = build_page(run_id, outcomes, page_dir, history, generated=format_time(time.time()))
+    warn = warn or (lambda m: print(m, file=sys.stderr))
+    history = earlier_runs(matrix_dir, run_id, wanted, warn)
+    causes = cause_history(matrix_dir, run_id, lambda _: None)  # a bad summary: said once, just above
+    page = build_page(run_id, outcomes, page_dir, history, format_time(time.time()), causes)
     write_atomic(page_dir / INDEX, render_overview(page))
     write_atomic(page_dir / SUMMARY, summary_json(run_id, page.rows))
     update_latest(matrix_dir, run_id, page.title)

@@ -65,6 +65,7 @@ def stage_view(
         # An earlier run's failure is there to read, not to draw the eye from this run's.
         open=record.status.is_failure and not carried,
         carried=carried,
+        cause=f"{record.cause_kind}: {record.cause}" if record.cause else "",
     )
 
 

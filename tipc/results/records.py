@@ -139,6 +139,10 @@ class StageRecord:
     peak_rss_mb: float | None = None
     process_peak_rss_mb: float | None = None  # the root process's own peak (wait4), beside the tree's
     shard: str = ""  # "K/N": the part of a split matrix that ran it (a shard is a run of its own)
+    # Why a failed stage failed (tipc.metrics.causes): a kind ("missing-module", "cuda", ...) and a
+    # signature that every failure of one cause shares; "" for a stage that did not fail (and older records).
+    cause_kind: str = ""
+    cause: str = ""
     # Every execution of the stage, in order, when a plugin ran it more than once in the run
     # (pytest-rerunfailures, pytest-retry): each attempt's status, reason, returncode, start and
     # duration; the record's own fields are the last attempt's. () (older files too): it ran once.
@@ -195,7 +199,23 @@ class StageRecord:
 
 _STAGE_FIELDS = {
     **dict.fromkeys(
-        ("id", "kind", "chain", "status", "cwd", "log", "reason", "host", "model", "mode", "config", "run_id", "shard"),
+        (
+            "id",
+            "kind",
+            "chain",
+            "status",
+            "cwd",
+            "log",
+            "reason",
+            "host",
+            "model",
+            "mode",
+            "config",
+            "run_id",
+            "shard",
+            "cause_kind",
+            "cause",
+        ),
         _Spec(_TEXT),
     ),
     "argv": _Spec((list,), items=_TEXT),

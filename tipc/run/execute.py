@@ -40,6 +40,8 @@ class StageContext:
     chain_ips: tuple[str, ...] = ()  # the nodes of the stage's chain (empty on one node)
     pythonpath: tuple[str, ...] = ()  # put first on the stage's PYTHONPATH
     paddle_version: Callable[[], str] = lambda: ""  # for benchmark_train's speed JSON
+    label: str = ""  # what a progress line calls the stage (its id where empty)
+    expected: float | None = None  # seconds it took when it last ran, None: never (the progress's estimate)
     timeout: float | None = None  # a limit another plugin set for this stage (pytest-timeout's), else the mode's
 
 
@@ -122,6 +124,8 @@ class StageRun:
             watch=watch,
             title=stage.id,
             marker=self.context.marker,
+            label=self.context.label,
+            expected=self.context.expected,
         )
 
     def _env(self) -> Mapping[str, str | None]:

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tipc.history.keys import config_key
 from tipc.plan.model import IN_HARNESS, InferCase, Plan, Skipped, Stage
 from tipc.plan.naming import kind_of
 from tipc.proc.child import Ending
@@ -26,10 +27,12 @@ from tipc.proc.watchdog import kill_marked
 from tipc.results.folder import RECORDS, Interrupted, ResultsDir, Span, archive_interrupted, new_run_id, read_records
 from tipc.results.records import RunInfo, StageRecord, Status
 from tipc.run import golden_check, legacy
+from tipc.run.cause import cause_of
 from tipc.run.execute import StageContext, StageRun
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
 from tipc.run.probe import NO_FACTS, InterpreterFacts, facts_in_background
+from tipc.schedule.history import read_history
 from tipc.version import VERSION
 
 
@@ -108,6 +111,7 @@ class PlanRun:
         self._facts: Callable[[], InterpreterFacts] = lambda: NO_FACTS
         self.notes: list[str] = []  # decided during the run (preflight lines), for run.json
         self.warnings: list[str] = []  # for the front to show: an earlier run found interrupted
+        self._history: dict[str, float] | None = None  # stage id -> its last duration, read once
 
     # --- run files: written by the one process that owns the run (not by xdist workers) ---
 
@@ -252,6 +256,9 @@ class PlanRun:
             earlier, earlier_record, earlier_line = self._written.pop(stage.id)
             record = replace(record, attempts=(*(earlier.attempts or (earlier.attempt(),)), record.attempt()))
             self.results.take_back(earlier_record, earlier_line, self.plan.status_log)
+        if record.status.is_failure and not self.settings.dry_run:
+            cause = cause_of(record, self._warn_once)
+            record = replace(record, cause_kind=cause.kind, cause=cause.signature)
         self.done[stage.id] = record
         if self.settings.dry_run:
             return record
@@ -267,6 +274,10 @@ class PlanRun:
             if self.echo and line:
                 self.echo(line)
         return record
+
+    def _warn_once(self, text: str) -> None:
+        if text not in self.warnings:
+            self.warnings.append(text)
 
     def run_stage(self, stage: Stage) -> StageRecord:
         """Gate, run, judge and record one stage: its record and its legacy line are written before
@@ -330,7 +341,17 @@ class PlanRun:
             chain_ips=self._chain_ips(stage),
             pythonpath=self.settings.pythonpath,
             paddle_version=lambda: self.facts.paddle_version,
+            label=f"{self.plan.model}: {stage.id}",
+            expected=self.expected(stage),
         )
+
+    def expected(self, stage: Stage) -> float | None:
+        """Seconds the stage took when it last ran in this folder (``tipc.schedule.history``), None: never."""
+        if self._history is None:
+            config = config_key(self.plan.config_path)
+            measured = read_history([self.results.path]).items()
+            self._history = {sid: m.duration for (key, sid), m in measured if key == config}
+        return self._history.get(stage.id)
 
     def _check_golden(self, stage: Stage) -> StageRecord:
         """In the harness: judge this run's evidence against the chain's golden (or, for an agreement

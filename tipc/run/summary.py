@@ -7,6 +7,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from tipc.history.keys import config_key
+from tipc.metrics.causes import failure_of, group
 from tipc.metrics.logtext import printable
 from tipc.plan.golden import NAME as GOLDEN
 from tipc.results.folder import LEGACY_LOG, RECORDS, RUN_INFO, ResultsDir
@@ -64,14 +66,29 @@ def counts_text(records: Iterable[StageRecord]) -> str:
     return ", ".join(text) or "no stage finished"
 
 
-def run_paragraph(results: Sequence[ResultsDir], run_id: str) -> str:
+def causes_lines(failed: Iterable[StageRecord], earlier: Sequence[tuple[str, frozenset[str]]] = ()) -> list[str]:
+    """Failures with one cause as one line, the largest group first (``tipc.metrics.causes.group``);
+    ``earlier``: the signatures of earlier runs, oldest first, which tell new causes from recurring ones."""
+    groups = group((failure_of(config_key(r.config), r) for r in failed), earlier)
+    if not groups:
+        return []
+    return ["tipc: failures by cause:", *(f"  {g.line(history=bool(earlier))}" for g in groups)]
+
+
+def run_paragraph(
+    results: Sequence[ResultsDir], run_id: str, earlier: Sequence[tuple[str, frozenset[str]]] = ()
+) -> str:
     """One paragraph per results folder: counts per status of this run's stages (each once;
-    records carried over from earlier runs are not counted) and where the results are."""
+    records carried over from earlier runs are not counted) and where the results are; then the
+    run's failures by cause (``earlier``: see ``causes_lines``)."""
     parts = []
+    failures: list[StageRecord] = []
     for out in results:
         records = [r for r in out.records(warn=lambda _: None) if r.run_id == run_id]
         parts.append(f"{counts_text(records)} in {out.path}/ ({LEGACY_LOG}, {RECORDS}, {RUN_INFO}).")
         failed = [r for r in records if r.status.is_failure]
+        failures += failed
         if failed:
             parts.append("Failed: " + "; ".join(f"{r.id} ({r.status.value}, {Path(r.log).name})" for r in failed) + ".")
-    return printable("tipc: " + " ".join(parts))  # the folders are named after the config's model_name
+    lines = ["tipc: " + " ".join(parts), *causes_lines(failures, earlier)]
+    return printable("\n".join(lines))  # the folders are named after the config's model_name

@@ -220,6 +220,10 @@ class TipcSession:
             return run.done[stage.id]
         return run.run_stage(stage) if self._runner is None else self._runner.run(run, stage)
 
+    def expected(self, target: ConfigTarget, stage: Stage) -> float | None:
+        """Seconds the stage took when it last ran (the progress's estimate), None: never."""
+        return self.plan_run(target).expected(stage)
+
     def skip_dropped(self, target: ConfigTarget, skipped: Skipped) -> StageRecord:
         return self.plan_run(target).skip_dropped(skipped)
 

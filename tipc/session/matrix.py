@@ -68,6 +68,16 @@ def outcomes(
     return sorted(rows, key=lambda o: o.config)
 
 
+def cause_history(session: TipcSession, cwd: Path) -> list[tuple[str, frozenset[str]]]:
+    """The signatures of earlier runs' failures, oldest first, from the matrix pages' summaries under
+    the report root (empty when none was written there): what the console's failures by cause say
+    "since" by. The one place the fronts read that history."""
+    from tipc.report.overview_history import MATRIX
+    from tipc.report.overview_history import cause_history as read
+
+    return read(report_root(session.settings, cwd) / MATRIX, session.run_id, lambda _: None)
+
+
 def write_matrix(session: TipcSession, cwd: Path, reports: Sequence[Path]) -> Path | None:
     """The matrix page's path; None when this run has none (one folder, no problem, no reports here)."""
     if not session.owner or not writes_reports(session.settings):

@@ -166,6 +166,15 @@ RUN_OPTIONS: tuple[Option, ...] = (
         ),
     ),
     (
+        ("--heartbeat",),
+        dict(
+            dest="tipc_heartbeat",
+            default=None,
+            metavar="SECONDS",
+            help="off a terminal, print a line on each running stage every SECONDS (default: 60; 0: never)",
+        ),
+    ),
+    (
         ("--report-dir",),
         dict(
             dest="tipc_report_dir",

@@ -13,6 +13,7 @@ front decides where it goes. Nothing here runs on its own: the stage's supervisi
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -38,10 +39,14 @@ def duration_text(seconds: float) -> str:
     return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
 
 
+# The executor's header above the stage's own output (tipc.proc.executor): not the stage's news.
+_HEADER = ("# tipc stage: ", "# command: ", "# cwd: ", "# env: ", "# start: ")
+
+
 def last_meaningful(tail: str) -> str:
     """The last step line of a log's end, else its last non-empty line; '' for none."""
     lines = [_LOGGER_PREFIX.sub("", line).strip() for line in printable(tail).splitlines()]
-    lines = [line for line in lines if line]
+    lines = [line for line in lines if line and not line.startswith(_HEADER)]
     for line in reversed(lines):
         if _STEP.search(line):
             return line
@@ -116,24 +121,38 @@ class Progress:
     unknown_left: int = 0
     running: dict[str, Running] = field(default_factory=dict)
     _next: float = 0.0
+    # ``--jobs`` runs stages in threads, each supervision loop ticking: one at a time here.
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def start(self, stage_id: str, log: Path, expected: float | None, now: float | None = None) -> None:
-        now = time.time() if now is None else now
+        with self._lock:
+            self._start(stage_id, log, expected, time.time() if now is None else now)
+
+    def _start(self, stage_id: str, log: Path, expected: float | None, now: float) -> None:
+        if not self.running:  # the clock starts with the first; one starting beside others must not
+            # put off their lines (with --jobs, short stages starting every minute would silence a long one)
+            self._next = now + (REDRAW if self.interval is None else self.interval)
         self.running[stage_id] = Running(stage_id, log, now, expected)
         if expected:
             self.expected_left = max(0.0, self.expected_left - expected)
         else:
             self.unknown_left = max(0, self.unknown_left - 1)
-        self._next = now + (REDRAW if self.interval is None else self.interval)
 
     def finish(self, stage_id: str) -> None:
+        with self._lock:
+            self._finish(stage_id)
+
+    def _finish(self, stage_id: str) -> None:
         if self.running.pop(stage_id, None) is not None:
             self.done += 1
             if self.interval is None:
                 self.show([])
 
     def tick(self, now: float | None = None) -> None:
-        now = time.time() if now is None else now
+        with self._lock:
+            self._tick(time.time() if now is None else now)
+
+    def _tick(self, now: float) -> None:
         if not self.running or now < self._next:
             return
         self._next = now + (REDRAW if self.interval is None else self.interval)
@@ -155,6 +174,10 @@ class Progress:
 
     def plan(self, expected: Iterable[float | None]) -> None:
         """The expected durations of the stages this run will start (None: never ran)."""
+        with self._lock:
+            self._plan(expected)
+
+    def _plan(self, expected: Iterable[float | None]) -> None:
         for seconds in expected:
             if seconds:
                 self.expected_left += seconds
@@ -186,3 +209,28 @@ class TerminalLines:
         if depth:
             out.append(f"\x1b[{depth}A\r" + (f"\x1b[{self._column()}C" if self._column() else ""))
             self._write("".join(out))
+
+
+def for_front(
+    write: Callable[[str], None],
+    *,
+    terminal: bool,
+    quiet: bool,
+    heartbeat: float,
+    column: Callable[[], int] = lambda: 0,
+    width: Callable[[], int] = lambda: 80,
+) -> Progress | None:
+    """A front's progress: a status line on a terminal, a heartbeat line every ``heartbeat`` seconds
+    anywhere else (0: none); none with ``-q``. A heartbeat starts on a line of its own: the front's
+    line may be unfinished (pytest's ``path `` before its dots)."""
+    if quiet:
+        return None
+    if terminal:
+        return Progress(TerminalLines(write, column, width), total=0, interval=None)
+    if heartbeat <= 0:
+        return None
+
+    def beat(lines: list[str]) -> None:
+        write(("\n" if column() else "") + "".join(f"{line}\n" for line in lines))
+
+    return Progress(beat, total=0, interval=heartbeat)

@@ -99,6 +99,7 @@ class Settings:
     targets: tuple[ConfigTarget, ...]
     run: RunSettings
     live: bool = False
+    heartbeat: float = 60.0  # seconds between progress lines off a terminal; 0: none
     report_dir: Path | None = None  # None: the front's default place
     report: bool = True
     problems: tuple[ConfigProblem, ...] = ()  # the selection's configs that cannot run here, each with why
@@ -336,6 +337,7 @@ def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None, ini: La
         targets=targets,
         run=run,
         live=bool(get("tipc_live")),
+        heartbeat=_heartbeat(get("tipc_heartbeat")),
         report_dir=None if report_dir is None else (cwd / report_dir).resolve(),
         report=not get("tipc_no_report"),
         problems=tuple(p for p in resolved if isinstance(p, ConfigProblem)),
@@ -344,6 +346,18 @@ def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None, ini: La
         fail_on=fail_on,
         trends=resolve_trends(get),
     )
+
+
+def _heartbeat(value: str | None) -> float:
+    if value is None:
+        return 60.0
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds >= 0 or seconds == float("inf"):
+        raise SettingsError(f"--heartbeat {value!r}: expected a number of seconds, 0 for none")
+    return seconds
 
 
 def _parsed(get: Callable[[str], Any], dest: str, flag: str, parse: Callable[[str], Any]) -> Any:

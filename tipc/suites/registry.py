@@ -82,3 +82,13 @@ def modify_plan(plan: Any, config: Any) -> Any:
 
 def report_sections(results: Any) -> tuple[tuple[str, str], ...]:
     return tuple(s for found in manager().hook.pytest_tipc_report_sections(results=results) if found for s in found)
+
+
+def cause_rules() -> list[tuple[str, dict[str, Any]]]:
+    """``pytest_tipc_cause_rules``: (the plugin's name, a rule) for each rule a plugin adds."""
+    pm = manager()
+    found: list[tuple[str, dict[str, Any]]] = []
+    for impl in pm.hook.pytest_tipc_cause_rules.get_hookimpls()[::-1]:
+        owner = pm.get_name(impl.plugin) or repr(impl.plugin)
+        found.extend((owner, rule) for rule in cast("list[dict[str, Any]]", impl.function() or []))
+    return found

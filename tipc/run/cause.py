@@ -1,0 +1,44 @@
+"""A failed stage's cause, from its record and its own part of its logs (``tipc.metrics.causes``).
+
+Read when the stage ends, bounded: the last ``TAIL`` bytes of its part of each log. A launch stage's
+error is in its failing ranks' ``workerlog.N``, read first; then the stage's own log. The rules are
+the built-in ones and those of the ``pytest_tipc_cause_rules`` hook.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tipc.metrics.causes import Cause, Rule, of_failure, rule_from_dict
+from tipc.results.records import StageRecord
+from tipc.run.workerlogs import failing_workers, launch_log_dir, tail_text
+
+TAIL = 64 * 1024  # bytes of each log's end: an error and its traceback, not a night of steps
+
+
+def log_parts(record: StageRecord) -> list[str]:
+    """The texts the cause is looked for in, the failing ranks' first."""
+    texts = []
+    log_dir = launch_log_dir(record.argv, record.cwd)
+    if log_dir is not None:
+        for path in failing_workers(record.log, log_dir, record.log_offsets).values():
+            texts.append(tail_text(str(path), TAIL, record.log_offsets.get(str(path), 0)))
+    texts.append(tail_text(record.log, TAIL))
+    return [t for t in texts if t]
+
+
+def plugin_rules(warn: Callable[[str], None]) -> list[Rule]:
+    """The rules of the ``pytest_tipc_cause_rules`` hook; a bad one is skipped with ``warn`` naming it."""
+    from tipc.suites.registry import cause_rules  # the plugin manager: only when a stage failed
+
+    rules = []
+    for owner, d in cause_rules():
+        try:
+            rules.append(rule_from_dict(d, f"tipc: a pytest_tipc_cause_rules rule of {owner}"))
+        except ValueError as exc:
+            warn(f"{exc}; skipped")
+    return rules
+
+
+def cause_of(record: StageRecord, warn: Callable[[str], None]) -> Cause:
+    return of_failure(record.status.value, record.reason, log_parts(record), plugin_rules(warn))

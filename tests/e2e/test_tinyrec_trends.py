@@ -10,6 +10,7 @@ import pytest
 
 from tests.support.htmlq import parse
 from tests.support.tinyrec import CPU_CONFIG, LITE, pytest_tipc_argv
+from tipc.history.store import HISTORY_FILE, History
 
 pytestmark = pytest.mark.slow
 
@@ -39,6 +40,6 @@ def test_the_second_run_shows_trends_and_says_judging_waits(tinyrec, tmp_path):
         assert len(tr.find("polyline").attrs["points"].split()) == 2  # both nights, this one last
     assert "this config has 1 so far, so nothing is judged yet" in doc.find(id="trend-rule").text
     assert not doc.find_all(id="regressions")
-    history = (tmp_path / "reports" / "tinyrec" / LITE / "trends.jsonl").read_text().splitlines()
-    assert len(history) == 2
+    store = repo / "test_tipc" / "output" / HISTORY_FILE  # the output root's history, not the report's
+    assert len({e.run for e in History(store).series("tinyrec", LITE)}) == 2
     assert float(rows[(f"{CHAIN}::train", "train ips")].find_all("td")[3].text.split()[0]) > 0

@@ -48,4 +48,5 @@ $TIPC run --config "$AMP" --config "$MULTI" --mode "$MODE" --python "$STAGE_PY" 
 echo "== the checks"
 unset PYTHONPATH
 "$PY" tests/gpu/gpu_check.py --doctor "$OUT_DIR/doctor.json" --multi-gpu \
-  --serial "$OUT_DIR/serial/gpurec/$MODE" --scheduled "$OUT_DIR/scheduled/gpurec/$MODE"
+  --serial "$OUT_DIR/serial/gpurec/$MODE" \
+  --scheduled "$OUT_DIR/scheduled/gpurec/$MODE" "$OUT_DIR/scheduled/gpurec_amp/$MODE"

@@ -1,6 +1,6 @@
 """``make gpu-check``'s verdict: what a run on a GPU machine must show, read from what tipc wrote.
 
-    python tests/gpu/gpu_check.py --doctor doctor.json --serial DIR --scheduled DIR
+    python tests/gpu/gpu_check.py --doctor doctor.json --serial DIR --scheduled DIR [DIR ...]
 
 * the doctor's GPU checks passed (the driver answers; libcudart, libcublas, libcudnn resolve;
   libnccl too for a multi-GPU config); paddle's own checks are shown, not judged: the stand-in
@@ -176,9 +176,14 @@ def summary(label: str, records: Sequence[StageRecord]) -> str:
     )
 
 
-def run_findings(label: str, folder: Path, pool: Sequence[str], pinned: bool) -> tuple[list[str], str]:
-    info, records = load_results_dir(folder)
-    findings = [] if info.device == "gpu" else [f"{label}: run.json says device {info.device!r}, not gpu"]
+def run_findings(label: str, folders: Sequence[Path], pool: Sequence[str], pinned: bool) -> tuple[list[str], str]:
+    """The findings of one run over its results folders (one per model): GPUs are shared across them."""
+    findings, records = [], []
+    for folder in folders:
+        info, found = load_results_dir(folder)
+        records += found
+        if info.device != "gpu":
+            findings.append(f"{label}: {folder}: run.json says device {info.device!r}, not gpu")
     for found in (
         status_findings(records, pool),
         pinning_findings(records, pool, pinned),
@@ -194,7 +199,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--doctor", type=Path, required=True, help="tipc doctor --json's output")
     parser.add_argument("--multi-gpu", action="store_true", help="the doctor's config launches: libnccl must resolve")
     parser.add_argument("--serial", type=Path, required=True, help="results folder of the one-config run")
-    parser.add_argument("--scheduled", type=Path, required=True, help="results folder of the --jobs auto run")
+    parser.add_argument(
+        "--scheduled",
+        type=Path,
+        nargs="+",
+        required=True,
+        help="results folders of the --jobs auto run (one per model)",
+    )
     args = parser.parse_args(argv)
     pool = available_gpus(None, os.environ)
     try:
@@ -208,8 +219,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"doctor: {check['state'].upper():4} {check['name']}: {check['detail']}")
     findings = doctor_findings(doc, args.multi_gpu)
     lines = []
-    for label, folder, pinned in (("serial", args.serial, False), ("scheduled", args.scheduled, True)):
-        found, line = run_findings(label, folder, pool, pinned)
+    for label, folders, pinned in (("serial", [args.serial], False), ("scheduled", args.scheduled, True)):
+        found, line = run_findings(label, folders, pool, pinned)
         findings += found
         lines.append(line)
     print(f"GPUs of this machine: {','.join(pool) or 'none'}")

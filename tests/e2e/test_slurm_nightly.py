@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -95,6 +96,8 @@ FLEET = "tinyrec/train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt"
 
 
 def test_the_two_node_recipe_trains_on_both_nodes_and_merges_its_own_job(cluster, tinyrec, tmp_path):
+    # A copy of its own: the session's tinyrec is other tests' too, and they read its results folder.
+    tinyrec = Path(shutil.copytree(tinyrec, tmp_path / "tinyrec", ignore=shutil.ignore_patterns("test_tipc")))
     mode_dir = tinyrec / "test_tipc" / "output" / "tinyrec" / MODE
     env = {
         "TIPC_CONFIG": FLEET,

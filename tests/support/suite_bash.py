@@ -31,7 +31,7 @@ WORKERS = 2
 # Folders of a real checkout the bash enters (PaddleClas infers from deploy/; PaddleDetection builds dino's
 # operator in ext_op/ and comes back with ``cd -``, which without the folder would go to the caller's OLDPWD).
 CHECKOUT_FOLDERS = ("deploy", "ppdet/modeling/transformers/ext_op")
-RECORDER_VERSION = "2"  # part of the cache key: bump it when what a recording holds changes
+RECORDER_VERSION = "3"  # part of the cache key: bump it when what a recording holds changes
 
 
 def suites_root(repo: Path) -> Path | None:
@@ -149,7 +149,8 @@ def record_suite(
     done = cache / "recordings.json"
     if done.is_file():
         saved = json.loads(done.read_text())
-        return {(c, m): tuple(Ran(tuple(r[0]), r[1], r[2]) for r in rows) for c, m, rows in saved}
+        # Configs are kept relative to the snapshot: CI's copy of it lies elsewhere than a session's.
+        return {(str(suite / c), m): tuple(Ran(tuple(r[0]), r[1], r[2]) for r in rows) for c, m, rows in saved}
     work = Path(tempfile.mkdtemp(prefix=f"record-{suite.name}-"))
     jobs = [(config, mode) for config in configs for mode in modes]
 
@@ -164,7 +165,9 @@ def record_suite(
         shutil.rmtree(work, ignore_errors=True)
     recorded = {(str(config), mode): ran for (config, mode), ran in zip(jobs, results, strict=True)}
     cache.mkdir(parents=True, exist_ok=True)
-    rows = [[c, m, [[list(r.argv), r.cwd, r.cuda] for r in ran]] for (c, m), ran in recorded.items()]
+    rows = [
+        [os.path.relpath(c, suite), m, [[list(r.argv), r.cwd, r.cuda] for r in ran]] for (c, m), ran in recorded.items()
+    ]
     partial = cache / f".recordings.{os.getpid()}"
     partial.write_text(json.dumps(rows))
     partial.replace(done)  # whole or absent: a killed session leaves no half cache

@@ -67,6 +67,8 @@ def test_the_run_line_gives_the_end_from_recorded_durations() -> None:
     assert ", ends ~" in overall_text(Overall(4, 12, remaining=600, unknown=0), NOON)
     assert "ends after" in overall_text(Overall(4, 12, remaining=600, unknown=2), NOON)
     assert "(2 never timed)" in overall_text(Overall(4, 12, remaining=600, unknown=2), NOON)
+    # nothing timed: no end to give, only that it is not known
+    assert overall_text(Overall(0, 6, remaining=0, unknown=6), NOON) == "0/6 stages done (6 never timed)"
 
 
 def test_a_heartbeat_comes_every_interval_while_a_stage_runs(tmp_path: Path) -> None:

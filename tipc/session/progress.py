@@ -95,11 +95,11 @@ def stage_text(r: Running, now: float, width: int = 200) -> str:
 
 def overall_text(o: Overall, now: float) -> str:
     text = f"{o.done}/{o.total} stages done"
-    if o.remaining > 0 or o.unknown:
+    if o.remaining > 0:  # with nothing timed, an end would only be now
         end = time.strftime("%H:%M", time.localtime(now + o.remaining))
         text += f", ends {'after ' if o.unknown else '~'}{end}"
-        if o.unknown:
-            text += f" ({o.unknown} never timed)"
+    if o.unknown:
+        text += f" ({o.unknown} never timed)"
     return text
 
 

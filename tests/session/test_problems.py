@@ -12,6 +12,16 @@ from tipc.session.problems import ConfigProblem, ProblemKind, cluster_problem, s
 
 TWO = ("192.168.0.1", "192.168.0.2")
 EXC = ClusterError("the resolution failed")
+PLACEHOLDERS = {"xx.xx.xx.xx", "yy.yy.yy.yy"}  # the suites' stand-ins for a cluster's nodes
+
+
+def resolver(name: str) -> str:
+    """Addresses as themselves, and the placeholders unresolvable (as on any machine), without DNS."""
+    if name in PLACEHOLDERS:
+        raise ClusterError(f"cannot resolve host {name!r}")
+    return name
+
+
 HOW = "start the same command on each of them with --ips 192.168.0.1,192.168.0.2 --host <that node's address>"
 
 
@@ -32,6 +42,20 @@ HOW = "start the same command on each of them with --ips 192.168.0.1,192.168.0.2
         (ClusterArgs(), ("10.0.0.1", "10.0.0.1"), {}, ("10.1.1.1",), (ProblemKind.ERROR, str(EXC))),
         (ClusterArgs(host="10.9.9.9"), TWO, {}, ("10.1.1.1",), (ProblemKind.ERROR, str(EXC))),
         (ClusterArgs(), TWO, {}, ("192.168.0.1",), None),
+        (
+            ClusterArgs(),
+            ("xx.xx.xx.xx", "yy.yy.yy.yy"),
+            {},
+            ("10.1.1.1",),
+            (ProblemKind.NOT_APPLICABLE, "'xx.xx.xx.xx' does not resolve here) and this run has no node list"),
+        ),
+        (
+            ClusterArgs(host="10.9.9.9"),
+            ("xx.xx.xx.xx", "yy.yy.yy.yy"),
+            {},
+            ("10.1.1.1",),
+            (ProblemKind.ERROR, str(EXC)),
+        ),
     ],
     ids=[
         "config-has-no-list",
@@ -42,10 +66,12 @@ HOW = "start the same command on each of them with --ips 192.168.0.1,192.168.0.2
         "config-list-that-does-not-hold-together",
         "host-option-at-odds-with-the-config",
         "identified-so-it-failed-later",
+        "config-list-of-placeholder-hosts",
+        "host-option-at-odds-with-placeholder-hosts",
     ],
 )
 def test_whose_fault(cluster, config_ips, environ, local, expected):
-    found = cluster_problem(EXC, cluster, config_ips, environ, local)
+    found = cluster_problem(EXC, cluster, config_ips, environ, local, resolver)
     if expected is None or found is None:
         assert found == expected
     else:

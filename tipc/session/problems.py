@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from tipc.cluster.identity import local_addresses, this_node
 from tipc.cluster.node import ClusterArgs
-from tipc.cluster.topology import default_resolver, node_list
+from tipc.cluster.topology import ClusterSpec, Resolver, default_resolver, node_list
 from tipc.errors import ClusterError, TipcError
 
 if TYPE_CHECKING:
@@ -56,11 +56,12 @@ def error(path: Path, display: str, mode: str, exc: Exception) -> ConfigProblem:
     return ConfigProblem(path, display, mode, ProblemKind.ERROR, str(exc))
 
 
-def not_applicable_reason(ips: Sequence[str]) -> str:
+def not_applicable_reason(ips: Sequence[str], unresolved: str = "") -> str:
     listed = ",".join(ips)
+    nowhere = f", {unresolved!r} does not resolve here" if unresolved else ""
     return (
-        f"on a single node: it trains on {len(ips)} nodes ({listed}, its gpu_list) and this run has no node list; "
-        f"start the same command on each of them with --ips {listed} --host <that node's address>"
+        f"on a single node: it trains on {len(ips)} nodes ({listed}, its gpu_list{nowhere}) and this run has no "
+        f"node list; start the same command on each of them with --ips {listed} --host <that node's address>"
     )
 
 
@@ -70,23 +71,26 @@ def cluster_problem(
     config_ips: Sequence[str],
     environ: Mapping[str, str] | None = None,
     local: Iterable[str] | None = None,
+    resolver: Resolver = default_resolver,
 ) -> tuple[ProblemKind, str] | None:
     """Whose fault a node-resolution error is, retraced step by step. None: the run's (its options
     or its scheduler gave the node list, or this node was identified and the failure came later,
     e.g. ports: every config would fail alike). Otherwise the config's: a list that does not
     hold together is its error; a list this machine cannot place itself in, on a run that never
-    said it is multi-node, is not applicable; --host or --node-rank at odds with it is its error."""
+    said it is multi-node, is not applicable (a host that does not resolve here, the suites'
+    placeholder ``xx.xx.xx.xx`` included, is not this machine); --host or --node-rank at odds
+    with it is its error."""
     environ = os.environ if environ is None else environ
     try:
         if not config_ips or node_list(cluster.ips, environ).ips:
             return None
     except ClusterError:
         return None
-    try:
-        spec = node_list((), environ, config_ips)
-    except ClusterError:
-        return ProblemKind.ERROR, str(exc)
-    if cluster.host is not None or cluster.node_rank is not None:
+    spec, unresolved = _config_spec(environ, config_ips, resolver)
+    told = cluster.host is not None or cluster.node_rank is not None
+    if spec is None and unresolved and not told:
+        return ProblemKind.NOT_APPLICABLE, not_applicable_reason(config_ips, unresolved)
+    if spec is None or told:
         return ProblemKind.ERROR, str(exc)
     try:
         this_node(
@@ -95,11 +99,30 @@ def cluster_problem(
             node_rank=None,
             environ=environ,
             local=local_addresses() if local is None else local,
-            resolver=default_resolver,
+            resolver=resolver,
         )
     except ClusterError:
         return ProblemKind.NOT_APPLICABLE, not_applicable_reason(spec.ips)
     return None
+
+
+def _config_spec(
+    environ: Mapping[str, str], config_ips: Sequence[str], resolver: Resolver
+) -> tuple[ClusterSpec | None, str]:
+    """The config's node list, or None and the first name that did not resolve ("": it failed otherwise)."""
+    unresolved: list[str] = []
+
+    def resolving(name: str) -> str:
+        try:
+            return resolver(name)
+        except ClusterError:
+            unresolved.append(name)
+            raise
+
+    try:
+        return node_list((), environ, config_ips, resolving), ""
+    except ClusterError:
+        return None, next(iter(unresolved), "")
 
 
 def plan_or_problem(session: TipcSession, target: ConfigTarget) -> Plan | ConfigProblem:

@@ -147,7 +147,7 @@ def test_dry_run_on_node_1_skips_rank0_stages(fake_plan):
 
 
 def test_metrics_come_from_tipc_metrics_extract_file(fake_plan, monkeypatch):
-    import tipc.run.execute
+    import tipc.suites.builtin  # tipc's own pytest_tipc_stage_figures
 
     seen = []
 
@@ -155,7 +155,7 @@ def test_metrics_come_from_tipc_metrics_extract_file(fake_plan, monkeypatch):
         seen.append((kind, log.read_bytes()[since:until].decode()))
         return {"kind": kind}
 
-    monkeypatch.setattr(tipc.run.execute, "extract_file", extract_file)
+    monkeypatch.setattr(tipc.suites.builtin, "extract_file", extract_file)
     _, records = run_all(fake_plan)
     assert [r.metrics for r in records] == [{"kind": r.kind} for r in records]
     train_text = seen[0][1]

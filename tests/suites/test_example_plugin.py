@@ -4,6 +4,7 @@ reports it with the plugin's section; ``tipc plan`` finds the plugin through a `
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import tipc
+from tests.suites.example_plugin.tipc_example_suite import FIGURE, HISTORY
 
 EXAMPLE = Path(__file__).resolve().parent / "example_plugin"
 TIPC_DIR = str(Path(tipc.__file__).resolve().parent)
@@ -59,6 +61,14 @@ def test_a_pytest_plugin_adds_a_dialect_and_a_report_section(pytester: pytest.Py
     matrix = next(reports.glob("matrix/*/index.html")).read_text()
     assert "<th>suite</th>" in matrix
     assert matrix.count('<td class="small">TinySuite</td>') == 2
+    # Its figure of each infer stage's log, in the stage's record; its history store, where it chose.
+    records = [
+        json.loads(line) for path in pytester.path.rglob("results.jsonl") for line in path.read_text().splitlines()
+    ]
+    infers = [r for r in records if r["kind"] == "infer"]
+    assert len(infers) == 2 and all(r["metrics"][FIGURE] == 1 for r in infers)
+    stores = sorted(p.name for p in pytester.path.rglob("*.sqlite"))
+    assert stores == [HISTORY], stores
 
 
 def test_the_cli_finds_a_plugin_through_its_tipc_entry_point(tmp_path: Path) -> None:

@@ -72,12 +72,17 @@ class StageTime:
 
 
 def history_file(results: Path, model: str, mode: str, fallback: Path, env: Mapping[str, str] = os.environ) -> Path:
-    """Where the history of ``model`` and ``mode`` lives: ``TIPC_HISTORY``, else the output root
-    of ``results`` when they are its ``<model>/<mode>`` folder, else ``fallback`` (results kept
-    elsewhere: the report's own mode folder)."""
+    """Where the history of ``model`` and ``mode`` lives: ``TIPC_HISTORY``, else a plugin's choice
+    (``pytest_tipc_history_store``), else the output root of ``results`` when they are its
+    ``<model>/<mode>`` folder, else ``fallback`` (results kept elsewhere: the report's own mode folder)."""
+    from tipc.suites.registry import history_store  # the plugins' hook: loaded by whoever asks first
+
     given = env.get("TIPC_HISTORY", "")
     if given:
         return Path(given)
+    chosen = history_store(results, model, mode)
+    if chosen is not None:
+        return chosen
     if (results.name, results.parent.name) == (mode, model):
         return results.parent.parent / HISTORY_FILE
     return fallback / HISTORY_FILE

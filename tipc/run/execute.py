@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tipc.metrics.logfile import extract_file
 from tipc.plan.model import Stage
 from tipc.proc.child import Ending
 from tipc.proc.executor import ExecRequest, ExecResult, Executor
@@ -27,6 +26,7 @@ from tipc.run.false_pass import Signature, false_pass, output_signatures
 from tipc.run.limits import Limits
 from tipc.run.speedlog import speed_run, write_speed
 from tipc.run.workerlogs import failing_workers, file_sizes, worker_logs
+from tipc.suites.registry import stage_figures
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,17 +65,6 @@ def _status(result: ExecResult) -> tuple[Status, str]:
     if result.ending is Ending.HUNG:
         return Status.HUNG, result.reason
     return Status.FAILED, result.reason
-
-
-def _extract_metrics(kind: str, log: Path, since: int, until: int | None) -> tuple[dict[str, Any], str]:
-    """Metrics of a stage's part of a log (bounded memory), and a note when that failed: a parser
-    error must not cost the stage its record."""
-    try:
-        return dict(extract_file(kind, log, since, until)), ""
-    except OSError:
-        return {}, ""
-    except Exception as exc:  # noqa: BLE001 - any parser bug
-        return {}, f"metrics not parsed ({type(exc).__name__}: {exc})"
 
 
 def _copy_part(src: Path, dst: Path, since: int, until: int | None) -> None:
@@ -154,7 +143,7 @@ class StageRun:
         stage = self.stage
         log = self._copy_train_log(ends)
         since, until = self.offsets.get(str(log), 0), ends.get(str(log))
-        metrics, note = _extract_metrics(stage.kind.value, log, since, until)
+        metrics, note = stage_figures(stage, log, since, until)  # tipc's and plugins'
         if stage.speed is not None:
             run = speed_run(stage.speed, result.duration, os.environ, self.context.paddle_version())
             speed, speed_note = write_speed(stage.speed, self.context.cwd, log, since, run, until)

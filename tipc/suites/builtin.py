@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any
 from tipc.config.formats import config_modes, load_any_config
 from tipc.config.modes import Mode
 from tipc.config.tags import tag_words
+from tipc.metrics.logfile import extract_file
 from tipc.plan.builder import build_plan
 from tipc.plan.interpreter import PythonCheck
-from tipc.plan.model import Plan, PlanOptions
+from tipc.plan.model import Plan, PlanOptions, Stage
 from tipc.suites import paddleclas, paddledetection, paddleseg, tags
 from tipc.suites.dialect import Dialect
 
@@ -85,3 +86,8 @@ DEFAULT = PADDLEOCR  # a checkout no dialect recognises (tipc's own test_configs
 
 def pytest_tipc_add_dialects() -> list[Dialect]:
     return [PADDLEOCR, PADDLECLAS, PADDLEDETECTION, PADDLESEG]
+
+
+def pytest_tipc_stage_figures(stage: Stage, log: Path, since: int, until: int | None) -> dict[str, Any]:
+    """tipc's own figures of a stage's log part (``tipc.metrics``: the benchmark block, ips, losses, accuracy)."""
+    return dict(extract_file(stage.kind.value, log, since, until))

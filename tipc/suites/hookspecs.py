@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
-    from tipc.plan.model import Plan
+    from tipc.plan.model import Plan, Stage
     from tipc.suites.dialect import Dialect
 
 PROJECT = "pytest"  # the markers' project: pytest's, so pytest's plugin manager reads the same specs
@@ -47,3 +47,19 @@ def pytest_tipc_cause_rules() -> list[dict[str, Any]] | None:
     """More rules that name a failed stage's cause (``tipc.metrics.causes``), tried before the built-in ones:
     ``{"kind": "my-kind", "pattern": "a regular expression", "group": 1}`` (``group``: which group of the
     match is the signature, 0 for all of it; default 1). A bad rule is an error naming the plugin."""
+
+
+@hookspec
+def pytest_tipc_stage_figures(stage: Stage, log: Path, since: int, until: int | None) -> dict[str, Any] | None:
+    """Figures of a stage that ran, from its part of ``log``: bytes ``since`` .. ``until`` (None: the end;
+    ``tipc.metrics.logfile.log_lines(log, since, until)`` reads just that part). The results of every
+    implementation are merged into the stage's record, tipc's own (``tipc.suites.builtin``) first, so a plugin's
+    figure of the same name wins. An implementation that raises costs only its own figures (the stage's reason
+    says so)."""
+
+
+@hookspec(firstresult=True)
+def pytest_tipc_history_store(results: Path, model: str, mode: str) -> Path | None:
+    """The history store file (tipc's SQLite store, ``tipc.history.store``) for the runs of ``model`` in ``mode``
+    whose results folder is ``results``, or None for tipc's choice. ``TIPC_HISTORY``, when set, comes first; the
+    first implementation to return a path decides."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 from functools import cache
+from pathlib import Path
 from typing import Any, cast
 
 import pluggy
@@ -82,6 +83,30 @@ def modify_plan(plan: Any, config: Any) -> Any:
 
 def report_sections(results: Any) -> tuple[tuple[str, str], ...]:
     return tuple(s for found in manager().hook.pytest_tipc_report_sections(results=results) if found for s in found)
+
+
+def stage_figures(stage: Any, log: Path, since: int, until: int | None) -> tuple[dict[str, Any], str]:
+    """``pytest_tipc_stage_figures`` merged, tipc's own first; and a note naming each implementation that raised
+    (a parser's bug must not cost the stage its record, nor the other parsers their figures)."""
+    pm = manager()
+    figures: dict[str, Any] = {}
+    notes = []
+    for impl in pm.hook.pytest_tipc_stage_figures.get_hookimpls():
+        try:
+            found = cast("dict[str, Any] | None", impl.function(stage=stage, log=log, since=since, until=until))
+            figures.update(found or {})
+        except OSError:
+            continue  # the log is gone or unreadable: no figures, as for tipc's own parser
+        except Exception as exc:  # noqa: BLE001 - any parser's bug
+            owner = "tipc" if impl.plugin_name == BUILTIN else impl.plugin_name
+            notes.append(f"metrics not parsed by {owner} ({type(exc).__name__}: {exc})")
+    return figures, "; ".join(notes)
+
+
+def history_store(results: Path, model: str, mode: str) -> Path | None:
+    """``pytest_tipc_history_store``: the first plugin's store file, or None (tipc's own choice)."""
+    chosen = manager().hook.pytest_tipc_history_store(results=results, model=model, mode=mode)
+    return None if chosen is None else Path(chosen)
 
 
 def cause_rules() -> list[tuple[str, dict[str, Any]]]:

@@ -1,4 +1,5 @@
-"""An example tipc plugin, as a suite tipc does not know would ship one: it adds a dialect and a report section.
+"""An example tipc plugin, as a suite tipc does not know would ship one: it adds a dialect, a report section, a
+figure of its infer stage's log, and chooses where the history store lives.
 
 The "TinySuite" dialect reads ``test_tipc/configs/*_tiny.txt`` files of ``key:value`` lines (``model_name``,
 ``python``, ``train``, ``infer``) in a checkout that has a ``tinysuite/`` folder, and plans one chain: the train
@@ -13,12 +14,15 @@ from pathlib import Path
 
 from tipc.config.modes import Mode
 from tipc.errors import ConfigError
+from tipc.metrics.logfile import log_lines
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Chain, Plan, PlanOptions, Stage, StageKind, Topology
 from tipc.suites.dialect import Dialect
 
 MODES = (Mode.LITE_TRAIN_LITE_INFER,)
 SECTION_TITLE = "TinySuite notes"
+FIGURE = "tiny_predictions"  # how many images the infer script says it predicted
+HISTORY = "tiny-history.sqlite"  # beside the output root's folders, where a TinySuite team keeps it
 
 
 def load(path: str) -> dict[str, str]:
@@ -64,3 +68,13 @@ def pytest_tipc_add_dialects() -> list[Dialect]:
 
 def pytest_tipc_report_sections(results: Path) -> list[tuple[str, str]]:
     return [(SECTION_TITLE, f"{len(list(results.glob('*.jsonl')))} record files in {results.name}")]
+
+
+def pytest_tipc_stage_figures(stage: Stage, log: Path, since: int, until: int | None) -> dict[str, float] | None:
+    if not stage.id.startswith("tiny::") or stage.kind is not StageKind.INFER:
+        return None
+    return {FIGURE: sum(line.startswith("predicted with") for line in log_lines(log, since, until))}
+
+
+def pytest_tipc_history_store(results: Path, model: str, mode: str) -> Path | None:
+    return results.parent.parent / HISTORY if (results.parent.name, results.name) == (model, mode) else None

@@ -58,7 +58,7 @@ def test_update_from_several_runs_keeps_default_tolerances_when_they_agree(fake_
     )
     assert code == 0
     doc = yaml.safe_load(Path(out.strip()).read_text())
-    assert doc["tolerance"] == {"score": 0.001, "metric": 0.001, "box": 1.0}
+    assert doc["tolerance"] == {"score": 0.001, "metric": 0.001, "box": 1.0, "fraction": 0.001}
 
 
 def test_update_refuses_folders_of_different_modes(fake_repo, tipc, tmp_path):

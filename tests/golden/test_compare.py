@@ -8,7 +8,7 @@ import pytest
 
 from tipc.golden.compare import Case, Evidence, compare
 from tipc.golden.model import Golden, TrainFacts, default_tolerance
-from tipc.metrics.predictions import Prediction
+from tipc.metrics.predictions import Detected, MaskSummary, Prediction, Ranked
 
 CASE = "infer[cpu-mkldnn_False-threads_2-fp32-bs1]"
 LOSSES = (140.0, 107.0, 47.0)
@@ -150,3 +150,93 @@ def test_detection_boxes(found, texts):
     expected = (Prediction("d.jpg", boxes=(BOX,)),)
     verdict = compare({"fp32": golden(predictions=expected)}, evidence((Prediction("x/d.jpg", boxes=found),)))
     assert [f.text() for f in verdict.findings] == texts
+
+
+CLS = (Ranked(7, 0.81, "owl"), Ranked(2, 0.12, "hawk"))
+CAR, BIKE = Detected(0, 0.93, (10.0, 10.0, 50.0, 40.0)), Detected(1, 0.60, (60.0, 5.0, 90.0, 30.0))
+CITY = MaskSummary(4, 4, ((0, 0.75), (1, 0.25)))
+
+
+@pytest.mark.parametrize(
+    ("expected", "found", "findings"),
+    [
+        (Prediction("owl.jpeg", top_k=CLS), Prediction("a/owl.jpeg", top_k=(Ranked(7, 0.8105, "owl"), CLS[1])), []),
+        (
+            Prediction("owl.jpeg", top_k=CLS),
+            Prediction("owl.jpeg", top_k=(CLS[1], CLS[0])),
+            [f"{CASE} owl.jpeg: expected classes [(7, 'owl'), (2, 'hawk')], found classes [(2, 'hawk'), (7, 'owl')]"],
+        ),
+        (
+            Prediction("owl.jpeg", top_k=CLS),
+            Prediction("owl.jpeg", top_k=(Ranked(7, 0.75, "owl"), CLS[1])),
+            [f"{CASE} owl.jpeg scores: expected [0.81, 0.12], found [0.75, 0.12] (tolerance ±0.001)"],
+        ),
+        (
+            Prediction("owl.jpeg", top_k=CLS),
+            Prediction("owl.jpeg", text="owl", score=0.8),
+            [f"{CASE} owl.jpeg: expected a top-2 classification, found another kind of prediction"],
+        ),
+        # Two objects found in the other order (close scores swap): each pairs with its own box.
+        (Prediction("s.jpg", objects=(CAR, BIKE)), Prediction("s.jpg", objects=(BIKE, CAR)), []),
+        (
+            Prediction("s.jpg", objects=(CAR, BIKE)),
+            Prediction("s.jpg", objects=(Detected(0, 0.93, (10.0, 10.0, 50.0, 43.0)), BIKE)),
+            [
+                f"{CASE} s.jpg: expected class 0 at [10, 10, 50, 40] (score 0.93), found no box of its class there "
+                "(tolerance ±1 px)",
+                f"{CASE} s.jpg: expected no other object, found class 0 at [10, 10, 50, 43] (score 0.93) "
+                "(tolerance ±1 px)",
+            ],
+        ),
+        (
+            Prediction("s.jpg", objects=(CAR,)),
+            Prediction("s.jpg", objects=(Detected(0, 0.90, (10.5, 10.0, 50.0, 40.0)),)),
+            [
+                f"{CASE} s.jpg score of class 0 at [10, 10, 50, 40] (score 0.93): expected 0.93, found 0.9 (tolerance ±0.001)"
+            ],
+        ),
+        (
+            Prediction("c.png", mask=CITY),
+            Prediction("out/c.png", mask=MaskSummary(4, 4, ((0, 0.7505), (1, 0.2495)))),
+            [],
+        ),
+        (
+            Prediction("c.png", mask=CITY),
+            Prediction("c.png", mask=MaskSummary(4, 4, ((0, 0.5), (1, 0.25), (2, 0.25)))),
+            [
+                f"{CASE} c.png: expected 4x4, class 0 0.75, class 1 0.25, found 4x4, class 0 0.5, class 1 0.25, "
+                "class 2 0.25 (tolerance ±0.001 of the pixels)"
+            ],
+        ),
+        (
+            Prediction("c.png", mask=CITY),
+            Prediction("c.png", mask=MaskSummary(8, 4, CITY.fractions)),
+            [f"{CASE} c.png: expected 4x4, class 0 0.75, class 1 0.25, found 8x4, class 0 0.75, class 1 0.25"],
+        ),
+        (
+            Prediction("c.png", mask=CITY),
+            None,
+            [f"{CASE} c.png: expected a prediction for this image, found none in this run's log"],
+        ),
+    ],
+    ids=[
+        "top-k-within-tolerance",
+        "top-k-other-order",
+        "top-k-score-off",
+        "top-k-against-a-text",
+        "objects-swapped-order",
+        "object-box-moved",
+        "object-score-off",
+        "mask-within-tolerance",
+        "mask-shares-off",
+        "mask-other-shape",
+        "mask-missing",
+    ],
+)
+def test_classification_detection_and_segmentation_findings(expected, found, findings):
+    verdict = compare({"fp32": golden_of(expected)}, evidence([found] if found else []))
+    assert [f.text() for f in verdict.findings if f.subject == CASE] == findings
+
+
+def golden_of(expected: Prediction) -> Golden:
+    return Golden("g.yaml", "fp32", default_tolerance("fp32"), {expected.key: expected})

@@ -10,7 +10,7 @@ import pytest
 from tipc.golden.compare import Case, Evidence, compare
 from tipc.golden.files import GoldenError, find_golden, golden_path, golden_text, read_golden
 from tipc.golden.model import Golden, Tolerance, TrainFacts
-from tipc.metrics.predictions import Prediction, predictions_of_lines
+from tipc.metrics.predictions import Detected, MaskSummary, Prediction, Ranked, predictions_of_lines
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PADDLEOCR_PY = FIXTURES / "python_ppocr_det_mobile_results_fp32.txt"  # PaddleOCR's test_tipc/results, as it is
@@ -54,7 +54,14 @@ def test_tipc_golden_round_trips(tmp_path):
         "x",
         "fp16",
         Tolerance(score=0.05, metric=0.02, box=3.0),
-        {"w1.png": Prediction("w1.png", text="kb9", score=0.93), "d.jpg": Prediction("d.jpg", boxes=(((1.0, 2.0),),))},
+        {
+            "w1.png": Prediction("w1.png", text="kb9", score=0.93),
+            "d.jpg": Prediction("d.jpg", boxes=(((1.0, 2.0),),)),
+            "owl.jpeg": Prediction("owl.jpeg", top_k=(Ranked(7, 0.81, "owl"), Ranked(-1, 0.1))),
+            "s.jpg": Prediction("s.jpg", objects=(Detected(0, 0.93, (10.0, 10.5, 50.0, 40.0)),)),
+            "none.jpg": Prediction("none.jpg", objects=()),
+            "c.png": Prediction("c.png", mask=MaskSummary(4, 8, ((0, 0.75), (3, 0.25)))),
+        },
         {"acc": 0.5},
         TrainFacts(loss_drop=0.3, metric_floor={"acc": 0.4}),
     )
@@ -68,7 +75,7 @@ def test_tipc_golden_round_trips(tmp_path):
 def test_tolerances_default_by_precision_and_a_file_may_set_its_own(tmp_path):
     path = write(tmp_path / "g.yaml", "tolerance: {score: 0.5}\npredictions: {}\n")
     assert read_golden(path, "fp32").tolerance == Tolerance(score=0.5, metric=1e-3, box=1.0)
-    assert read_golden(path, "int8").tolerance == Tolerance(score=0.5, metric=5e-2, box=5.0)
+    assert read_golden(path, "int8").tolerance == Tolerance(score=0.5, metric=5e-2, box=5.0, fraction=2e-2)
 
 
 @pytest.mark.parametrize(
@@ -78,7 +85,7 @@ def test_tolerances_default_by_precision_and_a_file_may_set_its_own(tmp_path):
         ("tolerance:\n  scor: 0.1\n", 2, "tolerance: unknown key 'scor', expected score, metric, box"),
         ("eval:\n  acc: 0.1\n  f1: [1]\n", 3, "eval.f1: expected a finite number, found [1]"),
         ("predictions:\n  a.png: {text: x}\n", 2, "predictions.a.png.score: expected a finite number, found None"),
-        ("predictions:\n  a.png: 3\n", 2, "predictions.a.png: expected {text, score} or {boxes}"),
+        ("predictions:\n  a.png: 3\n", 2, "predictions.a.png: expected {text, score}, {boxes}, {top_k}, {objects} or {mask}"),
         ("predictions:\n  b.jpg: {boxes: [[1, 2]]}\n", 2, "predictions.b.jpg.boxes: expected a list of [[x, y], ...] boxes"),
         ("train:\n  loss_drop: yes\n", 2, "train.loss_drop: expected a finite number, found True"),
         ("- a\n- b\n", 1, "expected a mapping with tolerance, train, eval and predictions"),
@@ -92,10 +99,19 @@ def test_tolerances_default_by_precision_and_a_file_may_set_its_own(tmp_path):
         ("eval: {acc: 0.5}\ntrain:\n  metric_floor: {acc: 0.9}\n", 3,
          "train.metric_floor.acc: 0.9 is above eval.acc (0.5) and its tolerance"),
         ("train:\n  metric_floor: {acc: .inf}\n", 2, "train.metric_floor.acc: expected a finite number, found inf"),
+        ("predictions:\n  o.jpg: {top_k: [{class_id: x, score: 1}]}\n", 2,
+         "predictions.o.jpg: class_id: expected an integer, found 'x'"),
+        ("predictions:\n  o.jpg: {top_k: 3}\n", 2, "predictions.o.jpg.top_k: expected a list of mappings"),
+        ("predictions:\n  s.jpg: {objects: [{class_id: 1, score: 1, box: [1, 2]}]}\n", 2,
+         "predictions.s.jpg: box: expected [x_min, y_min, x_max, y_max]"),
+        ("predictions:\n  c.png: {mask: {shape: [4], fractions: {0: 1}}}\n", 2,
+         "predictions.c.png.mask: expected {shape: [height, width], fractions: {class id: share}}"),
+        ("predictions:\n  c.png: {mask: {shape: [1, 1], fractions: {road: 1}}}\n", 2, "class 'road' is not an integer"),
     ],
     ids=["word-tolerance", "unknown-tolerance", "list-metric", "no-score", "scalar-prediction", "flat-box",
          "bool-drop", "a-list", "broken-yaml", "negative-tolerance", "nan-tolerance", "inf-tolerance", "nan-eval",
-         "drop-over-one", "negative-drop", "impossible-floor", "infinite-floor"],
+         "drop-over-one", "negative-drop", "impossible-floor", "infinite-floor", "top-k-class-word", "top-k-scalar",
+         "object-short-box", "mask-short-shape", "mask-class-word"],
 )  # fmt: skip
 def test_a_bad_golden_names_file_line_and_what_was_expected(tmp_path, text, line, message):
     path = write(tmp_path / "g.yaml", text)

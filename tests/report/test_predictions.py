@@ -141,3 +141,29 @@ def test_a_run_without_predictions_or_goldens_has_no_section(tmp_path):
     writer = ResultsWriter(tmp_path / "out")
     writer.add(CPU_CHAIN, "train", Status.PASSED)
     assert render(writer, tmp_path).find_all("section", id="predictions") == []
+
+
+SUITE_CONFIG = "test_tipc/configs/m/m_train_infer_python.txt"
+
+
+def test_the_other_suites_predictions_are_shown_in_their_kind(tmp_path):
+    """A PaddleDetection checkout's infer log (boxes drawn), a PaddleClas one's top-k, a PaddleSeg one's mask."""
+    det = ResultsWriter(tmp_path / "det", config=str(tmp_path / "det" / SUITE_CONFIG))
+    (det.root / "ppdet").mkdir()
+    image(det.root, "scene.jpg", (480, 320))
+    box = "class_id:2, confidence:0.9000, left_top:[100.00,50.00],right_bottom:[200.00,80.00]\n"
+    infer(det, 1, f"{box}save result to: inference/scene.jpg\n")
+    figure = render(det, tmp_path / "d").find("figure")
+    assert [p.attrs["points"] for p in figure.find_all("polygon")] == ["50.0,25.0 100.0,25.0 100.0,40.0 50.0,40.0"]
+    cls = ResultsWriter(tmp_path / "cls", config=str(tmp_path / "cls" / SUITE_CONFIG))
+    (cls.root / "ppcls").mkdir()
+    infer(cls, 1, "owl.jpeg:\tclass id(s): [7, 2], score(s): [0.81, 0.12], label_name(s): ['owl', 'hawk']\n")
+    shown = render(cls, tmp_path / "c").find("figure").find("span", cls="pred").attrs["data-text"]
+    assert shown == "owl 0.81, hawk 0.12"
+    seg = ResultsWriter(tmp_path / "seg", config=str(tmp_path / "seg" / SUITE_CONFIG))
+    (seg.root / "paddleseg").mkdir()
+    (seg.root / "out").mkdir()
+    Image.new("L", (4, 2), 1).save(seg.root / "out" / "city.png")
+    infer(seg, 1, "done\n", argv=("python3", "deploy/python/infer.py", "--save_dir", "out"))
+    shown = render(seg, tmp_path / "s").find("figure").find("span", cls="pred").attrs["data-text"]
+    assert shown == "2x4 mask: class 1 100.0%"

@@ -4,6 +4,13 @@ Training facts come first (a loss that went to NaN explains every later differen
 eval metrics, then each inference case against the golden of its precision. Images are matched
 by base name; an image the golden names and the case did not predict is a finding, images the
 golden does not name are not judged.
+
+Per kind of prediction: a recognised text equal and its score within the tolerance; text boxes
+paired in order, each corner within the box tolerance; a classification's top-k with the same class
+ids (and labels) in the same order, scores within the tolerance; detected objects each paired with
+the nearest object of its class whose box is within the box tolerance (their order may change when
+two scores are close), scores within the tolerance, none left over on either side; a segmentation
+mask of the same shape, each class's share of the pixels within the fraction tolerance.
 """
 
 from __future__ import annotations
@@ -12,8 +19,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tipc.golden.model import Finding, Golden, TrainFacts
-from tipc.metrics.predictions import Box, Prediction
+from tipc.golden.model import Finding, Golden, Tolerance, TrainFacts
+from tipc.metrics.predictions import Box, Detected, MaskSummary, Prediction, Ranked
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +98,7 @@ def box_distance(a: tuple[Box, ...], b: tuple[Box, ...]) -> float:
     return max((abs(p - q) for pair in pairs for p, q in pair), default=0.0)
 
 
-def _prediction_findings(case: str, golden: Golden, expected: Prediction, found: Prediction) -> list[Finding]:
+def _text_findings(case: str, golden: Golden, expected: Prediction, found: Prediction) -> list[Finding]:
     tol = golden.tolerance
     key = expected.key
     if expected.boxes is not None:
@@ -111,6 +118,107 @@ def _prediction_findings(case: str, golden: Golden, expected: Prediction, found:
         shown = "no score" if found.score is None else _num(found.score)
         out.append(Finding(case, f"{key} score", _num(expected.score), shown, f"±{_num(tol.score)}"))
     return out
+
+
+def _scores(ranked: tuple[Ranked, ...]) -> str:
+    return "[" + ", ".join(_num(r.score) for r in ranked) + "]"
+
+
+def top_k_gap(expected: tuple[Ranked, ...], found: tuple[Ranked, ...]) -> float | None:
+    """The largest score difference of two top-k lists; None when their class ids or labels differ."""
+    same = [(e.class_id, e.label) for e in expected] == [(f.class_id, f.label) for f in found]
+    return max((abs(e.score - f.score) for e, f in zip(expected, found, strict=True)), default=0.0) if same else None
+
+
+def _top_k_findings(
+    case: str, key: str, tol: Tolerance, expected: tuple[Ranked, ...], found: Prediction
+) -> list[Finding]:
+    if found.top_k is None:
+        return [Finding(case, key, f"a top-{len(expected)} classification", "another kind of prediction")]
+    gap = top_k_gap(expected, found.top_k)
+    if gap is None:
+        shown = [(r.class_id, r.label) if r.label else r.class_id for r in found.top_k]
+        wanted = [(r.class_id, r.label) if r.label else r.class_id for r in expected]
+        return [Finding(case, key, f"classes {wanted}", f"classes {shown}")]
+    if not gap <= tol.score:
+        return [Finding(case, f"{key} scores", _scores(expected), _scores(found.top_k), f"±{_num(tol.score)}")]
+    return []
+
+
+def corner_gap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    return max(abs(p - q) for p, q in zip(a, b, strict=True))
+
+
+def match_objects(
+    expected: tuple[Detected, ...], found: tuple[Detected, ...], box_tol: float
+) -> tuple[list[tuple[Detected, Detected]], list[Detected], list[Detected]]:
+    """Each expected object paired with the nearest unpaired found object of its class within ``box_tol`` px:
+    (pairs, expected objects left unpaired, found objects left unpaired)."""
+    left = list(found)
+    pairs, missing = [], []
+    for e in expected:
+        near = min(
+            ((corner_gap(e.box, f.box), i) for i, f in enumerate(left) if f.class_id == e.class_id), default=None
+        )
+        if near is None or not near[0] <= box_tol:
+            missing.append(e)
+        else:
+            pairs.append((e, left.pop(near[1])))
+    return pairs, missing, left
+
+
+def _object(d: Detected) -> str:
+    return f"class {d.class_id} at [{', '.join(_num(v) for v in d.box)}] (score {_num(d.score)})"
+
+
+def _object_findings(
+    case: str, key: str, tol: Tolerance, expected: tuple[Detected, ...], found: Prediction
+) -> list[Finding]:
+    if found.objects is None:
+        return [Finding(case, key, f"{len(expected)} detected objects", "another kind of prediction")]
+    pairs, missing, extra = match_objects(expected, found.objects, tol.box)
+    box = f"±{_num(tol.box)} px"
+    out = [Finding(case, key, _object(e), "no box of its class there", box) for e in missing]
+    out.extend(Finding(case, key, "no other object", _object(f), box) for f in extra)
+    out.extend(
+        Finding(case, f"{key} score of {_object(e)}", _num(e.score), _num(f.score), f"±{_num(tol.score)}")
+        for e, f in pairs
+        if not abs(e.score - f.score) <= tol.score
+    )
+    return out
+
+
+def mask_gap(a: MaskSummary, b: MaskSummary) -> float | None:
+    """The largest difference of a class's share of the pixels; None when the shapes differ."""
+    if (a.height, a.width) != (b.height, b.width):
+        return None
+    mine, theirs = dict(a.fractions), dict(b.fractions)
+    return max((abs(mine.get(c, 0.0) - theirs.get(c, 0.0)) for c in mine.keys() | theirs.keys()), default=0.0)
+
+
+def _shares(mask: MaskSummary) -> str:
+    return f"{mask.height}x{mask.width}, " + ", ".join(f"class {c} {_num(f)}" for c, f in mask.fractions)
+
+
+def _mask_findings(case: str, key: str, tol: Tolerance, expected: MaskSummary, found: Prediction) -> list[Finding]:
+    if found.mask is None:
+        return [Finding(case, key, "a segmentation mask", "another kind of prediction")]
+    gap = mask_gap(expected, found.mask)
+    if gap is None or not gap <= tol.fraction:
+        within = "" if gap is None else f"±{_num(tol.fraction)} of the pixels"
+        return [Finding(case, key, _shares(expected), _shares(found.mask), within)]
+    return []
+
+
+def _prediction_findings(case: str, golden: Golden, expected: Prediction, found: Prediction) -> list[Finding]:
+    tol, key = golden.tolerance, expected.key
+    if expected.top_k is not None:
+        return _top_k_findings(case, key, tol, expected.top_k, found)
+    if expected.objects is not None:
+        return _object_findings(case, key, tol, expected.objects, found)
+    if expected.mask is not None:
+        return _mask_findings(case, key, tol, expected.mask, found)
+    return _text_findings(case, golden, expected, found)
 
 
 def case_findings(case: Case, golden: Golden) -> list[Finding]:

@@ -2,7 +2,8 @@
 
 Training losses come from the part of the trainer's appended ``train.log`` written after the
 size it had when this run's train stage started (``StageRecord.log_offsets``); eval metrics
-from the eval record; predictions from each infer stage's own log, which the stage wrote anew.
+from the eval record; predictions from each infer stage's own log, which the stage wrote anew (or, in a
+suite whose predictor saves its predictions, what the stage saved: the dialect's reader).
 The caller hands only records of stages that ran and passed in this run.
 """
 
@@ -34,8 +35,13 @@ def train_losses(record: StageRecord) -> tuple[float, ...]:
 
 
 def predictions_of(record: StageRecord) -> tuple[Prediction, ...]:
+    """What an infer stage predicted, read as its config's dialect reads its predictor's output (detected from
+    the config's checkout, as when it was planned): PaddleOCR's lines in its log unless the dialect says."""
+    from tipc.suites.front import dialect_for  # the dialects: plugins' included
+
     try:
-        return read_predictions(Path(record.log))
+        reader = dialect_for(Path(record.config))[0].predictions if record.config else None
+        return read_predictions(Path(record.log)) if reader is None else reader(record)
     except OSError:
         return ()
 

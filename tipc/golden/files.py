@@ -26,7 +26,7 @@ from tipc.config.yamldoc import YamlDoc, read_yaml
 from tipc.errors import ConfigError, InputError
 from tipc.files.write import under
 from tipc.golden.model import TOLERANCE_FIELDS, Golden, Tolerance, TrainFacts, default_tolerance
-from tipc.metrics.predictions import Box, Prediction, image_key, parse_boxes
+from tipc.metrics.predictions import Box, Detected, MaskSummary, Prediction, Ranked, image_key, parse_boxes
 
 HEADER = "# tipc golden results: see README.md, 'Golden results'. Written by `tipc golden update`; edit freely.\n"
 
@@ -126,19 +126,73 @@ def _numbers(doc: YamlDoc, keys: tuple[str, ...], allowed: tuple[str, ...] = ())
     return found
 
 
+PREDICTION_KEYS = ("text", "boxes", "top_k", "objects", "mask")
+_SHAPES = "{text, score}, {boxes}, {top_k}, {objects} or {mask}"
+
+
 def _prediction(doc: YamlDoc, key: str, value: Any) -> Prediction:
     where = ("predictions", key)
-    if not isinstance(value, dict) or not ({"text", "boxes"} & value.keys()):
-        raise _fail(doc, f"predictions.{key}: expected {{text, score}} or {{boxes}}", *where)
+    if not isinstance(value, dict) or not (set(PREDICTION_KEYS) & value.keys()):
+        raise _fail(doc, f"predictions.{key}: expected {_SHAPES}", *where)
     if "boxes" in value:
         boxes = parse_boxes(value["boxes"])
         if boxes is None:
             raise _fail(doc, f"predictions.{key}.boxes: expected a list of [[x, y], ...] boxes", *where)
         return Prediction(key, boxes=boxes)
+    if "top_k" in value:
+        return Prediction(key, top_k=tuple(_ranked(doc, key, item) for item in _items(doc, key, value, "top_k")))
+    if "objects" in value:
+        return Prediction(key, objects=tuple(_detected(doc, key, item) for item in _items(doc, key, value, "objects")))
+    if "mask" in value:
+        return Prediction(key, mask=_mask(doc, key, value["mask"]))
     text = value["text"]
     if not isinstance(text, str):
         raise _fail(doc, f"predictions.{key}.text: expected a string, found {text!r}", *where)
     return Prediction(key, text=text, score=_number(doc, value.get("score"), *where, "score"))
+
+
+def _items(doc: YamlDoc, key: str, value: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    items = value[name]
+    if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+        raise _fail(doc, f"predictions.{key}.{name}: expected a list of mappings", "predictions", key)
+    return items
+
+
+def _class_id(doc: YamlDoc, key: str, item: dict[str, Any]) -> int:
+    value = item.get("class_id")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(doc, f"predictions.{key}: class_id: expected an integer, found {value!r:.60}", "predictions", key)
+    return value
+
+
+def _ranked(doc: YamlDoc, key: str, item: dict[str, Any]) -> Ranked:
+    score = _number(doc, item.get("score"), "predictions", key, "score")
+    return Ranked(_class_id(doc, key, item), score, str(item.get("label", "")))
+
+
+def _detected(doc: YamlDoc, key: str, item: dict[str, Any]) -> Detected:
+    score = _number(doc, item.get("score"), "predictions", key, "score")
+    box = item.get("box")
+    if not isinstance(box, list) or len(box) != 4:
+        raise _fail(doc, f"predictions.{key}: box: expected [x_min, y_min, x_max, y_max]", "predictions", key)
+    x0, y0, x1, y1 = (_number(doc, v, "predictions", key, "box") for v in box)
+    return Detected(_class_id(doc, key, item), score, (x0, y0, x1, y1))
+
+
+def _mask(doc: YamlDoc, key: str, value: Any) -> MaskSummary:
+    where = ("predictions", key)
+    expected = f"predictions.{key}.mask: expected {{shape: [height, width], fractions: {{class id: share}}}}"
+    if not isinstance(value, dict) or not isinstance(value.get("fractions"), dict):
+        raise _fail(doc, expected, *where)
+    shape = value.get("shape")
+    if not isinstance(shape, list) or len(shape) != 2 or not all(isinstance(v, int) and v >= 0 for v in shape):
+        raise _fail(doc, expected, *where)
+    fractions = []
+    for cls, share in value["fractions"].items():
+        if isinstance(cls, bool) or not isinstance(cls, int):
+            raise _fail(doc, f"{expected}: class {cls!r} is not an integer", *where)
+        fractions.append((cls, _number(doc, share, *where, "mask")))
+    return MaskSummary(shape[0], shape[1], tuple(sorted(fractions)))
 
 
 def read_paddleocr_results(path: Path, precision: str) -> Golden:
@@ -190,4 +244,15 @@ def _plain(tolerance: Tolerance) -> Mapping[str, float]:
 def _expected(p: Prediction) -> dict[str, Any]:
     if p.boxes is not None:
         return {"boxes": [[list(point) for point in box] for box in p.boxes]}
+    if p.top_k is not None:
+        return {
+            "top_k": [
+                {"class_id": r.class_id, "score": r.score, **({"label": r.label} if r.label else {})} for r in p.top_k
+            ]
+        }
+    if p.objects is not None:
+        return {"objects": [{"class_id": d.class_id, "score": d.score, "box": list(d.box)} for d in p.objects]}
+    if p.mask is not None:
+        mask = p.mask
+        return {"mask": {"shape": [mask.height, mask.width], "fractions": {c: round(f, 6) for c, f in mask.fractions}}}
     return {"text": p.text, "score": p.score}

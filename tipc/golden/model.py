@@ -1,6 +1,7 @@
 """The golden types: expected outcomes of a model in a mode at one inference precision.
 
-Tolerances are absolute: a recognition score, an eval metric, a box coordinate in pixels.
+Tolerances are absolute: a recognition, classification or detection score, an eval metric, a box
+coordinate in pixels, a class's share of a segmentation mask's pixels.
 fp32 is tight; fp16 and int8 are looser by default (kernels differ), and every golden file
 may set its own.
 """
@@ -15,20 +16,21 @@ from tipc.metrics.predictions import Prediction
 
 @dataclass(frozen=True, slots=True)
 class Tolerance:
-    score: float  # recognition score, absolute
+    score: float  # recognition, classification or detection score, absolute
     metric: float  # eval metric, absolute
     box: float  # box coordinate, pixels
+    fraction: float = 1e-3  # a class's share of a mask's pixels, absolute
 
     def merged(self, given: Mapping[str, float]) -> Tolerance:
         return Tolerance(**{name: float(given.get(name, getattr(self, name))) for name in TOLERANCE_FIELDS})
 
 
-TOLERANCE_FIELDS = ("score", "metric", "box")
+TOLERANCE_FIELDS = ("score", "metric", "box", "fraction")
 DEFAULT_TOLERANCES: Mapping[str, Tolerance] = {
-    "fp32": Tolerance(score=1e-3, metric=1e-3, box=1.0),
-    "fp16": Tolerance(score=2e-2, metric=2e-2, box=3.0),
-    "bf16": Tolerance(score=2e-2, metric=2e-2, box=3.0),
-    "int8": Tolerance(score=5e-2, metric=5e-2, box=5.0),
+    "fp32": Tolerance(score=1e-3, metric=1e-3, box=1.0, fraction=1e-3),
+    "fp16": Tolerance(score=2e-2, metric=2e-2, box=3.0, fraction=1e-2),
+    "bf16": Tolerance(score=2e-2, metric=2e-2, box=3.0, fraction=1e-2),
+    "int8": Tolerance(score=5e-2, metric=5e-2, box=5.0, fraction=2e-2),
 }
 
 

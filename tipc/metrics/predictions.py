@@ -6,6 +6,9 @@ Two shapes are read, the ones PaddleOCR's predictors print and its ``compare_res
   ``np.float32(0.9)`` by numpy 2);
 * detection: ``<image name>\\t<json boxes>``, each box a list of ``[x, y]`` points.
 
+The other suites' predictors print or save other shapes (classification top-k, detection objects,
+segmentation masks): their dialects read them (``tipc.suites.predictors``) into the same type.
+
 Images are keyed by their base name, as ``compare_results.py`` keys them, so that a golden
 survives a checkout moved elsewhere. The log is streamed and at most ``limit`` predictions are
 kept: memory does not grow with a predictor's log. Pure but for reading the file.
@@ -37,13 +40,44 @@ _DET = re.compile(r"(?P<path>[^\t]+\.(?:jpe?g|png|bmp|tiff?|gif))\t(?P<boxes>\[.
 
 
 @dataclass(frozen=True, slots=True)
+class Ranked:
+    """One class of a classification's top-k."""
+
+    class_id: int
+    score: float
+    label: str = ""  # the label name, when the predictor has a class list
+
+
+@dataclass(frozen=True, slots=True)
+class Detected:
+    """One detected object: its class, confidence and box (x_min, y_min, x_max, y_max, in pixels)."""
+
+    class_id: int
+    score: float
+    box: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class MaskSummary:
+    """A segmentation mask summarised: its shape and each class's share of its pixels."""
+
+    height: int
+    width: int
+    fractions: tuple[tuple[int, float], ...]  # (class id, share), by class id; classes with no pixel left out
+
+
+@dataclass(frozen=True, slots=True)
 class Prediction:
-    """One image's prediction: ``text``/``score`` for recognition, ``boxes`` for detection."""
+    """One image's prediction: ``text``/``score`` for recognition, ``boxes`` for text detection, ``top_k``
+    for classification, ``objects`` for object detection, ``mask`` for segmentation."""
 
     image: str  # the path as the log spells it
     text: str | None = None
     score: float | None = None
     boxes: tuple[Box, ...] | None = None
+    top_k: tuple[Ranked, ...] | None = None
+    objects: tuple[Detected, ...] | None = None
+    mask: MaskSummary | None = None
 
     @property
     def key(self) -> str:
@@ -52,8 +86,13 @@ class Prediction:
 
     @property
     def empty(self) -> bool:
-        """Nothing recognised or detected: the symptom a green run must not hide."""
-        return not self.boxes if self.boxes is not None else not self.text
+        """Nothing recognised, detected or classified: the symptom a green run must not hide."""
+        for found in (self.boxes, self.objects, self.top_k):
+            if found is not None:
+                return not found
+        if self.mask is not None:
+            return not self.mask.fractions
+        return not self.text
 
 
 def image_key(path: str) -> str:

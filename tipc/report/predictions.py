@@ -2,9 +2,11 @@
 and the golden checks' verdicts.
 
 Recognition shows text and score beside the image; detection draws the boxes as inline SVG over
-an embedded thumbnail. A case whose every prediction is empty says so in words: that is the
-symptom a green run hid. Predictions are read from each infer stage's own log (bounded, see
-``tipc.metrics.predictions``); only this run's records are shown.
+an embedded thumbnail; a classification shows its top-k (label or class id, and score), a
+segmentation mask its shape and each class's share of the pixels. A case whose every prediction
+is empty says so in words: that is the symptom a green run hid. Predictions are read as the
+golden check reads them (each infer stage's own log, or what its suite's predictor saved:
+``tipc.golden.evidence.predictions_of``, bounded); only this run's records are shown.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tipc.metrics.predictions import Prediction, read_predictions
+from tipc.golden.evidence import predictions_of
+from tipc.metrics.predictions import Box, Prediction
 from tipc.report.load import Roots, readable
 from tipc.report.naming import StageKey, stage_key, stage_name
 from tipc.report.thumbs import image_file, thumbnail
@@ -96,19 +99,36 @@ def _points(box: tuple[tuple[float, float], ...], scale: float) -> str:
     return " ".join(f"{x * scale:.1f},{y * scale:.1f}" for x, y in box)
 
 
+def _shapes(p: Prediction) -> tuple[Box, ...]:
+    """Text boxes as they are; detected objects' boxes as their four corners."""
+    corners = tuple(((x0, y0), (x1, y0), (x1, y1), (x0, y1)) for x0, y0, x1, y1 in (o.box for o in p.objects or ()))
+    return p.boxes or corners
+
+
+def _text(p: Prediction) -> str | None:
+    """What is shown in words: a recognised text, a top-k, a mask's class shares (None: boxes only)."""
+    if p.top_k is not None:
+        return ", ".join(f"{r.label or f'class {r.class_id}'} {r.score:.2f}" for r in p.top_k)
+    if p.mask is not None:
+        shares = ", ".join(f"class {c} {f:.1%}" for c, f in p.mask.fractions)
+        return f"{p.mask.height}x{p.mask.width} mask: {shares}"
+    return p.text
+
+
 def image_view(p: Prediction, record: StageRecord, thumbs: _Thumbs, roots: Roots = None) -> ImageView:
     found = image_file(p.image, record.cwd, record.argv)
     thumb, scale = thumbs.get(found if found is not None and readable(found, roots) else None)
-    boxes = tuple(_points(b, scale) for b in p.boxes or ()) if thumb else ()
+    shapes = _shapes(p)
+    boxes = tuple(_points(b, scale) for b in shapes) if thumb else ()
     score = "" if p.score is None else f"{p.score:.4f}"
-    return ImageView(p.key, p.text, score, boxes, len(p.boxes or ()), p.empty, thumb)
+    return ImageView(p.key, _text(p), score, boxes, len(shapes), p.empty, thumb)
 
 
 def case_view(record: StageRecord, anchor: str, thumbs: _Thumbs, roots: Roots = None) -> CaseView | None:
     if not readable(record.log, roots):
         return None
     try:
-        predictions = read_predictions(Path(record.log))
+        predictions = predictions_of(record)
     except OSError:
         return None
     if not predictions:

@@ -13,7 +13,7 @@ from tipc.metrics.logfile import extract_file
 from tipc.plan.builder import build_plan
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Plan, PlanOptions, Stage
-from tipc.suites import paddleclas, paddledetection, paddleseg, tags
+from tipc.suites import paddleclas, paddledetection, paddleseg, predictors, tags
 from tipc.suites.dialect import Dialect
 
 if TYPE_CHECKING:
@@ -59,6 +59,7 @@ PADDLECLAS = Dialect(
     paddleclas.build,
     tags=tags.model_tags,
     prepare=_prepare("prepare_imagenet"),
+    predictions=predictors.classification,
     description="PaddleClas's test_tipc/test_train_inference_python.sh",
 )
 PADDLEDETECTION = Dialect(
@@ -69,6 +70,7 @@ PADDLEDETECTION = Dialect(
     paddledetection.build,
     tags=tags.model_tags,
     prepare=_prepare("prepare_coco"),
+    predictions=predictors.detection,
     description="PaddleDetection's test_tipc/test_train_inference_python.sh",
 )
 PADDLESEG = Dialect(
@@ -79,6 +81,7 @@ PADDLESEG = Dialect(
     paddleseg.build,
     tags=tags.model_tags,
     prepare=_prepare("prepare_pairs"),
+    predictions=predictors.segmentation_masks,
     description="PaddleSeg's test_tipc/test_train_inference_python.sh",
 )
 DEFAULT = PADDLEOCR  # a checkout no dialect recognises (tipc's own test_configs/) reads as PaddleOCR's

@@ -2,8 +2,9 @@
 
 A dialect is plain data plus functions, so that a plugin can add one (``tipc.suites.hooks``): its ``name``
 (``--suite NAME``), the folders that mark its checkout (``ppcls/`` …), the file names of its train configs,
-their tags, the modes a config runs in, and the reader and planner. The planner's reference is the suite's own
-``test_train_inference_python.sh``: for every train config in every mode, it plans what that bash runs.
+their tags, the modes a config runs in, the reader and planner, and the reader of its predictor's output. The
+planner's reference is the suite's own ``test_train_inference_python.sh``: for every train config in every mode,
+it plans what that bash runs.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Plan, PlanOptions
 
 if TYPE_CHECKING:
+    from tipc.metrics.predictions import Prediction
     from tipc.prepare.sizes import Sizes
+    from tipc.results.records import StageRecord
 
 CONFIG_DIR = "test_tipc/configs"
 
@@ -38,6 +41,9 @@ class Dialect:
     description: str = ""
     # ``tipc prepare``: (plan, repo, sizes, seed, force) -> what it made, one line each; None: not offered
     prepare: Callable[[Plan, Path, Sizes, int, bool], list[str]] | None = None  # imports what it needs when called
+    # What an infer stage predicted, from its record (its log, its argv's output folder), as goldens and the
+    # report read it; None: PaddleOCR's predictor lines in its log (tipc.metrics.predictions)
+    predictions: Callable[[StageRecord], tuple[Prediction, ...]] | None = None
 
     def is_config(self, file_name: str) -> bool:
         return any(fnmatch(file_name, p) for p in self.patterns) and not any(

@@ -12,6 +12,7 @@ from tipc.config.modes import Mode
 from tipc.errors import ConfigError
 from tipc.plan.env import stage_env
 from tipc.plan.fragments import Command, Fragment, assemble, literal
+from tipc.plan.golden import with_golden
 from tipc.plan.interpreter import PythonCheck, resolve_python
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.plan.naming import stage_id
@@ -158,6 +159,9 @@ class PlanDraft:
         )
 
     def plan(self) -> Plan:
+        chains = tuple(self.chains)
+        if self.options.golden_dir and self.options.mode != Mode.BENCHMARK_TRAIN:  # speed runs: nothing to hold
+            chains = tuple(with_golden(c, self.output_dir, self.options.golden_dir) for c in chains)
         return Plan(
             config_path=self.config.path,
             model=self.config.model_name.value,
@@ -165,7 +169,7 @@ class PlanDraft:
             cwd=self.options.repo,
             output_dir=self.output_dir,
             python=self.python,
-            chains=tuple(self.chains),
+            chains=chains,
             skipped=tuple(self.skipped),
             notes=(self.python_note, *self.options.notes, *self.config.notes, *self.notes),
             config_sha256=_sha256(self.config.path),

@@ -26,6 +26,7 @@ from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
 from tipc.suites.bash import BashLines, Entries, ifs_fields, raw_param
+from tipc.suites.benchmark import SECTION, Bench, Layout, plan_runs
 from tipc.suites.plans import (
     CPU_VALUES,
     GPU_VALUES,
@@ -65,12 +66,18 @@ INFER_MODEL = 36
 
 
 def load(path: str) -> SuiteConfig:
-    return suite_config(NAME, path, BashLines.read(path), "colon_value")
+    return _read(path, BashLines.read(path))
+
+
+def _read(path: str, lines: BashLines) -> SuiteConfig:
+    return suite_config(NAME, path, lines, "colon_value")
 
 
 def modes(config: SuiteConfig) -> tuple[Mode, ...]:
-    """whole_infer only with a kl_quant line: without one, the bash runs nothing in it."""
-    return tuple(m for m in MODES if m is not Mode.WHOLE_INFER or _kl_quant(config.lines))
+    """whole_infer only with a kl_quant line: without one, the bash runs nothing in it; benchmark_train with a
+    train_benchmark_params section (test_tipc/benchmark_train.sh)."""
+    found = tuple(m for m in MODES if m is not Mode.WHOLE_INFER or _kl_quant(config.lines))
+    return (*found, Mode.BENCHMARK_TRAIN) if config.lines.header_index(SECTION) is not None else found
 
 
 def _kl_quant(lines: BashLines) -> bool:
@@ -92,12 +99,15 @@ def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_pat
     plan = draft(config, options, output, check)
     if mode is Mode.WHOLE_INFER:
         _kl_quant_chain(plan)
+    elif mode is Mode.BENCHMARK_TRAIN:
+        plan_runs(BENCH, config, plan)
     else:
         _train_chains(plan)
     return plan.plan()
 
 
 def _train_chains(plan: PlanDraft) -> None:
+    """The training branch: a chain per gpu entry × autocast × trainer."""
     cfg = Entries(plan.config.lines)
     model = plan.config.model_name.value
     cpu_only = plan.options.device == "cpu"
@@ -297,3 +307,26 @@ def _sweep(
                 )  # fmt: skip
                 found.append((case, f"python_infer_gpu_gpus_{gpu}_{cell}.log", run))
     return infer_stages(plan, chain, found, env, requires, cwd)
+
+
+# benchmark_train.sh's edits of its config copy (physical lines): precision, epoch, batch size, model type, gpu ids
+# and the profiler line per run; eval, export and the pact and fpgm trainers nulled; shuffle and shared-memory
+# options rewritten (print every step, no eval during training), and the section's num_workers put in.
+BENCH = Bench(
+    Layout(
+        gpu=4,
+        precision=6,
+        epoch=7,
+        batch=9,
+        profile=13,
+        trainer=15,
+        nulled=(24, 30, 17, 18),
+        rewrites=(
+            (" -o DataLoader.Train.sampler.shuffle=False", " -o Global.print_batch_step=1"),
+            ("-o DataLoader.Train.loader.use_shared_memory=False", " -o Global.eval_during_train=False"),
+        ),
+        workers=(" -o DataLoader.Train.loader.num_workers=0", " -o DataLoader.Train.loader.num_workers={}"),
+    ),
+    _read,
+    _train_chains,
+)

@@ -81,10 +81,13 @@ def check_mode(loaded: Loaded, mode: str) -> Mode:
     run_mode = parse_mode(mode, loaded.path)
     runs = modes(loaded)
     if run_mode not in runs:
-        raise ConfigError(
-            loaded.path, 0, f"mode '{run_mode}': {loaded.dialect.name}'s bash runs nothing for this config in it: "
-            f"expected one of {', '.join(runs)}"
-        )  # fmt: skip
+        why = (
+            f"tipc does not plan {loaded.dialect.name}'s benchmark_train.sh for this config (docs/suites.md, "
+            "'benchmark_train')"
+            if run_mode is Mode.BENCHMARK_TRAIN
+            else f"{loaded.dialect.name}'s bash runs nothing for this config in it"
+        )
+        raise ConfigError(loaded.path, 0, f"mode '{run_mode}': {why}: expected one of {', '.join(runs)}")
     return run_mode
 
 

@@ -182,16 +182,24 @@ class _LogNames:
 
     def speed(self) -> SpeedSpec:
         run = self.run
-        return SpeedSpec(
-            file=self.log("index", "speed"),
-            model_name=f"{self.model}_bs{run.batch_size}_{run.precision}_{run.run_mode}",
-            batch_size=int(run.batch_size),
-            fp_item=run.precision,
-            run_mode=run.run_mode,
-            device_num=run.device.label,
-            cards=run.device.cards,
-            speed_unit="samples/s" if run.one_gpu_each else "images/s",
+        return speed_spec(
+            self.log("index", "speed"), self.model, run.batch_size, run.precision, run.run_mode, run.device
         )
+
+
+def speed_spec(file: str, model: str, batch_size: str, precision: str, run_mode: str, device: DeviceNum) -> SpeedSpec:
+    """What a benchmark_train.sh's analysis step is told of one run (every suite's script tells it the same):
+    ``samples/s`` with one GPU id per node, ``images/s`` with several."""
+    return SpeedSpec(
+        file=file,
+        model_name=f"{model}_bs{batch_size}_{precision}_{run_mode}",
+        batch_size=int(batch_size),
+        fp_item=precision,
+        run_mode=run_mode,
+        device_num=device.label,
+        cards=device.cards,
+        speed_unit="samples/s" if len(device.gpu_ids) == 1 else "images/s",
+    )
 
 
 def _trained(precision: str) -> str:

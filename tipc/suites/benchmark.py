@@ -25,7 +25,8 @@ from tipc.config.bounds import read_bounded
 from tipc.config.model import NULL
 from tipc.errors import ConfigError
 from tipc.files.write import component, name_part
-from tipc.plan.model import Chain, PlanOptions, Skipped, SpeedSpec, Stage
+from tipc.plan.benchmark import speed_spec
+from tipc.plan.model import Chain, PlanOptions, Skipped, Stage
 from tipc.plan.naming import stage_id
 from tipc.suites.bash import BashLines, ifs_fields
 from tipc.suites.plans import PlanDraft, SuiteConfig
@@ -208,16 +209,9 @@ def plan_runs(bench: Bench, config: SuiteConfig, plan: PlanDraft) -> None:
             plan.skipped.append(Skipped(chain_id, f"model type '{run.model_type}': its train script is null"))
             continue
         name = run.name(repo, config.model_name.value, "log")
-        speed = SpeedSpec(
-            file=_log(options, "index", run.name(repo, config.model_name.value, "speed")),
-            model_name=f"{config.model_name.value}_bs{run.batch_size}_{run.precision}_{run.run_mode}",
-            batch_size=int(run.batch_size),
-            fp_item=run.precision,
-            run_mode=run.run_mode,
-            device_num=run.device.label,
-            cards=run.device.cards,
-            speed_unit="samples/s" if len(run.device.gpu_ids) == 1 else "images/s",
-        )
+        model = config.model_name.value
+        speed_file = _log(options, "index", run.name(repo, model, "speed"))
+        speed = speed_spec(speed_file, model, run.batch_size, run.precision, run.run_mode, run.device)
         timed = _retarget(harness.stages[0], chain_id, "train", _log(options, "train_log", name), flags)
         stages.append(replace(timed, speed=speed))
         plan.chains.append(replace(harness, id=chain_id, stages=tuple(stages)))

@@ -43,7 +43,7 @@ from typing import TypeVar
 
 from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.files import read
-from tipc.files.write import make_dirs, write_atomic, writing
+from tipc.files.write import make_dirs, under, write_atomic, writing
 from tipc.plan.model import Stage
 from tipc.results.records import RecordError, RunInfo, StageRecord
 
@@ -274,12 +274,13 @@ def node_dirs(paths: Sequence[str | Path]) -> list[Path]:
 
 def group_folder(mode_dir: Path, group: str) -> Path:
     """The shards of one night (``tipc.cluster.group``): one folder per night, so that no night's
-    shard is ever read as another's."""
-    return mode_dir / SHARDS / group
+    shard is ever read as another's. The id comes from the environment (a scheduler's job id): one
+    component made by the write door, whatever it holds, and distinct ids stay distinct folders."""
+    return under(mode_dir / SHARDS, group)
 
 
 def shard_folder(mode_dir: Path, group: str, index: int) -> Path:
-    return group_folder(mode_dir, group) / f"{SHARD_PREFIX}{index}"
+    return under(mode_dir / SHARDS, group, f"{SHARD_PREFIX}{index}")
 
 
 def has_results(path: Path) -> bool:

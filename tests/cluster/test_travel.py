@@ -7,6 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
+from PIL import Image
+
 from tests.support.htmlq import parse
 from tests.support.recorded_runs import CPU_CHAIN, case
 from tipc.cluster.merge import merge
@@ -79,6 +81,25 @@ def test_a_report_rendered_from_a_copied_tree_has_its_logs_and_predictions(tmp_p
     assert any("Predicts of inference/w1.png" in t for t in logs) and any("w2.png" in t for t in logs)
     predicted = [s.attrs["data-text"] for s in doc.find_all("span", cls="pred")]
     assert sorted(predicted) == ["word1", "word2"]
+
+
+def test_a_checkout_moved_with_its_results_keeps_its_images(tmp_path):
+    checkout = tmp_path / "build1" / "PaddleOCR"  # a runner's build directory, results under the checkout
+    output = checkout / "test_tipc" / "output"
+    (checkout / "inference").mkdir(parents=True)
+    for k in (1, 2):
+        Image.new("RGB", (32, 8), "white").save(checkout / "inference" / f"w{k}.png")
+        run_shard(output, checkout, k)
+    merged = merge([output / MODEL / MODE])
+    raw = [json.loads(line) for line in (merged.path / "results.jsonl").read_text().splitlines()]
+    assert {r["cwd"] for r in raw} == {"../../../.."}  # the checkout, seen from <mode>/
+    moved = tmp_path / "laptop" / "PaddleOCR"
+    shutil.copytree(checkout, moved)
+    shutil.rmtree(tmp_path / "build1")
+    records = read_records(moved / "test_tipc" / "output" / MODEL / MODE / "results.jsonl")
+    assert {r.cwd for r in records} == {str(moved)}
+    doc = parse(write_report([moved / "test_tipc" / "output" / MODEL / MODE], tmp_path / "reports").read_text())
+    assert len(doc.find_all("image")) == 2  # both images found where the checkout is now
 
 
 def test_records_written_before_relative_paths_still_read(tmp_path):

@@ -12,10 +12,12 @@
     <out>/.tipc_reserve        64 KiB kept while a run goes on: given up when the disk fills, so that
                                the stage that filled it keeps its record and the run ends its run.json
 
-A record's paths (``log``, ``log_offsets``' files) are written relative to the ``<mode>`` folder
-the results folder belongs to (``portable_root``) when they lie inside it, and read back against
-where that folder is now: results copied to another machine, or merged on another CI runner, still
-name their logs. ``run.json``'s ``folder`` keeps the absolute path they were written in.
+A record's paths (``log``, ``log_offsets``' files, and ``cwd``, the target checkout) are written
+relative to the ``<mode>`` folder the results folder belongs to (``portable_root``) when they lie
+inside it or it lies inside them (``cwd`` is ``../../../..`` for ``<repo>/test_tipc/output/<model>/<mode>``),
+and read back against where that folder is now: results copied to another machine, or merged on
+another CI runner, still name their logs, and their images under the checkout. ``run.json``'s
+``folder`` keeps the absolute path they were written in (provenance: where each path was).
 
 Several processes of one run may append at once (pytest-xdist workers run different
 chains of one plan), so every append is one ``write`` on an ``O_APPEND`` descriptor:
@@ -135,7 +137,13 @@ def portable_root(folder: Path) -> Path:
 
 
 def _relative(path: str, root: Path) -> str:
-    return os.path.relpath(path, root) if path and os.path.isabs(path) and Path(path).is_relative_to(root) else path
+    """Inside the ``<mode>`` folder (a log), or one of the folders it is in (the target checkout a
+    stage ran in, ``test_tipc/output``'s repo): relative to it. Anywhere else: as it was."""
+    if not path or not os.path.isabs(path):
+        return path
+    if Path(path).is_relative_to(root) or root.is_relative_to(path):
+        return os.path.relpath(path, root)
+    return path
 
 
 def _absolute(path: str, root: Path) -> str:
@@ -143,10 +151,10 @@ def _absolute(path: str, root: Path) -> str:
 
 
 def _moved(record: StageRecord, root: Path, move: Callable[[str, Path], str]) -> StageRecord:
-    if not record.log and not record.log_offsets:
+    if not record.log and not record.log_offsets and not record.cwd:
         return record
     offsets = {move(k, root): v for k, v in record.log_offsets.items()}
-    return replace(record, log=move(record.log, root), log_offsets=offsets)
+    return replace(record, log=move(record.log, root), log_offsets=offsets, cwd=move(record.cwd, root))
 
 
 def record_line(record: StageRecord, folder: Path) -> str:

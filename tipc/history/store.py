@@ -216,14 +216,16 @@ class History:
             return ()
         return tuple(ReportSummary(run, config, text) for run, config, text in rows)
 
-    def record_matrix(self, run: str, rows: Sequence[MatrixRow], keep: int) -> None:
-        """A matrix page's rows (replacing the run's earlier ones); the runs beyond the last ``keep`` pruned."""
+    def record_matrix(self, pages: Mapping[str, Sequence[MatrixRow]], keep: int) -> None:
+        """Matrix pages' rows by run (replacing each run's earlier ones), then the runs beyond the
+        last ``keep`` pruned; all or nothing."""
         with self._db(write=True) as db:
-            db.execute("DELETE FROM matrix WHERE run = ?", (run,))
-            db.executemany(
-                "INSERT INTO matrix VALUES (?, ?, ?, ?, ?, ?)",
-                [(run, r.config, r.mode, r.verdict, json.dumps(r.failures), json.dumps(r.causes)) for r in rows],
-            )
+            for run, rows in pages.items():
+                db.execute("DELETE FROM matrix WHERE run = ?", (run,))
+                db.executemany(
+                    "INSERT INTO matrix VALUES (?, ?, ?, ?, ?, ?)",
+                    [(run, r.config, r.mode, r.verdict, json.dumps(r.failures), json.dumps(r.causes)) for r in rows],
+                )
             _prune_matrix(db, keep)
 
     def matrix(self, before: str | None = None, limit: int = -1) -> list[tuple[str, tuple[MatrixRow, ...]]]:

@@ -101,14 +101,21 @@ def test_two_nights_of_the_gitlab_recipe_the_second_with_trends(project):
     project, variables = project
     pushed, _ = _night(project, variables, "--list")
     assert pushed.returncode == 0, pushed.stdout + pushed.stderr
-    assert "tipc-merge" not in pushed.stdout  # a push runs none of the nightly's jobs
+    assert "tipc-" not in pushed.stdout  # a push runs none of the nightly's jobs
+    listed, _ = _night(project, {**variables, "TIPC_NIGHTLY": "1"}, "--list")
+    jobs = re.findall(r"^(tipc-[\w-]+)\S*(?: \[\d/\d\])?\s+(\w+)\s+(\w+)", listed.stdout, re.M)
+    assert jobs == [("tipc-shard", "test", "on_success")] * 2 + [("tipc-merge", "deploy", "always")], listed.stdout
 
-    nightly = {**variables, "TIPC_NIGHTLY": "1"}
+    # night 1 started by hand (TIPC_NIGHTLY=1), night 2 by the schedule
+    nights = [
+        ({**variables, "TIPC_NIGHTLY": "1"}, ()),
+        ({**variables, "CI_PIPELINE_SOURCE": "schedule"}, ("--ignore-predefined-vars", "CI_PIPELINE_SOURCE")),
+    ]
     builds = project / ".gitlab-ci-local" / "builds"
     downloaded = project / ".gitlab-ci-local" / "artifacts" / "tipc-merge"  # what the merge job hands on
-    groups = []
-    for night in (1, 2):
-        done, took = _night(project, nightly)
+    groups, merged_runs = [], []
+    for night, (nightly, extra) in enumerate(nights, 1):
+        done, took = _night(project, nightly, *extra)
         log = done.stdout + done.stderr
         (project.parent / f"night{night}.log").write_text(log)
         assert done.returncode == 0, f"night {night}:\n{log[-6000:]}"
@@ -125,6 +132,9 @@ def test_two_nights_of_the_gitlab_recipe_the_second_with_trends(project):
             assert sorted(p.name for p in (mode_dir / "shards").iterdir()) == [group]  # tonight's parts only
             assert {read_run_info(mode_dir / "run.json").run_group} == {group}
             assert all(Path(r.log).is_file() for r in records if r.log)  # the records' logs came along
+            shard_runs = {read_run_info(p).run_id for p in (mode_dir / "shards" / group).glob("shard*/run.json")}
+            assert len(shard_runs) == 2 and {r.run_id for r in records} <= shard_runs  # none of last night's records
+        merged_runs.append(read_run_info(downloaded / OUTPUT / "fake_rec" / MODE / "run.json").run_id)
     assert groups[0] != groups[1] and all(g.startswith("gitlab-") for g in groups)
     assert not (downloaded / OUTPUT / HISTORY_FILE).exists()  # the cache's, nobody else's
 
@@ -139,3 +149,6 @@ def test_two_nights_of_the_gitlab_recipe_the_second_with_trends(project):
         assert rows and all(len(tr.find("polyline").attrs["points"].split()) == 2 for tr in rows)
         links = [a.attrs["href"] for a in doc.find_all("a") if a.attrs.get("href", "").endswith(".log")]
         assert links and all((report / href).resolve().is_file() for href in links)  # as downloaded
+        # the merge job's tree held no report of night 1: the baseline came from the cached store
+        assert merged_runs[0] in doc.find(id="comparison").find("h2").text
+        assert [e.text for e in doc.find(id="history").find_all("span", cls="run")] == [merged_runs[0]]

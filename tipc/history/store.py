@@ -5,7 +5,8 @@ the matrix's rows, in one SQLite file.
 or ``TIPC_HISTORY`` (``history_file``): one file for every model and mode, so a CI cache or a shared filesystem keeps
 exactly that file, and deleting old reports or results folders loses no history. Written by the job
 that completes a run (its report: the merge job's for a split matrix), one transaction per run;
-read by shards (the durations their split balances) and by reports (the trends).
+read by shards (the durations their split balances), by reports (the trends, the baseline) and by
+the matrix page and the console (each config's last verdict, the failure causes' "since").
 
 The interface is small: ``record_run`` (a run's figures, stage durations and report summary, then
 the runs beyond ``keep`` per config pruned), ``series`` (a model and mode's figures, oldest first),
@@ -243,9 +244,11 @@ class History:
             return []
         found: dict[str, list[MatrixRow]] = {}
         for run, config, mode, verdict, failures, causes in rows:
-            found.setdefault(run, []).append(
-                MatrixRow(config, mode, verdict, tuple(json.loads(failures)), tuple(json.loads(causes)))
-            )
+            try:
+                row = MatrixRow(config, mode, verdict, tuple(json.loads(failures)), tuple(json.loads(causes)))
+            except (TypeError, ValueError) as exc:  # not what record_matrix wrote
+                raise HistoryError(str(self.path), 0, f"matrix row of run {run!r} does not read ({exc})") from None
+            found.setdefault(run, []).append(row)
         return [(run, tuple(entries)) for run, entries in found.items()]
 
     def measured(self, mode: str) -> dict[StageKey, StageTime]:

@@ -42,10 +42,10 @@ def command(capsys):
 PREFIX = "[2026/12/01 01:52:42] ppocr INFO: "
 
 
-def shard_dirs(tmp_path: Path, shard: str) -> list[str]:
-    """Two shards of one split, the second claiming ``shard``."""
+def shard_dirs(tmp_path: Path, *shards: str) -> list[str]:
+    """Two shards of one split, claiming ``shards`` (1/2 and 2/2 unless told)."""
     dirs = []
-    for k, label in enumerate(("1/2", shard), 1):
+    for k, label in enumerate(shards or ("1/2", "2/2"), 1):
         writer = ResultsWriter(tmp_path / "mode" / f"shard{k}", run_id=f"r{k}")
         writer.add("c", "train", Status.PASSED)
         writer.write(shard=label, partition="p")
@@ -56,12 +56,14 @@ def shard_dirs(tmp_path: Path, shard: str) -> list[str]:
 
 @pytest.mark.parametrize("shard", ["x/y", "1/1000000000", "-5/2", "3/2", "²/3"])
 def test_merge_refuses_a_shard_that_is_no_k_of_n(command, tmp_path, shard):
-    code, _, err = without_hanging(lambda: command("merge")(*shard_dirs(tmp_path, shard), "--out", str(tmp_path / "m")))
+    """The first shard claims it: a merge counted the missing parts from the first (1/1000000000: 4.6 GB)."""
+    dirs = shard_dirs(tmp_path, shard, "2/2")
+    code, _, err = without_hanging(lambda: command("merge")(*dirs, "--out", str(tmp_path / "m")))
     assert code == 2 and "run.json: not a tipc run.json (field 'shard' is" in err and "Traceback" not in err
 
 
 def test_merge_and_report_refuse_deeply_nested_json(command, tmp_path):
-    dirs = shard_dirs(tmp_path, "2/2")
+    dirs = shard_dirs(tmp_path)
     Path(dirs[1], "results.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n")
     code, _, err = command("merge")(*dirs, "--out", str(tmp_path / "m"))
     assert code == 2 and "results.jsonl:1: not a stage record (JSON nested too deeply)" in err
@@ -72,7 +74,7 @@ def test_merge_and_report_refuse_deeply_nested_json(command, tmp_path):
 
 @pytest.mark.parametrize("name", ["merge", "report"])
 def test_an_out_that_is_a_file_is_a_clear_error(command, tmp_path, name):
-    dirs = shard_dirs(tmp_path, "2/2")
+    dirs = shard_dirs(tmp_path)
     (tmp_path / "taken").write_text("mine\n")
     code, _, err = command(name)(*dirs, "--out", str(tmp_path / "taken"))
     assert (code, err) == (2, f"tipc: error: --out {tmp_path / 'taken'}: is a file; " + err.partition("is a file; ")[2])
@@ -92,7 +94,7 @@ def _dev_zero(path: Path) -> None:
 @pytest.mark.parametrize("make", [_fifo, _dev_zero], ids=["fifo", "dev-zero"])
 @pytest.mark.parametrize("name", ["run.json", "results.jsonl", "results_python.log"])
 def test_a_results_file_that_never_ends_is_refused_at_once(command, tmp_path, make, name):
-    dirs = shard_dirs(tmp_path, "2/2")
+    dirs = shard_dirs(tmp_path)
     make(Path(dirs[1], name))
     code, _, err = without_hanging(lambda: command("merge")(*dirs, "--out", str(tmp_path / "m")))
     assert code == 2 and f"{name}: cannot be read (is a " in err
@@ -133,6 +135,31 @@ def test_a_log_inside_the_repo_is_shown(command, tmp_path):
     assert code == 0 and "the-own-line" in Path(out.strip()).read_text()
 
 
+@pytest.mark.parametrize("make", [_fifo, _dev_zero], ids=["fifo", "dev-zero"])
+def test_a_record_whose_log_never_ends_is_reported_at_once(command, tmp_path, make):
+    log = tmp_path / "repo" / "train.log"
+    results = failed_stage_with_log(tmp_path, str(log))
+    make(log)
+    code, out, _ = without_hanging(lambda: command("report")(str(results), "--out", str(tmp_path / "reports")))
+    assert code == 0 and Path(out.strip()).is_file()
+
+
+def test_a_stage_that_turns_its_log_into_dev_zero_keeps_its_record_and_the_run_ends(command, fake_repo, monkeypatch):
+    """Train's and eval's logs (their stdout's and train's own train.log) made links to /dev/zero as
+    they exit: the harness read them until memory ran out (under a 4 GB limit: eval's record said
+    "metrics not parsed (MemoryError)"). Now they are refused unread: every record as it would be."""
+    monkeypatch.setenv("TIPC_FAKE", "train:zero-log,eval:zero-log")
+    argv = ("--config", str(fake_repo / CPU_CONFIG), "--mode", MODE, "--python", sys.executable)
+    code, _, err = without_hanging(lambda: command("run")(*argv), 60)
+    folder = fake_repo / "test_tipc" / "output" / "fake_rec" / MODE
+    records = [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
+    assert code == 0, err
+    assert [r["id"].rpartition("::")[2][:5] for r in records] == ["train", "eval", "expor", "infer", "infer"]
+    assert {r["status"] for r in records} == {"passed"} and json.loads((folder / "run.json").read_text())["ended"]
+    assert [r["reason"] for r in records] == [""] * 5
+    assert os.readlink(folder / records[0]["log"]) == "/dev/zero"
+
+
 def infer_run(tmp_path: Path, image: str) -> Path:
     writer = ResultsWriter(tmp_path / "repo" / "out")
     writer.add(
@@ -159,7 +186,12 @@ def test_images_outside_the_repo_are_not_embedded(command, tmp_path, where):
     (tmp_path / "repo" / "out" / "link.png").symlink_to(outside)
     results = infer_run(tmp_path, named)
     code, out, _ = command("report")(str(results), "--out", str(tmp_path / "reports"))
-    assert code == 0 and thumbnails(Path(out.strip()).read_text()) == 0
+    page = Path(out.strip()).read_text()
+    assert (
+        code == 0
+        and thumbnails(page) == 0
+        and "image not shown: it lies outside the results folder and the repo" in page
+    )
     Image.new("RGB", (40, 20), "red").save(tmp_path / "repo" / "out" / "own.png")
     results = infer_run(tmp_path, "own.png")
     code, out, _ = command("report")(str(results), "--out", str(tmp_path / "reports2"))
@@ -175,7 +207,9 @@ def test_a_decompression_bomb_is_refused_quickly(command, tmp_path):
     results = infer_run(tmp_path, "bomb.png")
     started = time.monotonic()
     code, out, _ = command("report")(str(results), "--out", str(tmp_path / "reports"))
-    assert code == 0 and thumbnails(Path(out.strip()).read_text()) == 0 and time.monotonic() - started < 10
+    page = Path(out.strip()).read_text()
+    assert code == 0 and thumbnails(page) == 0 and time.monotonic() - started < 10
+    assert "image not shown: it has more pixels than the 25 Mpixel limit" in page
 
 
 def test_models_whose_names_reduce_alike_get_report_folders_and_histories_of_their_own(command, tmp_path):

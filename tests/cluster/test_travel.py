@@ -7,6 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
+from PIL import Image
+
 from tests.support.htmlq import parse
 from tests.support.recorded_runs import CPU_CHAIN, case
 from tipc.cluster.merge import merge
@@ -18,13 +20,15 @@ MODEL, MODE, GROUP = "PP-OCRv3_mobile_rec", "lite_train_lite_infer", "gitlab-77"
 PREDICTS = "[2026/12/01 01:52:42] ppocr INFO: Predicts of inference/w{k}.png:('word{k}', 0.9{k})\n"
 
 
-def run_shard(output: Path, checkout: Path, k: int) -> None:
-    """Shard ``k`` of 2 as the runner writes it: its logs in ``<mode>/``, its records in its folder."""
+def run_shard(output: Path, checkout: Path, k: int, appended: Path | None = None) -> None:
+    """Shard ``k`` of 2 as the runner writes it: its logs in ``<mode>/``, its records in its folder;
+    ``appended``: a log outside it the stage appended to (the target's ``train.log``)."""
     mode_dir = output / MODEL / MODE
     chain = f"{CPU_CHAIN}{k}"
     log = mode_dir / f"{chain}_infer.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     log.write_text(PREDICTS.format(k=k))
+    offsets = {str(log): 0, **({str(appended): 0} if appended else {})}
     info = RunInfo(
         model=MODEL,
         mode=MODE,
@@ -45,7 +49,7 @@ def run_shard(output: Path, checkout: Path, k: int) -> None:
             status=Status.PASSED,
             cwd=str(checkout),
             log=str(log),
-            log_offsets={str(log): 0},
+            log_offsets=offsets,
             start=100.0 + k,
             duration=1.0,
             model=MODEL,
@@ -79,6 +83,29 @@ def test_a_report_rendered_from_a_copied_tree_has_its_logs_and_predictions(tmp_p
     assert any("Predicts of inference/w1.png" in t for t in logs) and any("w2.png" in t for t in logs)
     predicted = [s.attrs["data-text"] for s in doc.find_all("span", cls="pred")]
     assert sorted(predicted) == ["word1", "word2"]
+
+
+def test_a_checkout_moved_with_its_results_keeps_its_images(tmp_path):
+    checkout = tmp_path / "build1" / "PaddleOCR"  # a runner's build directory, results under the checkout
+    output = checkout / "test_tipc" / "output"
+    (checkout / "inference").mkdir(parents=True)
+    (checkout / "output").mkdir()
+    (checkout / "output" / "train.log").write_text("epoch 1\n")
+    for k in (1, 2):
+        Image.new("RGB", (32, 8), "white").save(checkout / "inference" / f"w{k}.png")
+        run_shard(output, checkout, k, appended=checkout / "output" / "train.log")
+    merged = merge([output / MODEL / MODE])
+    raw = [json.loads(line) for line in (merged.path / "results.jsonl").read_text().splitlines()]
+    assert {r["cwd"] for r in raw} == {"../../../.."}  # the checkout, seen from <mode>/
+    assert {k for r in raw for k in r["log_offsets"]} >= {"../../../../output/train.log"}
+    moved = tmp_path / "laptop" / "PaddleOCR"
+    shutil.copytree(checkout, moved)
+    shutil.rmtree(tmp_path / "build1")
+    records = read_records(moved / "test_tipc" / "output" / MODEL / MODE / "results.jsonl")
+    assert {r.cwd for r in records} == {str(moved)}
+    assert all(Path(k).is_file() for r in records for k in r.log_offsets)
+    doc = parse(write_report([moved / "test_tipc" / "output" / MODEL / MODE], tmp_path / "reports").read_text())
+    assert len(doc.find_all("image")) == 2  # both images found where the checkout is now
 
 
 def test_records_written_before_relative_paths_still_read(tmp_path):

@@ -11,7 +11,16 @@ import sys
 import pytest
 
 from tipc.cli.main import main
-from tipc.history.store import HISTORY_FILE, History, HistoryError, RunFigures, StageTime, history_file
+from tipc.history.store import (
+    HISTORY_FILE,
+    History,
+    HistoryError,
+    MatrixRow,
+    ReportSummary,
+    RunFigures,
+    StageTime,
+    history_file,
+)
 
 MODE = "lite_train_lite_infer"
 
@@ -98,3 +107,43 @@ def test_tipc_history_lists_shows_exports_and_prunes(tmp_path, capsys):
     assert "pruned 2 run(s)" in capsys.readouterr().out
     assert main(["history", "--file", str(tmp_path / "none.sqlite"), "list"]) == 2
     assert "no history store here" in capsys.readouterr().err
+
+
+def summary(run: str, config: str = "m/c.txt") -> ReportSummary:
+    stages = [{"id": "chain::train", "node_rank": 0, "status": "passed", "reason": "", "figures": {}}]
+    return ReportSummary(run, config, json.dumps({"schema": 2, "model": "m", "mode": MODE, "run_id": run,
+                                                  "config": config, "stages": stages}))  # fmt: skip
+
+
+def test_reports_and_matrix_pages_are_history_too(tmp_path, capsys):
+    path = tmp_path / HISTORY_FILE
+    store = History(path)
+    for n in range(3):
+        store.record_run("m", MODE, [figures(f"r{n}")], [], 2, [summary(f"r{n}")])  # keep 2
+        store.record_matrix({f"r{n}": [MatrixRow("m/c.txt", MODE, "failed", ("chain::train",), ("KeyError: 'x'",))]}, 2)
+    assert [r.run for r in store.reports("m", MODE)] == ["r2", "r1"]  # newest first, pruned with the figures
+    assert [run for run, _ in store.matrix()] == ["r2", "r1"]
+    assert store.matrix("r2", 5) == [
+        ("r1", (MatrixRow("m/c.txt", MODE, "failed", ("chain::train",), ("KeyError: 'x'",)),))
+    ]
+    assert main(["history", "--file", str(path), "list"]) == 0
+    listed = capsys.readouterr().out
+    assert f"m\t{MODE}\tm/c.txt\t2 report(s)\tr1 .. r2\n" in listed and "matrix\t\t\t2 page(s)\tr1 .. r2\n" in listed
+    assert main(["history", "--file", str(path), "show", "m", MODE]) == 0
+    assert "report r2\tm/c.txt\tpassed\tpassed 1\n" in capsys.readouterr().out
+    assert main(["history", "--file", str(path), "export"]) == 0
+    kinds = [json.loads(line)["kind"] for line in capsys.readouterr().out.splitlines()]
+    assert kinds == ["figures", "figures", "report", "report", "matrix", "matrix"]
+    assert store.prune(1) == 1 and [r.run for r in store.reports("m", MODE)] == ["r2"] and len(store.matrix()) == 1
+
+
+def test_a_store_from_before_reports_and_matrix_reads_as_without_them(tmp_path):
+    path = tmp_path / HISTORY_FILE
+    History(path).record_run("m", MODE, [figures("r0")], [], 30)
+    with sqlite3.connect(path) as db:  # the first file format: figures and stages only
+        db.execute("DROP TABLE reports")
+        db.execute("DROP TABLE matrix")
+    db.close()
+    assert History(path).reports("m", MODE) == () and History(path).matrix() == []
+    History(path).record_run("m", MODE, [figures("r1")], [], 30, [summary("r1")])  # the tables come with a write
+    assert [r.run for r in History(path).reports("m", MODE)] == ["r1"]

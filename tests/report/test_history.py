@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from tests.support.recorded_runs import (
 )
 from tipc.cluster.merge import merge_dirs
 from tipc.errors import ResultsError
+from tipc.history.store import HISTORY_FILE, History
 from tipc.report import write_report
 from tipc.results.records import Status
 
@@ -138,6 +140,7 @@ def test_a_corrupt_summary_in_history_is_skipped_with_a_warning(tmp_path, kind):
     out = tmp_path / "reports"
     mode_dir = out.joinpath(*MODE_DIR)
     write_report([single_node_run(tmp_path / "r1", T0, run_id=ID_A)], out)
+    (mode_dir / HISTORY_FILE).unlink()  # a reports tree from before the history store: its folders are read once
     bad = corrupt_summary(mode_dir / ID_B, kind)  # between the good one and this run
     warnings: list[str] = []
     index = write_report([single_node_run(tmp_path / "r2", T0 + DAY, run_id=ID_LATER)], out, warn=warnings.append)
@@ -146,6 +149,21 @@ def test_a_corrupt_summary_in_history_is_skipped_with_a_warning(tmp_path, kind):
     doc = doc_of(index)
     assert ID_A in doc.find(id="comparison").find("h2").text
     assert [a.text for a in doc.find(id="history").find_all("a")] == [ID_A]
+    assert [r.run for r in History(mode_dir / HISTORY_FILE).reports(*MODE_DIR)] == [ID_LATER, ID_A]  # imported
+
+
+def test_deleting_old_reports_loses_no_history(tmp_path):
+    out = tmp_path / "reports"
+    mode_dir = out.joinpath(*MODE_DIR)
+    write_report([single_node_run(tmp_path / "r1", T0, run_id=ID_A)], out)
+    write_report([single_node_run(tmp_path / "r2", T0 + 1, run_id=ID_B)], out)
+    shutil.rmtree(mode_dir / ID_A)
+    shutil.rmtree(mode_dir / ID_B)
+    doc = doc_of(write_report([single_node_run(tmp_path / "r3", T0 + DAY, run_id=ID_LATER)], out))
+    assert ID_B in doc.find(id="comparison").find("h2").text  # the baseline, from the store
+    earlier = doc.find(id="history")
+    assert [a.text for a in earlier.find_all("span", cls="run")] == [ID_B, ID_A]  # pages gone: named, not linked
+    assert not earlier.find_all("a")
 
 
 def test_without_a_warn_sink_history_warnings_go_to_stderr(tmp_path, capsys):

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
+from tipc.history.store import HISTORY_FILE
 from tipc.report.overview import ConfigOutcome, Earlier, build_page
-from tipc.report.overview_history import LOOK_BACK, SUMMARY, cause_history, earlier_runs, read_summary, summary_json
+from tipc.report.overview_history import (
+    LOOK_BACK,
+    SUMMARY,
+    cause_history,
+    earlier_runs,
+    read_summary,
+    summary_json,
+)
+from tipc.report.overview_history import remember as remember_in_store
 from tipc.results.records import StageRecord, Status
 
 MODE = "lite_train_lite_infer"
@@ -110,3 +120,17 @@ def test_a_summary_from_before_causes_were_kept_reads_as_none(tmp_path):
     (tmp_path / night(1) / SUMMARY).write_text(json.dumps({"schema": 1, "run_id": night(1), "rows": [row]}))
     assert cause_history(tmp_path, night(2), print) == [(night(1), frozenset())]
     assert read_summary(tmp_path / night(1) / SUMMARY)[1][("a.txt", MODE)].causes == ()
+
+
+def test_the_store_keeps_the_matrix_history_when_the_pages_are_gone(tmp_path):
+    pages, store = tmp_path / "matrix", tmp_path / HISTORY_FILE
+    remember_causes(pages, night(1), {"a.txt": "KeyError: 'x'"})  # a page from before the store
+    outcomes = [ConfigOutcome("a.txt", MODE, records=(StageRecord(id="c::train", kind="train", chain="c",
+                                                                   status=Status.FAILED, cause="CUDA error: N"),))]  # fmt: skip
+    remember_in_store(store, pages, night(2), build_page(night(2), outcomes, pages, {}).rows, print)  # imports night 1
+    shutil.rmtree(pages)
+    assert earlier_runs(pages, night(3), {("a.txt", MODE)}, print, store)[("a.txt", MODE)].run_id == night(2)
+    assert cause_history(pages, night(3), print, store) == [
+        (night(1), frozenset({"KeyError: 'x'"})),
+        (night(2), frozenset({"CUDA error: N"})),
+    ]

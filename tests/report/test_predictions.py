@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from tests.support.htmlq import parse
 from tests.support.recorded_runs import CPU_CHAIN, HOSTILE, ResultsWriter, case
 from tipc.report import write_report
 from tipc.report.predictions import SHOWN
-from tipc.report.thumbs import looks_like_image
+from tipc.report.thumbs import MAX_BYTES, looks_like_image
 from tipc.results.records import Status
 
 PREFIX = "[2026/12/01 01:52:42] ppocr INFO: "
@@ -79,6 +80,72 @@ def test_a_file_that_is_not_an_image_shows_its_prediction_without_a_thumbnail(tm
     infer(writer, 1, rec_log([("w1.png", "kb9hly", 0.9312)]))
     (figure,) = render(writer, tmp_path).find("div", cls="case").find_all("figure")
     assert figure.find("span", cls="pred").attrs["data-text"] == "kb9hly" and figure.find_all("svg") == []
+
+
+def _bomb(path: Path) -> None:
+    Image.new("1", (6000, 5000)).save(path)  # 30 Mpixel in 5 KB: below Pillow's own default limit
+
+
+def _huge_bomb(path: Path) -> None:
+    Image.new("1", (12000, 12000)).save(path)  # over twice the limit: Pillow raises rather than warns
+
+
+def _too_large(path: Path) -> None:
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(MAX_BYTES))
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _text(path: Path) -> None:
+    path.write_text("not a picture\n")
+
+
+def _broken_png(path: Path) -> None:
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)
+
+
+def _outside(path: Path) -> None:
+    elsewhere = path.parents[3] / "elsewhere.png"
+    Image.new("RGB", (40, 20), "red").save(elsewhere)
+    path.symlink_to(elsewhere)
+
+
+NOT_SHOWN = {
+    "bomb": (_bomb, "image not shown: it has more pixels than the 25 Mpixel limit"),
+    "huge-bomb": (_huge_bomb, "image not shown: it has more pixels than the 25 Mpixel limit"),
+    "too-large": (_too_large, f"image not shown: it is {MAX_BYTES + 8} bytes, over the limit of {MAX_BYTES} bytes"),
+    "fifo": (_fifo, "image not shown: it is a FIFO (named pipe)"),
+    "folder": (os.mkdir, "image not shown: it is a directory"),
+    "not-an-image": (_text, "image not shown: not a PNG, JPEG, GIF, BMP, TIFF or WebP file"),
+    "undecodable": (_broken_png, "image not shown: it cannot be decoded as an image"),
+    "outside-the-run": (_outside, "image not shown: it lies outside the results folder and the repo"),
+    "missing": (lambda path: None, "image not shown: not found where the predictor read it"),
+}
+
+
+@pytest.mark.parametrize(("make", "note"), NOT_SHOWN.values(), ids=NOT_SHOWN.keys())
+def test_an_image_not_shown_says_why_where_it_would_be(tmp_path, make, note):
+    writer = ResultsWriter(tmp_path / "repo" / "out")
+    image(writer.root, "ok.png", (100, 32))
+    make(writer.root / "inference" / "bad.png")
+    infer(writer, 1, rec_log([("bad.png", "kb9hly", 0.9312), ("ok.png", "ab", 0.5)]))
+    bad, ok = render(writer, tmp_path).find("div", cls="case").find_all("figure")
+    assert bad.find("p", cls="not-shown").text == note and bad.find_all("svg") == []
+    assert bad.find("span", cls="pred").attrs["data-text"] == "kb9hly"  # the prediction still shows
+    assert ok.find_all("p", cls="not-shown") == [] and ok.find("use").attrs["href"] == "#thumb-0"
+
+
+def test_decoding_leaves_pillows_own_limit_as_it_was(tmp_path):
+    """The report may run in a pytest process shared with tests of the user's own that use Pillow."""
+    writer = ResultsWriter(tmp_path / "out")
+    image(writer.root, "ok.png", (10, 10))
+    _bomb(writer.root / "inference" / "bomb.png")
+    infer(writer, 1, rec_log([("bomb.png", "a", 0.5), ("ok.png", "b", 0.5)]))
+    before = Image.MAX_IMAGE_PIXELS
+    render(writer, tmp_path)
+    assert before == Image.MAX_IMAGE_PIXELS
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,16 @@ import textwrap
 
 import pytest
 
-from tipc.errors import ResultsError
-from tipc.results.folder import FolderBusy, ResultsDir, new_run_id, read_records, read_run_info
+from tipc.errors import OutputError, ResultsError
+from tipc.results.folder import (
+    FolderBusy,
+    ResultsDir,
+    group_folder,
+    new_run_id,
+    read_records,
+    read_run_info,
+    shard_folder,
+)
 from tipc.results.records import RunInfo, StageRecord, Status
 
 
@@ -176,3 +184,34 @@ def test_errors_pickle_and_take_notes():
     err.add_note("seen in a merge")
     again = pickle.loads(pickle.dumps(err))
     assert (str(again), again.line) == ("r.jsonl:3: bad", 3)
+
+
+# A run group id comes from the environment (SLURM_ARRAY_JOB_ID, CI ids, --run-group): input.
+GROUPS = {
+    "scheduler-id": ("slurm-41872", "slurm-41872"),  # ordinary ids spelled as given
+    "climbing": ("../x", "..%2Fx"),
+    "separator": ("a/b", "a%2Fb"),
+    "escape-lookalike": ("a%2Fb", "a%252Fb"),
+    "absolute": ("/etc", "%2Fetc"),
+    "dot": (".", "%2E"),
+    "dotdot": ("..", "%2E%2E"),
+    "control": ("x\x1b[2J", "x%1B[2J"),
+}
+
+
+@pytest.mark.parametrize(("group", "name"), GROUPS.values(), ids=GROUPS.keys())
+def test_a_run_groups_shard_folder_is_one_component_under_the_mode_folder(tmp_path, group, name):
+    assert shard_folder(tmp_path / "mode", group, 2) == tmp_path / "mode" / "shards" / name / "shard2"
+
+
+def test_distinct_run_groups_get_distinct_shard_folders(tmp_path):
+    groups = [group for group, _ in GROUPS.values()] + ["a" * 300, "a" * 301]  # long ones cut, with a hash
+    folders = {group_folder(tmp_path, group) for group in groups}
+    assert len(folders) == len(groups) and {f.parent for f in folders} == {tmp_path / "shards"}
+
+
+def test_a_link_cannot_take_a_shard_folder_out_of_its_mode_folder(tmp_path):
+    (tmp_path / "mode" / "shards").mkdir(parents=True)
+    (tmp_path / "mode" / "shards" / "night-1").symlink_to(tmp_path)
+    with pytest.raises(OutputError, match="a link takes it out of"):
+        shard_folder(tmp_path / "mode", "night-1", 1)

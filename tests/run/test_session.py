@@ -92,7 +92,7 @@ def test_failed_export_blocks_infer_not_eval_and_results_jsonl_tells_it_all(fake
         "chain": CHAIN,
         "argv": list(stage.argv),
         "env": {"CUDA_VISIBLE_DEVICES": None},
-        "cwd": str(cwd),
+        "cwd": os.path.relpath(cwd, session.results.path),  # the checkout holding the <mode> folder
         "log": os.path.relpath(cwd / stage.log, session.results.path),  # relative to the <mode> folder
         "returncode": 0,
         "status": "passed",

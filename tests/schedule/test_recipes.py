@@ -55,6 +55,9 @@ def test_github_matrix_runs_each_shard_of_the_count_and_merges_after_all():
     assert {c["with"]["path"] for c in caches} == {"${{ env.TIPC_HISTORY }}"}
     assert {c["with"]["key"] for c in caches} == {"tipc-history-${{ github.run_id }}-${{ github.run_attempt }}"}
     assert job["concurrency"]["cancel-in-progress"] is False
+    reports = [s for s in merge["steps"] if "upload-artifact" in s.get("uses", "")][-1]
+    # the reports with the merged results their links point into, side by side; the history is the cache's
+    assert reports["with"]["path"].splitlines() == ["nightly-reports", *upload["with"]["path"].splitlines()]
 
 
 def test_gitlab_parallel_job_runs_its_index_of_the_total_and_merges_after_all():
@@ -70,6 +73,8 @@ def test_gitlab_parallel_job_runs_its_index_of_the_total_and_merges_after_all():
     assert (base["cache"]["policy"], merge["cache"]["policy"]) == ("pull", "pull-push")
     assert base["cache"]["paths"] == merge["cache"]["paths"] == [doc["variables"]["TIPC_HISTORY"]]
     assert any("nightly/merge-shards.sh" in line for line in merge["script"])
+    assert merge["artifacts"]["paths"] == ["nightly-reports/", *shard["artifacts"]["paths"]]
+    assert merge["artifacts"]["exclude"] == shard["artifacts"]["exclude"] == [doc["variables"]["TIPC_HISTORY"]]
 
 
 def test_checkout_fetches_a_commit_into_a_folder_a_cache_restored_into(tmp_path):

@@ -288,14 +288,30 @@ def read_summary(path: Path) -> RunSummary:
 
 @dataclass(frozen=True, slots=True)
 class PastRun:
-    """One earlier report of a mode folder."""
+    """One earlier report of a mode folder (``dir``: where its page is or was)."""
 
     dir: Path
     summary: RunSummary
 
 
+def stored_history(stored: Iterable[tuple[str, str]], mode_dir: Path, current: str, warn: Warn) -> tuple[PastRun, ...]:
+    """The earlier runs of the history store (each run's order and its summary's text), as
+    ``read_history`` gives them: newest first, ``current`` left out, a summary that does not read
+    skipped with a warning."""
+    found = []
+    for run, text in stored:
+        if run == current:
+            continue
+        try:
+            found.append(PastRun(mode_dir / run, RunSummary.from_json(text, f"history run {run}")))
+        except ResultsError as exc:
+            warn(f"tipc: skipped report history entry {exc}")
+    return tuple(sorted(found, key=lambda p: (p.summary.order, p.dir.name), reverse=True))
+
+
 def read_history(mode_dir: Path, current: str, warn: Warn) -> tuple[PastRun, ...]:
-    """Every report directory of ``mode_dir`` but ``current`` whose summary reads, newest run first.
+    """Every report directory of ``mode_dir`` but ``current`` whose summary reads, newest run first:
+    the history of reports from before the history store, read into it once (``tipc.report.trend_store``).
 
     A directory without a summary is skipped quietly (a report being written, or not a report);
     one whose summary does not read is skipped with a warning naming the file.

@@ -1,9 +1,13 @@
-"""What the matrix report remembers between runs: a small ``summary.json`` per run, read back by the next.
+"""What the matrix report remembers between runs: each page's rows (every config's verdict, failing
+stages and failure causes), in the history store (``tipc.history.store``), read back by the next.
 
 Each config's comparison is with its latest earlier run that covered it, by run id (ids sort by
 start time): the previous night, or the last night the config was in the matrix. Only a few
-earlier runs are read, newest first, so that a year of nights costs what a week does. A summary
-that does not read is skipped with a warning naming it: history never stops a report.
+earlier runs are read, newest first, so that a year of nights costs what a week does.
+
+Before the store, each page kept its rows in a ``summary.json`` beside it (still written: the page's
+own record); a store without matrix rows reads those once, and a summary that does not read is
+skipped with a warning naming it: history never stops a report.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tipc.files import read
+from tipc.history.store import History, HistoryError, MatrixRow
 from tipc.report.overview import VERDICTS, Earlier, HistoryKey, OverviewRow
 from tipc.results.folder import Warn
 
@@ -99,20 +104,59 @@ def _summaries(matrix_dir: Path, current: str, warn: Warn) -> Iterator[tuple[str
             yield run_id, entries
 
 
-def cause_history(matrix_dir: Path, current: str, warn: Warn) -> list[tuple[str, frozenset[str]]]:
+Past = list[tuple[str, dict[HistoryKey, Earlier]]]  # run id and its rows, newest run first
+
+
+def _stored(store: Path, current: str, warn: Warn) -> Past | None:
+    """The store's runs before ``current`` (at most ``LOOK_BACK``); None when it has none yet."""
+    try:
+        stored = History(store).matrix(current, LOOK_BACK)
+    except (HistoryError, OSError) as exc:
+        warn(f"tipc: matrix history {store} not read ({exc}); no earlier run to compare with")
+        return []
+    runs = [
+        (run, {(r.config, r.mode): Earlier(run, r.verdict, r.failures, r.causes) for r in rows}) for run, rows in stored
+    ]
+    return runs or None
+
+
+def past_runs(matrix_dir: Path, current: str, warn: Warn, store: Path | None = None) -> Past:
+    """The runs before ``current``, newest first: the store's, else (none there yet, or no
+    ``store``) the pages' ``summary.json`` files under ``matrix_dir``."""
+    stored = _stored(store, current, warn) if store is not None else None
+    return stored if stored is not None else list(_summaries(matrix_dir, current, warn))
+
+
+def remember(store: Path, matrix_dir: Path, run_id: str, rows: Sequence[OverviewRow], warn: Warn) -> None:
+    """This page's rows into the store, in one transaction with the pages' summaries before the
+    store when it has none yet. A store that does not work is left as it is, with a warning."""
+    history = History(store)
+    try:
+        imported = [] if history.matrix(limit=1) else list(_summaries(matrix_dir, run_id, lambda _: None))
+        pages = {run: [MatrixRow(c, m, e.verdict, e.failures, e.causes) for (c, m), e in entries.items()]
+                 for run, entries in imported}  # fmt: skip
+        pages[run_id] = [MatrixRow(r.config, r.mode, r.verdict, r.failures, r.causes) for r in rows]
+        history.record_matrix(pages, LOOK_BACK)
+    except (HistoryError, OSError) as exc:
+        warn(f"tipc: matrix history {store} not written ({exc})")
+
+
+def cause_history(
+    matrix_dir: Path, current: str, warn: Warn, store: Path | None = None
+) -> list[tuple[str, frozenset[str]]]:
     """The signatures of the failures of each run before ``current``, oldest first: what tells a
     cause new or recurring since when (``tipc.metrics.causes.group``). The one reader of that history."""
     runs = [(run_id, frozenset(c for e in entries.values() for c in e.causes)) for run_id, entries in
-            _summaries(matrix_dir, current, warn)]  # fmt: skip
+            past_runs(matrix_dir, current, warn, store)]  # fmt: skip
     return runs[::-1]
 
 
 def earlier_runs(
-    matrix_dir: Path, current: str, wanted: Collection[HistoryKey], warn: Warn
+    matrix_dir: Path, current: str, wanted: Collection[HistoryKey], warn: Warn, store: Path | None = None
 ) -> dict[HistoryKey, Earlier]:
     """For each wanted (config, mode), its entry in the latest run before ``current`` that has it."""
     found: dict[HistoryKey, Earlier] = {}
-    for _, entries in _summaries(matrix_dir, current, warn):
+    for _, entries in past_runs(matrix_dir, current, warn, store):
         if len(found) == len(wanted):
             break
         for key, entry in entries.items():

@@ -19,7 +19,7 @@ from tipc.golden.evidence import predictions_of
 from tipc.metrics.predictions import Box, Prediction
 from tipc.report.load import Roots, readable
 from tipc.report.naming import StageKey, stage_key, stage_name
-from tipc.report.thumbs import image_file, thumbnail
+from tipc.report.thumbs import NOT_FOUND, OUTSIDE, NotShown, image_file, thumbnail
 from tipc.results.records import StageRecord
 
 SHOWN = 6  # images per case
@@ -45,6 +45,7 @@ class ImageView:
     box_count: int
     empty: bool
     thumb: ThumbDef | None
+    not_shown: str  # why there is no thumbnail, "" when there is one (a bomb, a FIFO, a path outside the run)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,13 +85,11 @@ class _Thumbs:
     def __init__(self) -> None:
         self.defs: dict[Path, tuple[ThumbDef, float]] = {}
 
-    def get(self, path: Path | None) -> tuple[ThumbDef | None, float]:
-        if path is None:
-            return None, 1.0
+    def get(self, path: Path) -> tuple[ThumbDef, float] | NotShown:
         if path not in self.defs:
             thumb = thumbnail(path)
-            if thumb is None:
-                return None, 1.0
+            if isinstance(thumb, NotShown):
+                return thumb
             self.defs[path] = ThumbDef(f"thumb-{len(self.defs)}", thumb.uri, thumb.width, thumb.height), thumb.scale
         return self.defs[path]
 
@@ -117,11 +116,13 @@ def _text(p: Prediction) -> str | None:
 
 def image_view(p: Prediction, record: StageRecord, thumbs: _Thumbs, roots: Roots = None) -> ImageView:
     found = image_file(p.image, record.cwd, record.argv)
-    thumb, scale = thumbs.get(found if found is not None and readable(found, roots) else None)
+    shown = NOT_FOUND if found is None else thumbs.get(found) if readable(found, roots) else OUTSIDE
+    thumb, scale = (None, 1.0) if isinstance(shown, NotShown) else shown
     shapes = _shapes(p)
     boxes = tuple(_points(b, scale) for b in shapes) if thumb else ()
     score = "" if p.score is None else f"{p.score:.4f}"
-    return ImageView(p.key, _text(p), score, boxes, len(shapes), p.empty, thumb)
+    why = shown.why if isinstance(shown, NotShown) else ""
+    return ImageView(p.key, _text(p), score, boxes, len(shapes), p.empty, thumb, why)
 
 
 def case_view(record: StageRecord, anchor: str, thumbs: _Thumbs, roots: Roots = None) -> CaseView | None:

@@ -1,5 +1,5 @@
-"""A report's part of the history: the figures of the run it renders, into the history store
-(``tipc.history.store``), and the trend series back.
+"""A report's part of the history: the figures and the summary of the run it renders, into the
+history store (``tipc.history.store``), and the trend series and earlier summaries back.
 
 A run gives a ``RunFigures`` per config (configs of one model share a results folder and a report,
 not a history). Only stages that passed in the run itself give figures (a failed stage's numbers
@@ -15,6 +15,8 @@ run and config::
 
 The first report of a model and mode the store has nothing of reads that file into it (a line
 that does not read is skipped with a warning naming the file and line); the file is left as it was.
+So too the ``summary.json`` beside each earlier report (``tipc.report.compare.read_history``): read
+into the store by the first report that finds the store without summaries of its model and mode.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from pathlib import Path
 
 from tipc.files import read
 from tipc.history.keys import config_key
-from tipc.history.store import History, HistoryError, RunFigures, SeriesKey, StageTime
-from tipc.report.compare import _field
+from tipc.history.store import History, HistoryError, ReportSummary, RunFigures, SeriesKey, StageTime
+from tipc.report.compare import PastRun, _field, read_history, stored_history
 from tipc.report.figures import stage_figures
 from tipc.results.folder import Warn
 from tipc.results.records import StageRecord, Status
@@ -111,6 +113,28 @@ def bounded(entries: Iterable[RunFigures], keep: int) -> tuple[RunFigures, ...]:
     return tuple(sorted((e for runs in per_config.values() for e in runs[-keep:]), key=lambda e: e.run))
 
 
+def past_reports(
+    store: Path, mode_dir: Path, model: str, mode: str, current: str, warn: Warn
+) -> tuple[tuple[PastRun, ...], tuple[PastRun, ...]]:
+    """The earlier reports of ``model`` and ``mode``, newest first, and those of them to import:
+    the store's (none to import), else (a store without any yet) the ``summary.json`` files beside
+    the reports in ``mode_dir`` (all of them)."""
+    try:
+        stored = History(store).reports(model, mode)
+    except (HistoryError, OSError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        warn(f"tipc: report history {store} not read ({reason}); no earlier run to compare with")
+        return (), ()
+    if not stored:
+        found = read_history(mode_dir, current, warn)
+        return found, found
+    return stored_history(((r.run, r.text) for r in stored), mode_dir, current, warn), ()
+
+
+def as_stored(past: Iterable[PastRun]) -> tuple[ReportSummary, ...]:
+    return tuple(ReportSummary(p.summary.order or p.dir.name, p.summary.config, p.summary.to_json()) for p in past)
+
+
 def record_run(
     store: Path,
     legacy: Path,
@@ -122,8 +146,10 @@ def record_run(
     warn: Warn,
     *,
     write: bool = True,
+    reports: Sequence[ReportSummary] = (),
 ) -> tuple[RunFigures, ...]:
-    """Add (or replace) a run in the store; return the model and mode's history with it.
+    """Add (or replace) a run in the store, with ``reports`` (its report's summary, and the earlier
+    ones read from report folders once); return the model and mode's figure history with it.
     ``write=False``: the history as it would be, the store left as it is. ``legacy``: a
     ``trends.jsonl`` to read into the store when it has nothing of this model and mode yet."""
     history = History(store)
@@ -132,7 +158,7 @@ def record_run(
         imported = () if earlier else read_legacy(legacy, warn)
         if write:
             # A run without figures (nothing passed) adds no history; the report still shows the config's.
-            history.record_run(model, mode, [*imported, *(e for e in run if e.figures)], stages, keep)
+            history.record_run(model, mode, [*imported, *(e for e in run if e.figures)], stages, keep, reports)
             return history.series(model, mode)
     except (HistoryError, OSError) as exc:  # left as it is: never written over
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc

@@ -4,7 +4,7 @@ Layout of the reports tree::
 
     <out_root>/<model>/<mode>/
         20261201T013000Z-5f3a9c1e/index.html    one directory per run, named by its run id
-        20261201T013000Z-5f3a9c1e/summary.json  what later runs compare against
+        20261201T013000Z-5f3a9c1e/summary.json  the run's summary (--compare reads it; later runs read the store's)
         20261201T013000Z-5f3a9c1e/train_benchmark.json  benchmark_train: every run's speed and speedup
         20261130T023448Z/index.html             results from before run ids: their UTC start time
         latest -> 20261201T013000Z-5f3a9c1e     relative symlink, replaced atomically
@@ -15,7 +15,9 @@ directories and no run's report ever replaces another's. Both pointers are alway
 written (the symlink only where the filesystem allows it), so ``latest/index.html`` and
 ``latest.html`` are stable addresses to bookmark. Re-rendering the same run overwrites
 its directory. The baseline is the newest *earlier* run of the same config, chosen by
-the run ids in the summaries, never by folder names or times.
+the run ids in the summaries, never by folder names or times. Those summaries, like the trends,
+live in the history store (``tipc.history.store``): deleting report folders loses no history, and
+a report folder's ``summary.json`` from before the store is read into it once.
 """
 
 from __future__ import annotations
@@ -40,7 +42,6 @@ from tipc.report.compare import (
     kind_of,
     not_compared_why,
     previous_run,
-    read_history,
     read_summary,
     summarize,
 )
@@ -51,7 +52,7 @@ from tipc.report.model import Comparison, HistoryEntry
 from tipc.report.naming import stage_key
 from tipc.report.render import render, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
-from tipc.report.trend_store import TREND_FILE, record_run, run_figures, stage_times
+from tipc.report.trend_store import TREND_FILE, as_stored, past_reports, record_run, run_figures, stage_times
 from tipc.report.trends import Regression, Trends, build_trends
 from tipc.results.folder import RECORDS, Warn, has_results, portable_root
 from tipc.results.records import Status
@@ -143,10 +144,11 @@ def _from_history(past: PastRun | None) -> Baseline | None:
 
 
 def _history_links(history: Sequence[PastRun]) -> tuple[HistoryEntry, ...]:
+    """The earlier runs, each linked to its page while that page is there (the store outlives pages)."""
     return tuple(
         HistoryEntry(
             p.summary.order or p.dir.name,
-            f"../{p.dir.name}/{INDEX}",
+            f"../{p.dir.name}/{INDEX}" if (p.dir / INDEX).is_file() else "",
             p.summary.verdict(),
             tuple(p.summary.counts().items()),
             p.summary.config,
@@ -155,25 +157,40 @@ def _history_links(history: Sequence[PastRun]) -> tuple[HistoryEntry, ...]:
     )
 
 
-def _trends(
-    mode_dir: Path, runs: Sequence[NodeRun], order: str, anchors: Anchors, policy: TrendPolicy, warn: Warn
-) -> Trends:
-    """This run into the history store (beside the results: ``tipc.history.store``), then each figure
-    against its earlier runs.
+def _store(runs: Sequence[NodeRun], mode_dir: Path) -> Path:
+    head = head_info(runs)
+    return history_file(portable_root(runs[0].source), head.model, head.mode, mode_dir)
+
+
+def _remember(
+    mode_dir: Path,
+    runs: Sequence[NodeRun],
+    summary: RunSummary,
+    anchors: Anchors,
+    imported: Sequence[PastRun],
+    policy: TrendPolicy | None,
+    warn: Warn,
+) -> Trends | None:
+    """This run's figures and summary into the history store (beside the results:
+    ``tipc.history.store``), with ``imported`` (earlier reports' summaries the store did not have
+    yet), in one transaction; then, with a ``policy``, each figure against its earlier runs.
     The history keeps at least the default window, so a night with a short ``--trend-runs``
     does not forget what longer windows read. One shard's report (``--shard``) is judged but not
     recorded: the merged run's report records every shard's figures, under its own run id."""
     ids = run_ids(runs)
     records = all_records(runs)
     own = [r for r in records if not is_carried(r, ids)]
-    current = run_figures(order, own)
+    current = run_figures(summary.order, own)
     head = head_info(runs)
     one_shard = bool(head.shard) and len({r.shard for r in records}) == 1
-    store = history_file(portable_root(runs[0].source), head.model, head.mode, mode_dir)
-    keep = max(policy.runs, DEFAULT_RUNS)
+    keep = max(policy.runs if policy else 0, DEFAULT_RUNS)
+    reports = as_stored([*imported, PastRun(mode_dir / summary.order, summary)])
     history = record_run(
-        store, mode_dir / TREND_FILE, head.model, head.mode, current, stage_times(own), keep, warn, write=not one_shard
-    )
+        _store(runs, mode_dir), mode_dir / TREND_FILE, head.model, head.mode, current, stage_times(own), keep, warn,
+        write=not one_shard, reports=reports,
+    )  # fmt: skip
+    if policy is None:
+        return None
     unjudged = {
         stage_key(r): not_compared_why(Status.PASSED.value, r.status.value, kind_of(r.id))
         for r in own
@@ -230,10 +247,14 @@ def write_report(
     with writing(report_dir):
         report_dir.mkdir(parents=True, exist_ok=True)
 
-    past = read_history(mode_dir, name, warn or _to_stderr) if history else ()
+    say = warn or _to_stderr
+    past: tuple[PastRun, ...] = ()
+    imported: tuple[PastRun, ...] = ()
+    if history:
+        past, imported = past_reports(_store(runs, mode_dir), mode_dir, summary.model, summary.mode, name, say)
     anchors = anchors_for(records)
     baseline = _baseline_from(Path(compare)) if compare is not None else _from_history(previous_run(past, summary))
-    trend = _trends(mode_dir, runs, summary.order, anchors, trends, warn or _to_stderr) if history and trends else None
+    trend = _remember(mode_dir, runs, summary, anchors, imported, trends, say) if history else None
     if trend is not None and regression is not None:
         for found in trend.regressions:
             regression(found)

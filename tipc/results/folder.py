@@ -12,10 +12,14 @@
     <out>/.tipc_reserve        64 KiB kept while a run goes on: given up when the disk fills, so that
                                the stage that filled it keeps its record and the run ends its run.json
 
-A record's paths (``log``, ``log_offsets``' files) are written relative to the ``<mode>`` folder
-the results folder belongs to (``portable_root``) when they lie inside it, and read back against
-where that folder is now: results copied to another machine, or merged on another CI runner, still
-name their logs. ``run.json``'s ``folder`` keeps the absolute path they were written in.
+A record's paths (``log``, ``log_offsets``' files, and ``cwd``, the target checkout) are written
+relative to the ``<mode>`` folder the results folder belongs to (``portable_root``) when they lie
+inside it, or inside the checkout that holds it (``cwd`` is ``../../../..`` for
+``<repo>/test_tipc/output/<model>/<mode>``, a ``train.log`` the stage appended to
+``../../../../output/…``), and read back against where that folder is now: results copied to
+another machine, or merged on another CI runner, still name their logs, and with their checkout its
+images and logs. ``run.json``'s ``folder`` keeps the absolute path they were written in
+(provenance: where each path was).
 
 Several processes of one run may append at once (pytest-xdist workers run different
 chains of one plan), so every append is one ``write`` on an ``O_APPEND`` descriptor:
@@ -43,7 +47,7 @@ from typing import TypeVar
 
 from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.files import read
-from tipc.files.write import make_dirs, write_atomic, writing
+from tipc.files.write import make_dirs, under, write_atomic, writing
 from tipc.plan.model import Stage
 from tipc.results.records import RecordError, RunInfo, StageRecord
 
@@ -134,8 +138,18 @@ def portable_root(folder: Path) -> Path:
     return folder
 
 
-def _relative(path: str, root: Path) -> str:
-    return os.path.relpath(path, root) if path and os.path.isabs(path) and Path(path).is_relative_to(root) else path
+def _home(cwd: str, root: Path) -> Path:
+    """What a record's paths are relative within: the target checkout it ran in when that holds the
+    ``<mode>`` folder (``<repo>/test_tipc/output/…``), else the ``<mode>`` folder itself."""
+    return Path(cwd) if cwd and os.path.isabs(cwd) and root.is_relative_to(cwd) else root
+
+
+def _relative(path: str, root: Path, home: Path) -> str:
+    """Inside ``home`` (a log, the checkout itself, the ``train.log`` it appended to): relative to
+    the ``<mode>`` folder. Anywhere else: as it was."""
+    if path and os.path.isabs(path) and Path(path).is_relative_to(home):
+        return os.path.relpath(path, root)
+    return path
 
 
 def _absolute(path: str, root: Path) -> str:
@@ -143,15 +157,17 @@ def _absolute(path: str, root: Path) -> str:
 
 
 def _moved(record: StageRecord, root: Path, move: Callable[[str, Path], str]) -> StageRecord:
-    if not record.log and not record.log_offsets:
+    if not record.log and not record.log_offsets and not record.cwd:
         return record
     offsets = {move(k, root): v for k, v in record.log_offsets.items()}
-    return replace(record, log=move(record.log, root), log_offsets=offsets)
+    return replace(record, log=move(record.log, root), log_offsets=offsets, cwd=move(record.cwd, root))
 
 
 def record_line(record: StageRecord, folder: Path) -> str:
     """``record`` as a line of ``folder``'s ``results.jsonl``: its paths relative to the ``<mode>`` folder."""
-    return _moved(record, portable_root(folder), _relative).to_json() + "\n"
+    root = portable_root(folder)
+    home = _home(record.cwd, root)
+    return _moved(record, root, lambda path, _: _relative(path, root, home)).to_json() + "\n"
 
 
 def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
@@ -274,12 +290,13 @@ def node_dirs(paths: Sequence[str | Path]) -> list[Path]:
 
 def group_folder(mode_dir: Path, group: str) -> Path:
     """The shards of one night (``tipc.cluster.group``): one folder per night, so that no night's
-    shard is ever read as another's."""
-    return mode_dir / SHARDS / group
+    shard is ever read as another's. The id comes from the environment (a scheduler's job id): one
+    component made by the write door, whatever it holds, and distinct ids stay distinct folders."""
+    return under(mode_dir / SHARDS, group)
 
 
 def shard_folder(mode_dir: Path, group: str, index: int) -> Path:
-    return group_folder(mode_dir, group) / f"{SHARD_PREFIX}{index}"
+    return under(mode_dir / SHARDS, group, f"{SHARD_PREFIX}{index}")
 
 
 def has_results(path: Path) -> bool:

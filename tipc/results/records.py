@@ -118,8 +118,8 @@ class StageRecord:
     status: Status
     argv: tuple[str, ...] = ()
     env: dict[str, str | None] = field(default_factory=dict)
-    cwd: str = ""
-    log: str = ""  # absolute path of the stage's log
+    cwd: str = ""  # the target checkout; in a results.jsonl relative to its <mode> folder (tipc.results.folder)
+    log: str = ""  # absolute path of the stage's log (in a results.jsonl, relative like cwd)
     returncode: int | None = None
     reason: str = ""
     start: float = 0.0  # unix time

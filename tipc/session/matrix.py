@@ -68,14 +68,29 @@ def outcomes(
     return sorted(rows, key=lambda o: o.config)
 
 
+def history_store(session: TipcSession, cwd: Path) -> Path:
+    """Where the matrix's history lives: the history store of the run's results (``TIPC_HISTORY``,
+    else the output root of its first results folder), else beside the matrix pages."""
+    from tipc.history.store import history_file
+    from tipc.report.overview_history import MATRIX
+    from tipc.results.folder import portable_root
+
+    pages = report_root(session.settings, cwd) / MATRIX
+    for folder in session.folders():
+        mode_dir = portable_root(folder.path)
+        return history_file(mode_dir, mode_dir.parent.name, mode_dir.name, pages)
+    return history_file(pages, "", "", pages)
+
+
 def cause_history(session: TipcSession, cwd: Path) -> list[tuple[str, frozenset[str]]]:
-    """The signatures of earlier runs' failures, oldest first, from the matrix pages' summaries under
-    the report root (empty when none was written there): what the console's failures by cause say
-    "since" by. The one place the fronts read that history."""
+    """The signatures of earlier runs' failures, oldest first, from the history store (or the matrix
+    pages' summaries under the report root before it; empty when none was written): what the
+    console's failures by cause say "since" by. The one place the fronts read that history."""
     from tipc.report.overview_history import MATRIX
     from tipc.report.overview_history import cause_history as read
 
-    return read(report_root(session.settings, cwd) / MATRIX, session.run_id, lambda _: None)
+    pages = report_root(session.settings, cwd) / MATRIX
+    return read(pages, session.run_id, lambda _: None, history_store(session, cwd))
 
 
 def write_matrix(session: TipcSession, cwd: Path, reports: Sequence[Path]) -> Path | None:
@@ -91,7 +106,7 @@ def write_matrix(session: TipcSession, cwd: Path, reports: Sequence[Path]) -> Pa
 
     try:
         rows = outcomes(session, planned, problems, root, reports)
-        return write_overview(rows, root, session.run_id, session.warnings.append)
+        return write_overview(rows, root, session.run_id, session.warnings.append, history_store(session, cwd))
     except Exception as exc:  # noqa: BLE001 - whatever broke in the page, the results and reports stand
         session.warnings.append(f"tipc: matrix report not written ({type(exc).__name__}: {exc})")
         return None

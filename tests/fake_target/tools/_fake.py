@@ -23,6 +23,8 @@ train, eval, export, infer and action one of
 * ``gpu``         (infer) a simulated GPU: ``--use_gpu True`` runs when ``CUDA_VISIBLE_DEVICES``
                   names a device, instead of failing as a CPU-only build
 * ``empty``       (infer) every prediction empty: the model recognised nothing, and exits 0
+* ``zero-log``    at the end, replace the log its output goes to (and train's own train.log) with
+                  a link to ``/dev/zero``: a log that never ends
 
 e.g. ``TIPC_FAKE=train:fail`` or ``TIPC_FAKE=export:hang,infer:sleep=0.5``.
 """
@@ -73,6 +75,11 @@ def misbehave_before(kind: str) -> dict[str, str]:
 
 
 def finish(todo: dict[str, str], save: str = "") -> None:
+    if "zero-log" in todo:
+        logs = [os.readlink("/proc/self/fd/1")] + ([os.path.join(save, "train.log")] if save else [])
+        for path in logs:
+            os.remove(path)
+            os.symlink("/dev/zero", path)
     if "fill" in todo and save:
         with open(os.path.join(save, "fake_filler"), "ab") as f:
             try:

@@ -21,9 +21,10 @@ output folder and a clean report folder, and prints the best round of each (then
          with ``-p``): what those plugins' start costs, which tipc cannot change, shown beside the
          figures a user sees, not instead of them.
 
-With ``--demo``, ``make demo``'s run (``pytest tipc`` on examples/tinyrec, real paddle training,
-prepared once as ``make demo`` prepares it) is timed against its stages run bare, in interleaved
-rounds: the harness's share of the demo's wall time.
+With ``--demo``, instead, ``make demo``'s run (``pytest tipc`` on examples/tinyrec, real paddle
+training, prepared once as ``make demo`` prepares it) is timed against its stages run bare, in
+interleaved rounds: the harness's share of the demo's wall time (run it under the shared lock of
+a machine where memory-hungry jobs take turns).
 
 Every contender runs without ``PYTHONDONTWRITEBYTECODE`` (set in some CI images): with it, pytest
 rewrites and compiles the asserts of every plugin package it imports (all of hypothesis), on
@@ -61,6 +62,7 @@ TARGET_RATIO = 1.10
 MODE_DEMO = "lite_train_lite_infer"  # the Makefile's DEMO_MODE
 TARGET_DEMO = 0.01  # of the demo's wall time
 DEMO_CONFIG = ROOT / "test_configs" / "tinyrec" / "train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
+DEMO_REPO = ROOT / "examples" / "tinyrec"  # its target.yaml's repo
 AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD"
 EPOCHS = 100  # 2 steps an epoch: 200 step lines per train
 IMAGES = 40  # a prediction line each, per infer stage
@@ -145,6 +147,21 @@ def plugins_env(env: dict[str, str], plugins: bool) -> dict[str, str]:
     return base if plugins else {**base, AUTOLOAD: "1"}
 
 
+def env_for_contenders() -> dict[str, str]:
+    """The environment every contender runs in."""
+    # tipc's bytecode, as an install leaves it: under PYTHONDONTWRITEBYTECODE every start would
+    # otherwise compile all of tipc (~60 ms) while the bash pays nothing of the kind.
+    compileall.compile_dir(ROOT / "tipc", quiet=1)
+    bin_dir = str(Path(sys.executable).parent)
+    # The configs say `python:python3`: every contender runs this interpreter's python3, and the
+    # tipc of this checkout (not some other one an editable install points at).
+    return {
+        **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -155,25 +172,20 @@ def main() -> int:
         help="a PaddleOCR checkout whose test_tipc/ bash to time beside tipc",
     )
     parser.add_argument(
-        "--demo", action="store_true", help="also time make demo's run (real paddle training) against its stages bare"
+        "--demo",
+        action="store_true",
+        help="time make demo's run (real paddle training) against its stages bare instead",
     )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from tipc.config import load_config
     from tipc.plan import PlanOptions, build_plan
 
+    if args.demo:
+        print_demo(*time_demo(args.repeat, env_for_contenders()))
+        return 0
     paddleocr, skipped = paddleocr_checkout(args.paddleocr)
-    # tipc's bytecode, as an install leaves it: under PYTHONDONTWRITEBYTECODE every start would
-    # otherwise compile all of tipc (~60 ms) while the bash pays nothing of the kind.
-    compileall.compile_dir(ROOT / "tipc", quiet=1)
-    bin_dir = str(Path(sys.executable).parent)
-    # The configs say `python:python3`: every contender runs this interpreter's python3, and the
-    # tipc of this checkout (not some other one an editable install points at).
-    env = {
-        **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
-        "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
-    }
+    env = env_for_contenders()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         repo, config = make_repo(work, paddleocr)
@@ -235,16 +247,13 @@ def main() -> int:
             "pytest alone, no plugins": pytest_alone(plugins=False),
         }
         seen = timings(args.repeat, runs, reset)
-        demo = time_demo(args.repeat, env, work / "demo_reports") if args.demo else None
 
     print_figures({name: values[0] for name, values in seen.items()}, len(stages), args.repeat, skipped)
     print_medians({name: statistics.median(values) for name, values in seen.items()})
-    if demo is not None:
-        print_demo(*demo)
     return 0
 
 
-def time_demo(repeat: int, env: dict[str, str], reports: Path) -> tuple[dict[str, list[float]], int]:
+def time_demo(repeat: int, env: dict[str, str]) -> tuple[dict[str, list[float]], int]:
     """``make demo``'s ``pytest tipc`` (its data prepared once, as ``make demo`` prepares it) and its
     stages bare, ``repeat`` interleaved rounds each from a clean output folder."""
     from tipc.config import load_config
@@ -253,7 +262,8 @@ def time_demo(repeat: int, env: dict[str, str], reports: Path) -> tuple[dict[str
     config = str(DEMO_CONFIG.relative_to(ROOT / "test_configs"))
     subprocess.run([sys.executable, "-m", "tipc", "prepare", "--config", config, "--mode", MODE_DEMO], cwd=ROOT,
                    env=env, check=True, stdout=subprocess.DEVNULL)  # fmt: skip
-    plan = build_plan(load_config(str(DEMO_CONFIG)), PlanOptions(mode=MODE_DEMO, python="python3"))
+    plan = build_plan(load_config(str(DEMO_CONFIG)), PlanOptions(mode=MODE_DEMO, repo=str(DEMO_REPO), python="python3"))
+    reports = Path(tempfile.mkdtemp()) / "reports"
     stages, cwd = list(plan.stages()), Path(plan.cwd).resolve()
     argv = [sys.executable, "-m", "pytest", "tipc", "--config", config, "--mode", MODE_DEMO, "-p", "no:cacheprovider",
             "--tipc-report-dir", str(reports)]  # fmt: skip
@@ -272,6 +282,7 @@ def time_demo(repeat: int, env: dict[str, str], reports: Path) -> tuple[dict[str
         return timings(repeat, runs, reset), len(stages)
     finally:
         reset()
+        shutil.rmtree(reports.parent, ignore_errors=True)
 
 
 def print_figures(best: dict[str, float], n: int, repeat: int, skipped: str) -> None:

@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -99,16 +100,30 @@ def make_repo(work: Path, paddleocr: Path | None) -> tuple[Path, Path]:
     return repo, config
 
 
-def timings(repeat: int, runs: Mapping[str, Callable[[], object]], reset: Callable[[], None]) -> dict[str, list[float]]:
+def cpu_seconds() -> float:
+    """CPU time of this process and every child it waited for (the contenders and their stages)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timings(
+    repeat: int,
+    runs: Mapping[str, Callable[[], object]],
+    reset: Callable[[], None],
+    cpu: dict[str, list[float]] | None = None,
+) -> dict[str, list[float]]:
     """``repeat`` rounds of each run, sorted. Each round times every run once, in turn, so that a
-    busy spell on a shared machine slows all of them alike instead of one."""
+    busy spell on a shared machine slows all of them alike instead of one. ``cpu`` gets each run's
+    CPU seconds, all its processes together: a busy machine stretches wall time, far less CPU time."""
     seen: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(repeat):
         for name, run in runs.items():
             reset()
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), cpu_seconds()
             run()
             seen[name].append(time.perf_counter() - t0)
+            if cpu is not None:
+                cpu.setdefault(name, []).append(cpu_seconds() - c0)
     return {name: sorted(values) for name, values in seen.items()}
 
 
@@ -246,10 +261,12 @@ def main() -> int:
             "pytest tipc, no plugins": pytest_tipc(plugins=False),
             "pytest alone, no plugins": pytest_alone(plugins=False),
         }
-        seen = timings(args.repeat, runs, reset)
+        cpu: dict[str, list[float]] = {}
+        seen = timings(args.repeat, runs, reset, cpu)
 
     print_figures({name: values[0] for name, values in seen.items()}, len(stages), args.repeat, skipped)
     print_medians({name: statistics.median(values) for name, values in seen.items()})
+    print_cpu({name: min(values) for name, values in cpu.items()}, len(stages))
     return 0
 
 
@@ -333,6 +350,23 @@ def print_medians(median: dict[str, float]) -> None:
     may fall in different quiet spells."""
     ratio = f"; pytest tipc / bash = {median['pytest tipc'] / median['bash']:.2f}" if "bash" in median else ""
     print("medians: " + ", ".join(f"{name} {seconds:.3f} s" for name, seconds in median.items()) + ratio)
+
+
+def print_cpu(least: dict[str, float], n: int) -> None:
+    """CPU time beside wall time: what the harness itself spends, which load from other jobs hardly moves."""
+    t_bare = least["bare"]
+    above = ", ".join(
+        f"{name} {(seconds - t_bare) / n * 1000:+.1f}"
+        for name, seconds in least.items()
+        if not name.startswith(("bare", "pytest alone"))
+    )
+    alone = ", ".join(
+        f"{name} {seconds * 1000:.0f} ms" for name, seconds in least.items() if name.startswith("pytest alone")
+    )
+    print(
+        f"CPU, every process of a round together, least of the rounds: bare {t_bare:.3f} s; "
+        f"ms/stage above bare: {above}; {alone}"
+    )
 
 
 def print_demo(seen: dict[str, list[float]], n: int) -> None:

@@ -377,7 +377,7 @@ def print_demo(seen: dict[str, list[float]], n: int) -> None:
         share = above / figures["pytest tipc"]
         met = "met" if share <= TARGET_DEMO else "NOT met"
         print(
-            f"make demo ({n} stages, real paddle training), {label} of {len(seen['bare'])}: pytest tipc "
+            f"make demo ({n} stage processes, real paddle training), {label} of {len(seen['bare'])}: pytest tipc "
             f"{figures['pytest tipc']:.2f} s, its stages bare {figures['bare']:.2f} s: the harness "
             f"{above * 1000:.0f} ms = {share:.1%} of the demo's wall time (target <= {TARGET_DEMO:.0%}: {met})"
         )

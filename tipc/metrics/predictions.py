@@ -17,8 +17,9 @@ import ast
 import json
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path, PurePosixPath
 
 from .logfile import log_lines
@@ -107,18 +108,19 @@ def _detection(message: str) -> Prediction | None:
     return None if boxes is None else Prediction(match["path"].strip(), boxes=boxes)
 
 
-def predictions_of_lines(lines: Iterable[str], limit: int = LIMIT) -> tuple[Prediction, ...]:
-    """Every prediction of ``lines`` in log order, up to ``limit``."""
-    found: list[Prediction] = []
+def iter_predictions(lines: Iterable[str]) -> Iterator[Prediction]:
+    """Every prediction of ``lines`` in log order, one at a time: a reader may stop at any one."""
     # Most of a log is other lines: a substring test first keeps the regexes off them.
     candidates = (line for line in lines if "Predicts of " in line or "\t" in line)
     for _, message in messages_of_lines(candidates):
         prediction = _recognition(message) or _detection(message)
         if prediction is not None:
-            found.append(prediction)
-            if len(found) >= limit:
-                break
-    return tuple(found)
+            yield prediction
+
+
+def predictions_of_lines(lines: Iterable[str], limit: int = LIMIT) -> tuple[Prediction, ...]:
+    """Every prediction of ``lines`` in log order, up to ``limit``."""
+    return tuple(islice(iter_predictions(lines), limit))
 
 
 def read_predictions(path: Path, since: int = 0, limit: int = LIMIT) -> tuple[Prediction, ...]:

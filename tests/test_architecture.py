@@ -45,6 +45,16 @@ def test_the_command_line_never_imports_pytest_nor_the_plugin(tmp_path):
     assert loaded_after(CLI_WITHOUT_RUNNING_ANYTHING, "pytest", "_pytest", "tipc.plugin", args=(str(config),)) == []
 
 
+@pytest.mark.parametrize("command", ["run", "history"])
+def test_a_command_imports_no_other_commands_module(command):
+    """``tipc run`` pays for its own options only: the dispatch imports the module of the command it runs."""
+    code = (
+        "import contextlib, io\nfrom tipc.cli import main\n"
+        f"with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n    main.main([{command!r}, '--help'])"
+    )
+    assert loaded_after(code, "tipc.cli") == sorted(["tipc.cli", "tipc.cli.main", f"tipc.cli.{command}_cmd"])
+
+
 def test_the_pytest_entry_point_alone_stays_cheap():
     """What pytest imports in every run: no template engine, no report, runner or results code, no
     plan or cluster model (declaring the options needs none of them)."""

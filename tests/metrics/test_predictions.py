@@ -32,12 +32,16 @@ BOX = [[[209, 406], [280, 406], [280, 419], [209, 419]]]
             Prediction("a/c.png", text="a'b", score=1.0),
         ),
         (
+            r"Predicts of a/d.png:('tab\there \\ \u00e9', 0.5)",
+            Prediction("a/d.png", text="tab\there \\ \u00e9", score=0.5),
+        ),
+        (
             f"{PREFIX}00008790.jpg\t[[[209, 406], [280, 406], [280, 419], [209, 419]]]",
             Prediction("00008790.jpg", boxes=(((209.0, 406.0), (280.0, 406.0), (280.0, 419.0), (209.0, 419.0)),)),
         ),
         ("img_10.jpg\t[]", Prediction("img_10.jpg", boxes=())),
     ],
-    ids=["rec-empty", "rec-unicode", "rec-numpy-score", "rec-escaped-quote", "det-json", "det-none"],
+    ids=["rec-empty", "rec-unicode", "rec-numpy-score", "rec-escaped-quote", "rec-escapes", "det-json", "det-none"],
 )
 def test_a_prediction_line_is_read(line, expected):
     assert predictions_of_lines([line]) == (expected,)

@@ -68,3 +68,20 @@ def test_a_golden_check_is_named_among_the_criteria(tmp_path):
 
 def test_empty_case_text():
     assert EmptyCase("c", "infer[bs1]", 8).text() == "c · infer[bs1]: every prediction empty (8 of 8)"
+
+
+@pytest.mark.parametrize(
+    ("predictions", "empty"),
+    [
+        ([("a.png", "", 0.0), ("b.png", "", 0.0)], (EmptyCase("c", "infer[bs1]", 2),)),
+        ([("a.png", "", 0.0), ("b.png", "hi", 0.9), ("c.png", "", 0.0)], ()),
+        ([("a.png", "hi", 0.9), ("b.png", "", 0.0)], ()),
+        ([], ()),
+    ],
+    ids=["all-empty", "one-found-midway", "first-found", "no-predictions"],
+)
+def test_a_case_is_empty_only_when_every_prediction_is(tmp_path, predictions, empty):
+    log = tmp_path / "infer.log"
+    log.write_text("header line\n" + rec_log(predictions) + "\t\n")
+    record = StageRecord(id="c::infer[bs1]", kind="infer", chain="c", status=Status.PASSED, log=str(log))
+    assert criteria_of([record]).empty == empty

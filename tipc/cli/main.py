@@ -1,7 +1,8 @@
 """``tipc <command>``: a thin front; each command lives in its own module.
 
 A command module defines ``add_arguments(parser)`` and ``run(args) -> int`` and
-keeps heavy imports inside ``run`` so that building the parser stays cheap.
+keeps heavy imports inside ``run`` so that building the parser stays cheap. Only the named
+command's module is imported and its options declared (``tipc run`` pays for no other command's).
 """
 
 from __future__ import annotations
@@ -27,18 +28,28 @@ COMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Every command with its options, or with ``command`` only that one's options (the others are
+    listed by name, for ``tipc --help`` and argparse's errors)."""
     parser = argparse.ArgumentParser(prog="tipc", description=DESCRIPTION)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.set_defaults(_module=module)
-        importlib.import_module(module).add_arguments(p)
+        if command in (None, name):
+            importlib.import_module(module).add_arguments(p)
     return parser
 
 
+def command_of(argv: list[str]) -> str | None:
+    """The command ``argv`` names (its first word that is not an option), None when it names none."""
+    first = next((arg for arg in argv if not arg.startswith("-")), None)
+    return first if first in COMMANDS else None
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(command_of(argv)).parse_args(argv)
     try:
         code: int = importlib.import_module(args._module).run(args)  # a command module's run(args) -> int
         sys.stdout.flush()  # here, where a closed pipe can still be handled below

@@ -147,7 +147,7 @@ def test_a_record_whose_log_never_ends_is_reported_at_once(command, tmp_path, ma
 def test_a_stage_that_turns_its_log_into_dev_zero_keeps_its_record_and_the_run_ends(command, fake_repo, monkeypatch):
     """Train's and eval's logs (their stdout's and train's own train.log) made links to /dev/zero as
     they exit: the harness read them until memory ran out (under a 4 GB limit: eval's record said
-    "metrics not parsed (MemoryError)"). Now they are refused unread: every record as it would be."""
+    "metrics not parsed (MemoryError)"). Now they are refused unread: every record as it would be, saying why it has no figures."""
     monkeypatch.setenv("TIPC_FAKE", "train:zero-log,eval:zero-log")
     argv = ("--config", str(fake_repo / CPU_CONFIG), "--mode", MODE, "--python", sys.executable)
     code, _, err = without_hanging(lambda: command("run")(*argv), 60)
@@ -156,7 +156,9 @@ def test_a_stage_that_turns_its_log_into_dev_zero_keeps_its_record_and_the_run_e
     assert code == 0, err
     assert [r["id"].rpartition("::")[2][:5] for r in records] == ["train", "eval", "expor", "infer", "infer"]
     assert {r["status"] for r in records} == {"passed"} and json.loads((folder / "run.json").read_text())["ended"]
-    assert [r["reason"] for r in records] == [""] * 5
+    # No figures from a log that is a device, and the records say why.
+    assert [r["reason"].partition(": ")[0] for r in records[:2]] == ["metrics not read"] * 2
+    assert "is a character device" in records[0]["reason"] and [r["reason"] for r in records[2:]] == [""] * 3
     assert os.readlink(folder / records[0]["log"]) == "/dev/zero"
 
 

@@ -95,8 +95,11 @@ def stage_figures(stage: Any, log: Path, since: int, until: int | None) -> tuple
         try:
             found = cast("dict[str, Any] | None", impl.function(stage=stage, log=log, since=since, until=until))
             figures.update(found or {})
-        except OSError:
-            continue  # the log is gone or unreadable: no figures, as for tipc's own parser
+        except FileNotFoundError:
+            continue  # no log to read (a stage that failed before writing one): nothing to say
+        except OSError as exc:  # the read door refused the log (a device, a FIFO): said once, not per parser
+            said = f"metrics not read: {exc.filename or log} {exc.strerror or exc}"
+            notes += [said] if said not in notes else []
         except Exception as exc:  # noqa: BLE001 - any parser's bug
             owner = "tipc" if impl.plugin_name == BUILTIN else impl.plugin_name
             notes.append(f"metrics not parsed by {owner} ({type(exc).__name__}: {exc})")

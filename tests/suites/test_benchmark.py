@@ -192,3 +192,63 @@ def test_paddleseg_without_params_runs_the_section_on_one_and_eight_cards(tmp_pa
     assert eight[0].argv[1:4] == ("-m", "paddle.distributed.launch", "--devices=0,1,2,3,4,5,6,7")
     assert eight[0].speed is not None and eight[0].speed.speed_unit == "images/s"
     assert any("the section lists on N1C1 N1C8" in n for n in found.notes)
+
+
+def det_config(root: Path, model: str) -> Path:
+    """A PaddleDetection-style checkout whose config has the section (with its repeat line), no to-static one."""
+    (root / "ppdet").mkdir(parents=True)
+    config = root / "test_tipc" / "configs" / "tiny" / f"{model}_train_infer_python.txt"
+    config.parent.mkdir(parents=True)
+    yml = f"-c configs/tiny/{model}.yml -o"
+    header = "=" * 20
+    config.write_text(
+        "\n".join(
+            [
+                f"{header}train_params{header}", f"model_name:{model}", "python:python", "gpu_list:0",
+                "use_gpu:True", "auto_cast:null", "epoch:lite_train_lite_infer=1|whole_train_whole_infer=12",
+                "save_dir:null", "TrainReader.batch_size:lite_train_lite_infer=2|whole_train_whole_infer=2",
+                "pretrain_weights:null", "trained_model_name:model_final.pdparams",
+                "train_infer_img_dir:./dataset/coco/test2017/", "filename:null", "##", "trainer:norm_train",
+                f"norm_train:tools/train.py {yml}", "pact_train:null", "fpgm_train:null", "distill_train:null",
+                "null:null", "null:null", "##", f"{header}eval_params{header}", f"eval:tools/eval.py {yml}",
+                "null:null", "##", f"{header}infer_params{header}", "--output_dir:./output_inference",
+                "weights:null", f"norm_export:tools/export_model.py {yml}", *(f"{k}:null" for k in ("pact_export",
+                "fpgm_export", "distill_export", "export1", "export2", "kl_quant_export")), "##", "infer_mode:norm",
+                "infer_quant:False", "inference:./deploy/python/infer.py", "--device:cpu", "--enable_mkldnn:False",
+                "--cpu_threads:1", "--batch_size:1", "--use_tensorrt:null", "--run_mode:paddle", "--model_dir:",
+                "--image_dir:./dataset/coco/test2017/", "--save_log_path:null", "--run_benchmark:False", "null:null",
+                f"{header}train_benchmark_params{header}", "batch_size:2|8", "fp_items:fp32", "epoch:3", "repeat:2",
+                "--profiler_options:batch_range=[10,20];state=GPU", "flags:null", "",
+            ]
+        )
+    )  # fmt: skip
+    return config
+
+
+def test_paddledetection_trains_one_epoch_on_n1c4_and_names_the_data_set_repeat_it_does_not_set(
+    tmp_path: Path,
+) -> None:
+    found = plan(det_config(tmp_path / "PaddleDetection", "tiny_yolo"))
+    assert [c.id for c in found.chains] == ["norm_train-bs2-fp32-DP-N1C4", "norm_train-bs8-fp32-DP-N1C4"]
+    (train,) = found.chains[0].stages
+    assert train.argv[1:4] == ("-m", "paddle.distributed.launch", "--gpus=0,1,2,3")
+    assert "epoch=1" in train.argv and "TrainReader.batch_size=2" in train.argv and "--enable_ce=True" in train.argv
+    assert train.env.get("null") is None  # 'flags:null' sets no variable
+    assert any("sets 'repeat: 8' (the section's repeat × 4 cards)" in n for n in found.notes)
+
+
+def test_paddledetections_full_data_models_train_the_sections_epoch_times_the_cards(tmp_path: Path) -> None:
+    config = det_config(tmp_path / "PaddleDetection", "tinypose_128x96")
+    (train,) = plan(config, "dynamic_bs4_fp32_DP_N1C8").stages()
+    assert "epoch=24" in train.argv  # the section's 3 × 8 cards
+    found = plan(config, "dynamic_bs4_fp32_DP_N1C1")
+    profile, train = found.stages()
+    assert "epoch=3" in train.argv and "--profiler_options=batch_range=[10,20];state=GPU" in profile.argv
+    assert train.speed is not None and train.speed.speed_unit == "images/s"  # its analysis step's unit everywhere
+    assert not any("repeat" in n for n in found.notes)
+
+
+def test_paddledetection_to_static_without_its_section_trains_nothing_and_says_so(tmp_path: Path) -> None:
+    found = plan(det_config(tmp_path / "PaddleDetection", "tiny_yolo"), "dynamicTostatic_bs4_fp32_DP_N1C1")
+    assert list(found.stages()) == []
+    assert any(s.id == "to_static_train-bs4-fp32-DP-N1C1" for s in found.skipped)

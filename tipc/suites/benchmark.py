@@ -67,6 +67,7 @@ class Layout:
     by_mode: bool = False  # batch size and epoch written as ``benchmark_train=<value>``
     to_static: tuple[str, str] | None = None  # the rewrite of a to-static run (a bare dynamicTostatic: every run)
     one_card_unit: str = ONE_CARD_UNIT  # the analysis step's unit with one GPU id (several: images/s)
+    first_colon: bool = False  # the section's values are everything after a line's first colon (``${line#*:}``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +125,9 @@ def _section(lines: BashLines, layout: Layout) -> Section:
                 f"({', '.join(roles)}) and would write this text into the train command, which its harness then "
                 "cuts at the first ';'"
             )  # fmt: skip
-    value = {role: lines.colon_value(index) for role, index in at.items()}
+    key, read = (lines.first_colon_key, lines.first_colon_value) if layout.first_colon else (
+        lines.colon_key, lines.colon_value)  # fmt: skip
+    value = {role: read(index) for role, index in at.items()}
     # ``export null`` (PaddleSeg's 'flags:null') sets nothing: only NAME=VALUE words are flags.
     flags = tuple((k, v) for k, eq, v in (f.partition("=") for f in ifs_fields(value[FLAGS], ";")) if k and eq)
     known = {"batch_size", "fp_items", "epoch", MODEL_TYPE, WORKERS, PROFILE, FLAGS}
@@ -134,7 +137,7 @@ def _section(lines: BashLines, layout: Layout) -> Section:
         value["epoch"],
         tuple(ifs_fields(value[MODEL_TYPE], "|")) if MODEL_TYPE in value else (NORM_TRAINER,),
         value.get(WORKERS, ""),
-        f"{lines.colon_key(at[PROFILE])}:{value[PROFILE]}",
+        f"{key(at[PROFILE])}:{value[PROFILE]}",
         flags,
         tuple((role, v) for role, v in value.items() if role not in known),
     )
@@ -272,11 +275,12 @@ def _harness_train(
     bench: Bench, config: SuiteConfig, plan: PlanDraft, before: str, section: Section, run: Run, profile: str | None
 ) -> Chain | None:
     """The chain the suite's harness plans for the copy of one pass, its train stage only (None: the trainer's
-    script is null)."""
+    script is null); the harness's notes go into ``plan``."""
     epoch = bench.epoch(config.model_name.value, section, run.device)
     edited = BashLines.parse(_edited(before, bench.layout, section, run, profile, epoch), config.path)
     draft = replace(plan, config=bench.read(config.path, edited), chains=[], skipped=[], notes=[])
     bench.chains(draft)
+    plan.notes.extend(n for n in draft.notes if n not in plan.notes)  # the harness's own (PaddleDetection's dino)
     return next((replace(c, stages=c.stages[:1]) for c in draft.chains if c.stages[:1]), None)
 
 

@@ -128,38 +128,53 @@ def test_a_section_whose_profiler_option_would_land_in_the_train_command_is_refu
     assert caught.value.line == CLAS_CONFIG.count("\n") + 6
 
 
+HEADER = "=" * 20
+
+
+def checkout_config(root: Path, marker: str, name: str, lines: list[str]) -> Path:
+    """A suite checkout (its marker folder) with one config of these lines."""
+    (root / marker).mkdir(parents=True)
+    config = root / "test_tipc" / "configs" / "tiny" / name
+    config.parent.mkdir(parents=True)
+    config.write_text("\n".join(lines))
+    return config
+
+
+def trainers(train: str, evaluate: str) -> list[str]:
+    """Entries 14-25, the same in both suites: the norm trainer only, then the eval section."""
+    nulls = ("pact_train", "fpgm_train", "distill_train", "null", "null")
+    return ["trainer:norm_train", f"norm_train:{train}", *(f"{k}:null" for k in nulls), "##",
+            f"{HEADER}eval_params{HEADER}", f"eval:{evaluate}", "null:null", "##"]  # fmt: skip
+
+
 def seg_config(root: Path) -> Path:
     """A PaddleSeg-style checkout whose config has the section and its extra-arguments line."""
-    (root / "paddleseg").mkdir(parents=True)
-    config = root / "test_tipc" / "configs" / "tiny_seg" / "train_infer_python.txt"
-    config.parent.mkdir(parents=True)
     yml = "--config test_tipc/configs/tiny_seg/tiny.yml"
-    header = "=" * 20
-    config.write_text(
-        "\n".join(
-            [
-                f"{header}train_params{header}", "model_name:tiny_seg", "python:python", "gpu_list:0",
-                "--device:gpu", "--precision:null", "--iters:lite_train_lite_infer=10|whole_train_whole_infer=100",
-                "--save_dir:", "--batch_size:lite_train_lite_infer=2|whole_train_whole_infer=4",
-                "--model_path:null", "train_model_name:best_model/model.pdparams",
-                "train_infer_img_dir:test_tipc/data/val.list", "null:null", "##", "trainer:norm_train",
-                f"norm_train:tools/train.py {yml}", "pact_train:null", "fpgm_train:null", "distill_train:null",
-                "null:null", "null:null", "##", f"{header}eval_params{header}", f"eval:tools/val.py {yml}",
-                "null:null", "##", f"{header}export_params{header}", "--save_dir:", "--model_path:",
-                f"norm_export:tools/export.py {yml}", *(f"{k}:null" for k in ("quant_export", "fpgm_export",
-                "distill_export", "export1", "export2")), f"{header}infer_params{header}",
-                "infer_model:null", "infer_export:null", "infer_quant:False", "inference:deploy/python/infer.py",
-                "--device:cpu", "--enable_mkldnn:False", "--cpu_threads:1", "--batch_size:1", "--use_trt:False",
-                "--precision:fp32", "--config:", "--image_path:test_tipc/data/val.list", "--save_log_path:null",
-                "--benchmark:True", "--save_dir:", "--model_name:tiny_seg",
-                f"{header}to_static_train_benchmark_params{header}", "to_static_train:--opts to_static_training=True",
-                f"{header}train_benchmark_params{header}", "batch_size:4", "fp_items:fp32|fp16", "epoch:50",
-                "--profiler_options:'batch_range=[10,20];state=GPU'", "flags:FLAGS_cudnn_deterministic=False",
-                "log_iters:5;repeats:20", "",
-            ]
-        )
+    header = HEADER
+    return checkout_config(
+        root,
+        "paddleseg",
+        "train_infer_python.txt",
+        [
+            f"{header}train_params{header}", "model_name:tiny_seg", "python:python", "gpu_list:0",
+            "--device:gpu", "--precision:null", "--iters:lite_train_lite_infer=10|whole_train_whole_infer=100",
+            "--save_dir:", "--batch_size:lite_train_lite_infer=2|whole_train_whole_infer=4",
+            "--model_path:null", "train_model_name:best_model/model.pdparams",
+            "train_infer_img_dir:test_tipc/data/val.list", "null:null", "##",
+            *trainers(f"tools/train.py {yml}", f"tools/val.py {yml}"),
+            f"{header}export_params{header}", "--save_dir:", "--model_path:",
+            f"norm_export:tools/export.py {yml}", *(f"{k}:null" for k in ("quant_export", "fpgm_export",
+            "distill_export", "export1", "export2")), f"{header}infer_params{header}",
+            "infer_model:null", "infer_export:null", "infer_quant:False", "inference:deploy/python/infer.py",
+            "--device:cpu", "--enable_mkldnn:False", "--cpu_threads:1", "--batch_size:1", "--use_trt:False",
+            "--precision:fp32", "--config:", "--image_path:test_tipc/data/val.list", "--save_log_path:null",
+            "--benchmark:True", "--save_dir:", "--model_name:tiny_seg",
+            f"{header}to_static_train_benchmark_params{header}", "to_static_train:--opts to_static_training=True",
+            f"{header}train_benchmark_params{header}", "batch_size:4", "fp_items:fp32|fp16", "epoch:50",
+            "--profiler_options:'batch_range=[10,20];state=GPU'", "flags:FLAGS_cudnn_deterministic=False",
+            "log_iters:5;repeats:20", "",
+        ],
     )  # fmt: skip
-    return config
 
 
 def test_paddlesegs_to_static_run_rewrites_the_trainer_and_adds_its_extra_arguments(tmp_path: Path) -> None:
@@ -196,33 +211,29 @@ def test_paddleseg_without_params_runs_the_section_on_one_and_eight_cards(tmp_pa
 
 def det_config(root: Path, model: str) -> Path:
     """A PaddleDetection-style checkout whose config has the section (with its repeat line), no to-static one."""
-    (root / "ppdet").mkdir(parents=True)
-    config = root / "test_tipc" / "configs" / "tiny" / f"{model}_train_infer_python.txt"
-    config.parent.mkdir(parents=True)
     yml = f"-c configs/tiny/{model}.yml -o"
-    header = "=" * 20
-    config.write_text(
-        "\n".join(
-            [
-                f"{header}train_params{header}", f"model_name:{model}", "python:python", "gpu_list:0",
-                "use_gpu:True", "auto_cast:null", "epoch:lite_train_lite_infer=1|whole_train_whole_infer=12",
-                "save_dir:null", "TrainReader.batch_size:lite_train_lite_infer=2|whole_train_whole_infer=2",
-                "pretrain_weights:null", "trained_model_name:model_final.pdparams",
-                "train_infer_img_dir:./dataset/coco/test2017/", "filename:null", "##", "trainer:norm_train",
-                f"norm_train:tools/train.py {yml}", "pact_train:null", "fpgm_train:null", "distill_train:null",
-                "null:null", "null:null", "##", f"{header}eval_params{header}", f"eval:tools/eval.py {yml}",
-                "null:null", "##", f"{header}infer_params{header}", "--output_dir:./output_inference",
-                "weights:null", f"norm_export:tools/export_model.py {yml}", *(f"{k}:null" for k in ("pact_export",
-                "fpgm_export", "distill_export", "export1", "export2", "kl_quant_export")), "##", "infer_mode:norm",
-                "infer_quant:False", "inference:./deploy/python/infer.py", "--device:cpu", "--enable_mkldnn:False",
-                "--cpu_threads:1", "--batch_size:1", "--use_tensorrt:null", "--run_mode:paddle", "--model_dir:",
-                "--image_dir:./dataset/coco/test2017/", "--save_log_path:null", "--run_benchmark:False", "null:null",
-                f"{header}train_benchmark_params{header}", "batch_size:2|8", "fp_items:fp32", "epoch:3", "repeat:2",
-                "--profiler_options:batch_range=[10,20];state=GPU", "flags:null", "",
-            ]
-        )
+    header = HEADER
+    return checkout_config(
+        root,
+        "ppdet",
+        f"{model}_train_infer_python.txt",
+        [
+            f"{header}train_params{header}", f"model_name:{model}", "python:python", "gpu_list:0",
+            "use_gpu:True", "auto_cast:null", "epoch:lite_train_lite_infer=1|whole_train_whole_infer=12",
+            "save_dir:null", "TrainReader.batch_size:lite_train_lite_infer=2|whole_train_whole_infer=2",
+            "pretrain_weights:null", "trained_model_name:model_final.pdparams",
+            "train_infer_img_dir:./dataset/coco/test2017/", "filename:null", "##",
+            *trainers(f"tools/train.py {yml}", f"tools/eval.py {yml}"),
+            f"{header}infer_params{header}", "--output_dir:./output_inference",
+            "weights:null", f"norm_export:tools/export_model.py {yml}", *(f"{k}:null" for k in ("pact_export",
+            "fpgm_export", "distill_export", "export1", "export2", "kl_quant_export")), "##", "infer_mode:norm",
+            "infer_quant:False", "inference:./deploy/python/infer.py", "--device:cpu", "--enable_mkldnn:False",
+            "--cpu_threads:1", "--batch_size:1", "--use_tensorrt:null", "--run_mode:paddle", "--model_dir:",
+            "--image_dir:./dataset/coco/test2017/", "--save_log_path:null", "--run_benchmark:False", "null:null",
+            f"{header}train_benchmark_params{header}", "batch_size:2|8", "fp_items:fp32", "epoch:3", "repeat:2",
+            "--profiler_options:batch_range=[10,20];state=GPU", "flags:null", "",
+        ],
     )  # fmt: skip
-    return config
 
 
 def test_paddledetection_trains_one_epoch_on_n1c4_and_names_the_data_set_repeat_it_does_not_set(

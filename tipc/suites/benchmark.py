@@ -46,6 +46,7 @@ SECTION_KEYS = ("batch_size", "fp_items", "epoch", MODEL_TYPE, WORKERS, PROFILE,
 NORM_TRAINER = "norm_train"
 TO_STATIC_TRAINER = "to_static_train"
 ONE_CARD_UNIT = "samples/s"
+TRAINER_REWRITE = ("trainer:norm_train", f"trainer:{TO_STATIC_TRAINER}")  # PaddleSeg's and PaddleDetection's
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,13 +54,14 @@ class Layout:
     """Where a suite's script edits its config copy: physical line numbers (1-based), and its text rewrites;
     the roles of its section's lines in order, and the runs it makes without PARAMS."""
 
-    gpu: int
-    precision: int
-    epoch: int
-    batch: int
-    profile: int
-    trainer: int  # the line the model type is written to; 0: none (``to_static`` rewrites the copy instead)
-    nulled: tuple[int, ...]  # set to 'key:null' once (eval, export, the other trainers)
+    # The lines every suite's script edits: gpu ids, precision, epoch, batch size, the profiler option.
+    gpu: int = 4
+    precision: int = 6
+    epoch: int = 7
+    batch: int = 9
+    profile: int = 13
+    trainer: int = 0  # the line the model type is written to; 0: none (``to_static`` rewrites the copy instead)
+    nulled: tuple[int, ...] = (24, 30)  # set to 'key:null' once (eval, export; PaddleClas's other trainers too)
     rewrites: tuple[tuple[str, str], ...] = ()  # ``sed s/old/new/g`` over the whole copy, before it is read
     workers: tuple[str, str] | None = None  # the num_workers rewrite: old, new with ``{}`` for the section's value
     section: tuple[str, ...] = SECTION_KEYS

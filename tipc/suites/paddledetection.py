@@ -26,7 +26,7 @@ from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param, text
-from tipc.suites.benchmark import SECTION, TO_STATIC_TRAINER, Bench, Layout, Section, plan_runs
+from tipc.suites.benchmark import SECTION, TRAINER_REWRITE, Bench, Layout, Section, plan_runs
 from tipc.suites.plans import (
     CPU_VALUES,
     GPU_VALUES,
@@ -343,16 +343,9 @@ def _repeat_note(section: Section, options: PlanOptions) -> str:
 # runs N1C4 only, its section has a repeat line after the epoch, and its analysis step counts images/s.
 BENCH = Bench(
     Layout(
-        gpu=4,
-        precision=6,
-        epoch=7,
-        batch=9,
-        profile=13,
-        trainer=0,
-        nulled=(24, 30),
         section=("batch_size", "fp_items", "epoch", "repeat", "profile", "flags"),
         by_mode=True,
-        to_static=("trainer:norm_train", f"trainer:{TO_STATIC_TRAINER}"),
+        to_static=TRAINER_REWRITE,
         one_card_unit="images/s",
         first_colon=True,
     ),

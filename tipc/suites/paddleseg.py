@@ -29,7 +29,7 @@ from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.suites.bash import BashLines, Entries, ifs_fields, mode_param, param, raw_param
-from tipc.suites.benchmark import SECTION, TO_STATIC_TRAINER, Bench, Layout, plan_runs
+from tipc.suites.benchmark import SECTION, TRAINER_REWRITE, Bench, Layout, plan_runs
 from tipc.suites.plans import (
     CPU_VALUES,
     GPU_VALUES,
@@ -342,17 +342,10 @@ def _bench_trains(plan: PlanDraft) -> None:
 # trainer line. Without PARAMS it runs N1C1 and N1C8. Its section: batch_size, fp_items, epoch, profiler, flags.
 BENCH = Bench(
     Layout(
-        gpu=4,
-        precision=6,
-        epoch=7,
-        batch=9,
-        profile=13,
-        trainer=0,
-        nulled=(24, 30),
         section=("batch_size", "fp_items", "epoch", "profile", "flags"),
         devices=(DeviceNum(1, 1), DeviceNum(1, 8)),
         by_mode=True,
-        to_static=("trainer:norm_train", f"trainer:{TO_STATIC_TRAINER}"),
+        to_static=TRAINER_REWRITE,
     ),
     _read,
     _bench_trains,

@@ -44,7 +44,7 @@ SUITES_UNDER_TEST = {
 # log filter (tipc reads the speed itself, tipc.metrics.speed).
 NOT_TRAINING = ("/benchmark-root/scripts/analysis.py", "test_tipc/filter_log.py")
 pytestmark = [
-    pytest.mark.slow,  # ~400 bash runs of the suites' scripts: a few minutes on the 2-core machine
+    pytest.mark.slow,  # 524 bash runs of the suites' scripts: about 330 s on the 2-core machine
     pytest.mark.skipif(SUITES is None, reason="no shared/suites snapshots beside the repository (TIPC_SUITES unset)"),
     pytest.mark.skipif(shutil.which("bash") is None, reason="no bash to run the suites' scripts with"),
 ]

@@ -10,6 +10,7 @@ run's mode. A dialect composes these; ``BashLines`` keeps each role's physical l
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from tipc.config.bounds import excerpt, read_bounded
@@ -83,9 +84,10 @@ class BashLines:
     def header_index(self, name: str) -> int | None:
         """``grep -n -w NAME file | cut -d: -f1``: the *physical* line number of a header, which the bash then
         uses as an index into ``lines`` (so it names the line after the header only when no line before it is
-        empty); None when there is none (the bash then reads entry 0)."""
+        empty); None when there is none (the bash then reads entry 0). ``-w``: ``to_static_train_benchmark_params``
+        is not ``train_benchmark_params``."""
         for number, text in zip(self.numbers, self.texts, strict=True):
-            if name in text and text.strip().startswith(HEADER_PREFIX):
+            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) and text.strip().startswith(HEADER_PREFIX):
                 return number
         return None
 

@@ -314,11 +314,6 @@ def _sweep(
 # options rewritten (print every step, no eval during training), and the section's num_workers put in.
 BENCH = Bench(
     Layout(
-        gpu=4,
-        precision=6,
-        epoch=7,
-        batch=9,
-        profile=13,
         trainer=15,
         nulled=(24, 30, 17, 18),
         rewrites=(

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import product
 
+from tipc.config.benchmark import DeviceNum
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
 from tipc.files.write import component, name_part
@@ -25,6 +26,7 @@ from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param, text
+from tipc.suites.benchmark import SECTION, TRAINER_REWRITE, Bench, Layout, Section, plan_runs
 from tipc.suites.plans import (
     CPU_VALUES,
     GPU_VALUES,
@@ -54,7 +56,11 @@ CUSTOM_OP_NOTE = (
 
 
 def load(path: str) -> SuiteConfig:
-    return suite_config(NAME, path, BashLines.read(path), "first_colon_value")
+    return _read(path, BashLines.read(path))
+
+
+def _read(path: str, lines: BashLines) -> SuiteConfig:
+    return suite_config(NAME, path, lines, "first_colon_value")
 
 
 def modes(config: SuiteConfig) -> tuple[Mode, ...]:
@@ -64,6 +70,8 @@ def modes(config: SuiteConfig) -> tuple[Mode, ...]:
         found.append(Mode.WHOLE_INFER)
     if "kl_quant" in infer_modes:
         found.append(Mode.KLQUANT_WHOLE_INFER)
+    if config.lines.header_index(SECTION) is not None:  # test_tipc/benchmark_train.sh
+        found.append(Mode.BENCHMARK_TRAIN)
     return tuple(found)
 
 
@@ -78,18 +86,26 @@ def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_pat
         )
     output = f"{options.output_root.rstrip('/')}/{component(name_part(config.model_name.value))}/{mode}"
     plan = draft(config, options, output, check)
-    cfg = Entries(config.lines, mode, first_colon=True)
     if mode in TRAIN_MODES:
-        if CUSTOM_OP_MODEL in config.model_name.value:
-            plan.notes.append(CUSTOM_OP_NOTE)
-        for entry_text in ifs_fields(cfg.value(3), "|"):
-            entry = gpu_entry(entry_text, options.device == "cpu")
-            for autocast in ifs_fields(cfg.value(5), "|"):
-                for trainer in ifs_fields(cfg.value(14), "|"):
-                    _train_chain(plan, cfg, entry, autocast, trainer)
+        _train_chains(plan)
+    elif mode is Mode.BENCHMARK_TRAIN:
+        section = plan_runs(BENCH, config, plan)
+        if not _full_data(config.model_name.value):
+            plan.notes.append(_repeat_note(section, options))
     else:
-        _infer_chains(plan, cfg)
+        _infer_chains(plan, Entries(config.lines, mode, first_colon=True))
     return plan.plan()
+
+
+def _train_chains(plan: PlanDraft) -> None:
+    cfg = Entries(plan.config.lines, plan.options.mode, first_colon=True)
+    if CUSTOM_OP_MODEL in plan.config.model_name.value:
+        plan.notes.append(CUSTOM_OP_NOTE)
+    for entry_text in ifs_fields(cfg.value(3), "|"):
+        entry = gpu_entry(entry_text, plan.options.device == "cpu")
+        for autocast in ifs_fields(cfg.value(5), "|"):
+            for trainer in ifs_fields(cfg.value(14), "|"):
+                _train_chain(plan, cfg, entry, autocast, trainer)
 
 
 def _trainer(plan: PlanDraft, cfg: Entries, trainer: str) -> tuple[Fragment, str, bool, Fragment] | None:
@@ -290,3 +306,50 @@ def _sweep(
                 log = f"python_infer_gpu_gpus_{gpu}_mode_{precision}_batchsize_{batch}.log"
                 found.append((InferCase("gpu", use_gpu, batch, precision), log, run))
     return infer_stages(plan, chain, found, env, requires)
+
+
+# benchmark_train.sh trains these on the full data set for the section's epoch × the run's cards; every other
+# model one epoch, its data sets' ``repeat`` set to the section's repeat × the cards.
+FULL_DATA_MODELS = ("higherhrnet", "hrnet", "tinypose", "ppyoloe_r_crn_s_3x_spine_coco")
+DATASET_FILES = tuple(f"configs/datasets/{name}.yml" for name in ("coco_detection", "coco_instance", "mot"))
+
+
+def _full_data(model: str) -> bool:
+    return any(name in model for name in FULL_DATA_MODELS)
+
+
+def _times_cards(value: str, device: DeviceNum) -> str:
+    """``expr VALUE \\* P``; a value that is not a number gives what expr prints: nothing."""
+    return str(int(value) * device.cards) if value.strip().lstrip("-").isdigit() else ""
+
+
+def _bench_epoch(model: str, section: Section, device: DeviceNum) -> str:
+    return _times_cards(section.epoch, device) if _full_data(model) else "1"
+
+
+def _repeat_note(section: Section, options: PlanOptions) -> str:
+    """The script's edit of the checkout's data set files, which tipc does not make (it never edits the suite)."""
+    selectors = options.benchmark.selectors
+    device = next((s.device for s in selectors if s.batch_size is not None), BENCH.layout.devices[0])
+    repeat = _times_cards(section.other("repeat"), device)
+    return (
+        f"benchmark_train: PaddleDetection's script also sets 'repeat: {repeat}' (the section's repeat × "
+        f"{device.cards} cards) on line 10 of {', '.join(DATASET_FILES)} in the checkout before it trains one "
+        "epoch; tipc does not edit the suite's files: set it there for the same amount of data per run"
+    )
+
+
+# benchmark_train.sh's edits of its config copy (physical lines), as PaddleSeg's script's; without PARAMS it
+# runs N1C4 only, its section has a repeat line after the epoch, and its analysis step counts images/s.
+BENCH = Bench(
+    Layout(
+        section=("batch_size", "fp_items", "epoch", "repeat", "profile", "flags"),
+        by_mode=True,
+        to_static=TRAINER_REWRITE,
+        one_card_unit="images/s",
+        first_colon=True,
+    ),
+    _read,
+    _train_chains,
+    _bench_epoch,
+)

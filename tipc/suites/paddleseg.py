@@ -21,6 +21,7 @@ import posixpath
 from collections.abc import Mapping
 from itertools import product
 
+from tipc.config.benchmark import DeviceNum
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
 from tipc.files.write import component, name_part
@@ -28,6 +29,7 @@ from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.suites.bash import BashLines, Entries, ifs_fields, mode_param, param, raw_param
+from tipc.suites.benchmark import SECTION, TRAINER_REWRITE, Bench, Layout, plan_runs
 from tipc.suites.plans import (
     CPU_VALUES,
     GPU_VALUES,
@@ -47,15 +49,20 @@ TRAIN_MODES = (Mode.LITE_TRAIN_LITE_INFER, Mode.LITE_TRAIN_WHOLE_INFER, Mode.WHO
 MODES = (*TRAIN_MODES, Mode.WHOLE_INFER, Mode.KLQUANT_WHOLE_INFER)  # the bash runs klquant as whole_infer
 AMP = ("Global.use_amp=True", "Global.scale_loss=1024.0", "Global.use_dynamic_loss_scaling=True")
 DO_EVAL = "--do_eval"
+AUTO_CAST = "Global.auto_cast"
 
 
 def load(path: str) -> SuiteConfig:
-    return suite_config(NAME, path, BashLines.read(path), "colon_value")
+    return _read(path, BashLines.read(path))
+
+
+def _read(path: str, lines: BashLines) -> SuiteConfig:
+    return suite_config(NAME, path, lines, "colon_value")
 
 
 def modes(config: SuiteConfig) -> tuple[Mode, ...]:
-    del config  # every config runs in every mode
-    return MODES
+    """Every mode; benchmark_train with a train_benchmark_params section (test_tipc/benchmark_train.sh)."""
+    return (*MODES, Mode.BENCHMARK_TRAIN) if config.lines.header_index(SECTION) is not None else MODES
 
 
 def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
@@ -65,6 +72,8 @@ def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_pat
     cfg = Entries(config.lines, mode)
     if mode in TRAIN_MODES:
         _Trains(plan, cfg).build()
+    elif mode is Mode.BENCHMARK_TRAIN:
+        plan_runs(BENCH, config, plan)
     else:
         _infer_chains(plan, cfg)
     return plan.plan()
@@ -79,6 +88,9 @@ class _Trains:
         self.epochs = mode_param(cfg.lines.text(6), cfg.mode)
         static = cfg.lines.header_index("to_static_train_benchmark_params") or 0
         self.static = static
+        self.extra: tuple[str, ...] = ()
+        if cfg.mode == Mode.BENCHMARK_TRAIN:
+            self.extra = _extra_args(cfg.lines)
 
     def build(self) -> None:
         cfg, options = self.cfg, self.plan.options
@@ -109,6 +121,13 @@ class _Trains:
             return cfg.script(15, f"{cfg.value(15)} {cfg.value(self.static)}"), cfg.value(29), False
         return cfg.script(15), cfg.value(29), False
 
+    def autocast(self, autocast: str) -> Fragment:
+        """benchmark_train passes a ``Global.auto_cast`` line's value as ``--precision``, as the bash."""
+        cfg = self.cfg
+        if cfg.mode == Mode.BENCHMARK_TRAIN and cfg.key(5) == AUTO_CAST:
+            return param("--precision", autocast, cfg.lines, 5)
+        return cfg.param(5, autocast)
+
     def chain(self, entry: GpuEntry, use_gpu_value: str, autocast: str, trainer: str) -> None:
         plan, cfg, options = self.plan, self.cfg, self.plan.options
         chain = f"{trainer}-gpus_{entry.gpus}-{autocast}" + (f"-nodes_{entry.nodes}" if entry.machines else "")
@@ -131,10 +150,11 @@ class _Trains:
             cfg.path(7, save),
             cfg.param(6, self.epochs),
             pretrain,
-            cfg.param(5, autocast),
+            self.autocast(autocast),
             cfg.by_mode(8),
             cfg.param(12),
             amp,
+            literal(*self.extra) if self.extra else DROPPED,
         ]
         python = plan.interpreter
         if entry.single or entry.cpu:
@@ -199,6 +219,17 @@ class _Trains:
             _sweep(plan, cfg, chain, model_dir, cfg.value(11), str(quant), entry.gpus, env, (export_stage.id,))
         )
         plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
+
+
+def _extra_args(lines: BashLines) -> tuple[str, ...]:
+    """benchmark_train's ``--log_iters N --repeats N``, from the config's last line (``log_iters:15;repeats:500``,
+    as the bash's parse_extra_args reads it: ';'-separated ``key:value`` words; later words win)."""
+    found: dict[str, str] = {}
+    for word in ifs_fields(lines.text(len(lines.texts) - 1), ";"):
+        fields = ifs_fields(word, ":")
+        if fields and fields[0] in ("log_iters", "repeats"):
+            found[fields[0]] = fields[1] if len(fields) > 1 else ""
+    return tuple(t for key in ("log_iters", "repeats") if found.get(key) for t in (f"--{key}", found[key]))
 
 
 def dirname(path: str) -> str:
@@ -300,3 +331,22 @@ def _gpu_dropped(trt: str, precision: str, quant: str) -> bool:
     int8, fp16 = "int8" in precision, "fp16" in precision
     return (quant == "False" and int8) or ((fp16 or int8) and trt == "False") or (
         (trt == "False" or int8) and quant == "True")  # fmt: skip
+
+
+def _bench_trains(plan: PlanDraft) -> None:
+    _Trains(plan, Entries(plan.config.lines, plan.options.mode)).build()
+
+
+# benchmark_train.sh's edits of its config copy (physical lines): gpu ids, precision, epoch and batch size (as
+# 'benchmark_train=<n>') and the profiler line per run; eval and export nulled; a to-static run rewrites the
+# trainer line. Without PARAMS it runs N1C1 and N1C8. Its section: batch_size, fp_items, epoch, profiler, flags.
+BENCH = Bench(
+    Layout(
+        section=("batch_size", "fp_items", "epoch", "profile", "flags"),
+        devices=(DeviceNum(1, 1), DeviceNum(1, 8)),
+        by_mode=True,
+        to_static=TRAINER_REWRITE,
+    ),
+    _read,
+    _bench_trains,
+)

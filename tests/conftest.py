@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,14 @@ from tests.support.fake_target import copy_fake_target
 from tests.support.recorded_runs import multi_node_runs, single_node_run
 
 pytest_plugins = ["pytester"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite started in the background of a script (``(make test &)``, a nightly's ``make test &``) inherits
+    SIGINT ignored, and passes that on to every process it starts: the Ctrl-C tests (of the harness, of a stage
+    tree) need SIGINT as a terminal delivers it, so Python's handler is put back (exec resets it to the default)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,8 @@ from tests.support.fake_target import copy_fake_target
 from tests.support.ports import launch_port
 from tipc.results.folder import read_records, read_run_info
 
-pytestmark = pytest.mark.slow
+# One worker under xdist (loadgroup) runs the module: one cluster, not one per worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("slurm-cluster")]
 CHECKOUT = Path(__file__).resolve().parents[2]
 MODE = "lite_train_lite_infer"
 CONFIGS = (

@@ -19,7 +19,8 @@ import pytest
 from tests.support.htmlq import parse
 from tests.support.tinyrec import pytest_tipc_argv
 
-pytestmark = pytest.mark.slow
+# One worker under xdist (loadgroup) runs the module, so its one-minute `run` is made once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("tinyrec-pytest-tipc")]
 
 LITE = "lite_train_lite_infer"
 CPU_CONFIG = "tinyrec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"

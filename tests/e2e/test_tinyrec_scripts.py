@@ -17,7 +17,8 @@ from tipc.metrics import extract
 from tipc.prepare.styles import TextStyle
 from tipc.prepare.writer import write_images, write_labelled_set
 
-pytestmark = pytest.mark.slow
+# One worker under xdist (loadgroup) runs the module, so the model is trained and exported once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("tinyrec-scripts")]
 
 TINYREC = Path(__file__).resolve().parents[2] / "examples" / "tinyrec"
 DICT = TINYREC / "tinyrec" / "en_dict.txt"

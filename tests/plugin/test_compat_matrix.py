@@ -1,6 +1,6 @@
 """tipc beside the popular pytest plugins, installed from PyPI into a scratch venv (slow).
 
-The venv is cached under the temp dir, keyed by the plugin list and tipc's pyproject, so a rerun
+The venv is cached under the temp dir, keyed by the plugin list, the checkout and tipc's pyproject, so a rerun
 starts in seconds. In it, for the plugins all installed together (they coexist): an unrelated
 project's ``pytest`` still runs, and the fake target's chain gives the same records, counts and
 exit status as with every plugin but tipc disabled (``PYTEST_DISABLE_PLUGIN_AUTOLOAD``), also
@@ -9,6 +9,7 @@ when each plugin's own option is used. docs/pytest-plugins.md lists the plugins 
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -23,6 +24,8 @@ import pytest
 
 from tests.support.fake_target import FAKE_TARGET, copy_fake_target
 
+# One worker under xdist (loadgroup) runs the module: one venv check and one baseline chain.
+pytestmark = pytest.mark.xdist_group("compat-venv")
 ROOT = Path(__file__).resolve().parents[2]
 PLUGINS = (
     "pytest-timeout",
@@ -59,20 +62,26 @@ WITH_OPTIONS = {
 
 
 def _venv_python() -> Path:
-    """The scratch venv with tipc (editable) and every plugin; made once per plugin list."""
-    key = hashlib.sha256("\n".join((*PLUGINS, (ROOT / "pyproject.toml").read_text())).encode()).hexdigest()[:12]
+    """The scratch venv with tipc (editable) and every plugin; made once per checkout and plugin list (its tipc
+    is this checkout's), by one process at a time: another session or xdist worker waits for it rather than
+    deleting the venv it is building."""
+    identity = "\n".join((*PLUGINS, str(ROOT), (ROOT / "pyproject.toml").read_text()))
+    key = hashlib.sha256(identity.encode()).hexdigest()[:12]
     home = Path(os.environ.get("TIPC_COMPAT_CACHE", Path(tempfile.gettempdir()) / "tipc-compat-venvs")) / key
     python = home / "bin" / "python"
-    if (home / "ready").is_file():
+    home.parent.mkdir(parents=True, exist_ok=True)
+    with open(home.parent / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if (home / "ready").is_file():
+            return python
+        shutil.rmtree(home, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(home)], check=True)
+        pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        done = subprocess.run([*pip, "-e", str(ROOT), *PLUGINS], capture_output=True, text=True)
+        if done.returncode != 0:
+            pytest.skip(f"cannot install the plugins from PyPI here: {done.stderr.strip()[-300:]}")
+        (home / "ready").write_text("")
         return python
-    shutil.rmtree(home, ignore_errors=True)
-    subprocess.run([sys.executable, "-m", "venv", str(home)], check=True)
-    pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    done = subprocess.run([*pip, "-e", str(ROOT), *PLUGINS], capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot install the plugins from PyPI here: {done.stderr.strip()[-300:]}")
-    (home / "ready").write_text("")
-    return python
 
 
 @pytest.fixture(scope="module")

@@ -10,15 +10,17 @@ Skipped without the snapshots, as the other parity tests.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.support.suite_bash import ROOT as RECORDED_ROOT
-from tests.support.suite_bash import _parse, _scratch, suites_root
+from tests.support.suite_bash import _parse, _scratch, snapshot_key, suites_root
 from tests.support.suite_parity import MACHINE_FLAGS, det_custom_op_fix
 from tipc.config.benchmark import parse_selectors
 from tipc.config.modes import Mode
@@ -44,7 +46,7 @@ SUITES_UNDER_TEST = {
 # log filter (tipc reads the speed itself, tipc.metrics.speed).
 NOT_TRAINING = ("/benchmark-root/scripts/analysis.py", "test_tipc/filter_log.py")
 pytestmark = [
-    pytest.mark.slow,  # 524 bash runs of the suites' scripts: about 330 s on the 2-core machine
+    pytest.mark.slow,  # 524 bash runs of the suites' scripts: about 330 s on the 2-core machine (then cached)
     pytest.mark.skipif(SUITES is None, reason="no shared/suites snapshots beside the repository (TIPC_SUITES unset)"),
     pytest.mark.skipif(shutil.which("bash") is None, reason="no bash to run the suites' scripts with"),
 ]
@@ -58,6 +60,23 @@ def bench_configs(suite: str, dialect: Dialect) -> list[Path]:
 
 
 def recorded(suite: str, config: Path, params: str, work: Path) -> tuple[list[tuple[str, ...]], list[str], bool]:
+    """``record``'s findings, read back from the system's temporary folder while the suite's scripts and the config
+    are unchanged (as the train-mode recordings are: 524 bash runs take minutes; reading them back, a second)."""
+    assert SUITES is not None
+    key = snapshot_key(SUITES / suite, [config])
+    cache = Path(tempfile.gettempdir()) / "tipc-suite-recordings" / f"bench-{suite}" / f"{key}-{params or 'none'}.json"
+    if cache.is_file():
+        trains, written, documented = json.loads(cache.read_text())
+        return [tuple(t) for t in trains], written, documented
+    found = record(suite, config, params, work)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    partial = cache.with_name(f".{cache.name}.{os.getpid()}")
+    partial.write_text(json.dumps(found))
+    partial.replace(cache)  # whole or absent: a killed session leaves no half recording
+    return found
+
+
+def record(suite: str, config: Path, params: str, work: Path) -> tuple[list[tuple[str, ...]], list[str], bool]:
     """The training argv lists the script ran (interpreter left out), the logs it wrote, relative to its log dir,
     and whether a documented fix left a command out."""
     assert SUITES is not None

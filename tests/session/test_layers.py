@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,21 @@ def test_tipc_plan_notes_say_where_a_setting_came_from(tmp_path, monkeypatch, ca
     monkeypatch.chdir(tmp_path)
     assert main(["plan", "--config", str(CPU), "--mode", "lite_train_lite_infer"]) == 0
     assert f"setting --device: from {tmp_path / 'pyproject.toml'} [tool.tipc]" in capsys.readouterr().out
+
+
+def test_paddles_flags_in_the_environment_are_in_the_plans_notes(repo, monkeypatch):
+    # FLAGS_enable_pir_api=0 is what lets PaddleClas's and PaddleSeg's predictors run on paddle 3 (docs/suites.md):
+    # a verdict that rests on it says so.
+    monkeypatch.setenv("FLAGS_enable_pir_api", "0")
+    monkeypatch.setenv("FLAGS_use_mkldnn", "1")
+    settings = resolve_settings(command_line("--repo", str(repo)), cwd=repo)
+    assert "paddle flags from the environment: FLAGS_enable_pir_api=0 FLAGS_use_mkldnn=1" in (
+        settings.targets[0].options.notes
+    )
+
+
+def test_without_paddle_flags_there_is_no_flags_note(repo, monkeypatch):
+    for name in [n for n in os.environ if n.startswith("FLAGS_")]:
+        monkeypatch.delenv(name)
+    settings = resolve_settings(command_line("--repo", str(repo)), cwd=repo)
+    assert not any("paddle flags" in note for note in settings.targets[0].options.notes)

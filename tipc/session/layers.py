@@ -193,3 +193,11 @@ def layered(get: Callable[[str], Any], layers: list[Layer]) -> tuple[Callable[[s
 def source_notes(sources: Mapping[str, str]) -> tuple[str, ...]:
     """``tipc plan``'s notes: the settings that came from a file or the environment."""
     return tuple(f"setting {flag}: from {origin}" for flag, origin in sources.items() if origin != COMMAND_LINE)
+
+
+def paddle_flag_notes(environ: Mapping[str, str]) -> tuple[str, ...]:
+    """Paddle's ``FLAGS_*`` switches in the run's environment, which every stage inherits: one can decide a
+    chain's verdict (``FLAGS_enable_pir_api=0`` makes paddle 3 export the old program format, which some suites'
+    predictors need), so the plan's notes and ``run.json`` name them."""
+    flags = sorted(f"{name}={value}" for name, value in environ.items() if name.startswith("FLAGS_"))
+    return (f"paddle flags from the environment: {' '.join(flags)}",) if flags else ()

@@ -40,7 +40,7 @@ from tipc.run.plan_run import RunSettings
 from tipc.run.probe import cannot_run
 from tipc.schedule.devices import available_gpus
 from tipc.schedule.policy import AUTO, Schedule, parse_jobs, parse_shard, parse_size
-from tipc.session.layers import Layer, env_layer, layered, pyproject_layer, source_notes
+from tipc.session.layers import Layer, env_layer, layered, paddle_flag_notes, pyproject_layer, source_notes
 from tipc.session.options import PLAN_OPTIONS, RUN_OPTIONS, SCHEDULE_OPTIONS
 from tipc.session.problems import ConfigProblem, ProblemKind, cluster_problem, error
 from tipc.session.selection import Selected, select_configs
@@ -284,6 +284,7 @@ def resolve_targets(
 def _resolve_targets(
     get: Callable[[str], Any], cwd: Path, notes: tuple[str, ...]
 ) -> tuple[ConfigTarget | ConfigProblem, ...]:
+    notes = (*notes, *paddle_flag_notes(os.environ))
     configs = get("tipc_config")
     mode = get("tipc_mode")
     if mode is None:

@@ -1,4 +1,6 @@
-"""Training speed and loss from PaddleOCR-style ``epoch: [i/n], global_step: …`` lines."""
+"""Training speed and loss from the step lines each suite's trainer logs (PaddleOCR's ``epoch: [i/n], global_step:
+…``, PaddleClas's ``[Train][Epoch i/n][Iter: j/m]…``, PaddleSeg's ``[TRAIN] epoch: i, iter: j/m, …``,
+PaddleDetection's ``Epoch: [i] [j/m] …``)."""
 
 from __future__ import annotations
 
@@ -7,15 +9,20 @@ from collections.abc import Iterable, Iterator
 
 from .logtext import messages_of_lines
 
-_STEP_LINE = re.compile(r"\bepoch: \[\d+/\d+\], global_step: \d+")
+# (a substring every such line holds, the line's pattern): the substring test first, since the regex costs 85 ms a
+# MiB on a line that is no step (1 GB of output without a newline comes as 1 MiB lines), the test a hundredth of it.
+_STEP_LINES = (
+    ("global_step: ", re.compile(r"\bepoch: \[\d+/\d+\], global_step: \d+")),  # PaddleOCR
+    ("[Iter: ", re.compile(r"\[Train\]\[Epoch \d+/\d+\]\[Iter: \d+/\d+\]")),  # PaddleClas (not its [Avg] lines)
+    ("[TRAIN] ", re.compile(r"\[TRAIN\] epoch: \d+, iter: \d+/\d+")),  # PaddleSeg
+    ("Epoch: [", re.compile(r"\bEpoch: \[\d+\] \[ *\d+/\d+\]")),  # PaddleDetection
+)
 _NUMBER = re.compile(r"(?<![\w.])([A-Za-z_][\w]*): (-?(?:\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf))")
 
 
 def _step_values(lines: Iterable[str]) -> Iterator[dict[str, float]]:
     for _, message in messages_of_lines(lines):
-        # The substring test first: the regex costs 85 ms a MiB on a line that is no step (1 GB of
-        # output without a newline comes as 1 MiB lines), the test a hundredth of that.
-        if "global_step: " in message and _STEP_LINE.search(message):
+        if any(mark in message and line.search(message) for mark, line in _STEP_LINES):
             yield {name: float(value) for name, value in _NUMBER.findall(message)}
 
 

@@ -6,10 +6,11 @@ STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 DEMO_CONFIG ?= tinyrec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt
 DEMO_MODE   ?= lite_train_lite_infer
 PYTEST_ARGS ?=
-# The suite on every core (pytest-xdist, in the [test] extra): 2 workers on a 2-core machine. loadgroup keeps
-# the tests of one xdist_group (a module-scoped trained model, the compat venv, the Slurm cluster) on one
-# worker. `PYTEST_XDIST=` (or `PYTEST_ARGS=-n0`) runs in one process, e.g. for --pdb.
-PYTEST_XDIST ?= -n auto --dist loadgroup
+# The suite on every core (pytest-xdist, in the [test] extra): 2 workers on a 2-core machine. loadfile keeps each
+# test file on one worker, so a file's module-scoped fixture (a trained model, the compat venv, the Slurm cluster)
+# is made once. Not loadgroup: on pytest 9.2 it silently stops grouping (pytest-xdist#1386).
+# `PYTEST_XDIST=` (or `PYTEST_ARGS=-n0`) runs in one process, e.g. for --pdb.
+PYTEST_XDIST ?= -n auto --dist loadfile
 FLEET_CONFIG ?= tinyrec/train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt
 # The configs say `python:python3`; tipc uses it when it resolves on PATH, so the venv comes first.
 export PATH := $(abspath $(VENV))/bin:$(PATH)

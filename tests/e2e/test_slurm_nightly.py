@@ -17,8 +17,7 @@ from tests.support.fake_target import copy_fake_target
 from tests.support.ports import launch_port
 from tipc.results.folder import read_records, read_run_info
 
-# One worker under xdist (loadgroup) runs the module: one cluster, not one per worker.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("slurm-cluster")]
+pytestmark = pytest.mark.slow  # `make test` (xdist loadfile) runs the module on one worker: one cluster
 CHECKOUT = Path(__file__).resolve().parents[2]
 MODE = "lite_train_lite_infer"
 CONFIGS = (

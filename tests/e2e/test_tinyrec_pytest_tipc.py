@@ -19,8 +19,7 @@ import pytest
 from tests.support.htmlq import parse
 from tests.support.tinyrec import pytest_tipc_argv
 
-# One worker under xdist (loadgroup) runs the module, so its one-minute `run` is made once.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("tinyrec-pytest-tipc")]
+pytestmark = pytest.mark.slow  # `make test` (xdist loadfile) runs the module on one worker: one `run`
 
 LITE = "lite_train_lite_infer"
 CPU_CONFIG = "tinyrec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"

@@ -17,8 +17,7 @@ from tipc.metrics import extract
 from tipc.prepare.styles import TextStyle
 from tipc.prepare.writer import write_images, write_labelled_set
 
-# One worker under xdist (loadgroup) runs the module, so the model is trained and exported once.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("tinyrec-scripts")]
+pytestmark = pytest.mark.slow  # `make test` (xdist loadfile) runs the module on one worker: one training
 
 TINYREC = Path(__file__).resolve().parents[2] / "examples" / "tinyrec"
 DICT = TINYREC / "tinyrec" / "en_dict.txt"

@@ -24,8 +24,6 @@ import pytest
 
 from tests.support.fake_target import FAKE_TARGET, copy_fake_target
 
-# One worker under xdist (loadgroup) runs the module: one venv check and one baseline chain.
-pytestmark = pytest.mark.xdist_group("compat-venv")
 ROOT = Path(__file__).resolve().parents[2]
 PLUGINS = (
     "pytest-timeout",

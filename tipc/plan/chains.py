@@ -20,7 +20,7 @@ from tipc.plan.commands import (
     train_command,
 )
 from tipc.plan.env import stage_env, whole_infer_env
-from tipc.plan.fragments import DROPPED, Command, Fragment, config_text, set_param, set_path
+from tipc.plan.fragments import DROPPED, Command, Fragment, command_stage, config_text, set_param, set_path
 from tipc.plan.model import Chain, InferCase, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.plan.naming import (
     infer_log,
@@ -91,24 +91,10 @@ class Context(Generic[ConfigT]):
         copy_train_log: tuple[str, str] | None = None,
         launch_log: str = "",
     ) -> Stage:
-        return Stage(
-            id=stage_id(chain, name),
-            chain=chain,
-            name=name,
-            kind=kind,
-            argv=command.argv,
-            env=env,
-            cwd=self.options.repo,
-            log=log,
-            requires=requires,
-            outputs=outputs,
-            legacy_command=command.text,
-            legacy_log=log if legacy_log is None else legacy_log,
-            rank0_only=rank0_only,
-            infer=infer,
-            copy_train_log=copy_train_log,
-            launch_log=launch_log,
-        )
+        return command_stage(
+            chain, name, kind, command, env, log, self.options.repo, legacy_log=legacy_log, requires=requires,
+            outputs=outputs, rank0_only=rank0_only, infer=infer, copy_train_log=copy_train_log, launch_log=launch_log,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,12 +7,15 @@ included) but runs the tokens a shell would have produced, without a shell.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from tipc.config.bounds import excerpt
 from tipc.config.model import NULL, Field
 from tipc.errors import ConfigError
+from tipc.plan.model import Stage, StageKind
+from tipc.plan.naming import stage_id
 from tipc.plan.shellwords import split_words
 
 
@@ -77,6 +80,35 @@ def literal(*tokens: str) -> Fragment:
 class Command:
     argv: tuple[str, ...]
     text: str  # the legacy command string
+
+
+def command_stage(
+    chain: str,
+    name: str,
+    kind: StageKind,
+    command: Command,
+    env: Mapping[str, str | None],
+    log: str,
+    cwd: str,
+    *,
+    legacy_log: str | None = None,  # None: ``log``
+    **fields: Any,  # the rest of the Stage's fields
+) -> Stage:
+    """The stage that runs ``command``: its id, its argv, and the bash's command line and log name. Every config
+    format's builder makes its stages here."""
+    return Stage(
+        id=stage_id(chain, name),
+        chain=chain,
+        name=name,
+        kind=kind,
+        argv=command.argv,
+        env=env,
+        cwd=cwd,
+        log=log,
+        legacy_command=command.text,
+        legacy_log=log if legacy_log is None else legacy_log,
+        **fields,
+    )
 
 
 def assemble(fragments: Iterable[Fragment], log: str | None = None) -> Command:

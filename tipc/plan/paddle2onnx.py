@@ -38,7 +38,7 @@ from tipc.config.paddle2onnx import Paddle2OnnxConfig
 from tipc.errors import ConfigError
 from tipc.files.write import component, name_part
 from tipc.plan.env import whole_infer_env
-from tipc.plan.fragments import GAP, Command, Fragment, assemble, config_text, literal, set_param
+from tipc.plan.fragments import GAP, Command, Fragment, assemble, command_stage, config_text, literal, set_param
 from tipc.plan.model import Chain, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.plan.naming import stage_id
 from tipc.plan.topology import CPU_ENTRY
@@ -113,22 +113,11 @@ class _Ctx:
         legacy_log: str | None = None,  # None: ``log``
         status_line: bool = True,
     ) -> Stage:
-        return Stage(
-            id=stage_id(chain, name),
-            chain=chain,
-            name=name,
-            kind=kind,
-            argv=command.argv,
-            env=self.env,
-            cwd=self.options.repo if cwd is None else cwd,
-            log=log,
-            requires=requires,
-            outputs=outputs,
-            inputs=inputs,
-            legacy_command=command.text,
-            legacy_log=log if legacy_log is None else legacy_log,
-            status_line=status_line,
-        )
+        cwd = self.options.repo if cwd is None else cwd
+        return command_stage(
+            chain, name, kind, command, self.env, log, cwd, legacy_log=legacy_log, requires=requires, outputs=outputs,
+            inputs=inputs, status_line=status_line,
+        )  # fmt: skip
 
 
 def paddle2onnx_plan(config: Paddle2OnnxConfig, options: PlanOptions, python: str) -> P2oPlan:

@@ -11,7 +11,7 @@ from tipc.config.model import Field
 from tipc.config.modes import Mode
 from tipc.errors import ConfigError
 from tipc.plan.env import stage_env
-from tipc.plan.fragments import Command, Fragment, assemble, literal
+from tipc.plan.fragments import Command, Fragment, assemble, command_stage, literal
 from tipc.plan.golden import with_golden
 from tipc.plan.interpreter import PythonCheck, resolve_python
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
@@ -141,22 +141,11 @@ class PlanDraft:
         infer: InferCase | None = None,
         rank0_only: bool = False,
     ) -> Stage:
-        return Stage(
-            id=stage_id(chain, name),
-            chain=chain,
-            name=name,
-            kind=kind,
-            argv=command.argv,
-            env=env,
-            cwd=self.options.repo if cwd is None else cwd,
-            log=log,
-            requires=requires,
-            outputs=outputs,
-            legacy_command=command.text,
-            legacy_log=log,
-            rank0_only=rank0_only,
+        cwd = self.options.repo if cwd is None else cwd
+        return command_stage(
+            chain, name, kind, command, env, log, cwd, requires=requires, outputs=outputs, rank0_only=rank0_only,
             infer=infer,
-        )
+        )  # fmt: skip
 
     def plan(self) -> Plan:
         chains = tuple(self.chains)

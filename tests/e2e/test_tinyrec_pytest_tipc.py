@@ -3,13 +3,18 @@
 Real paddle training on lite synthetic data: train → eval → export (Student) →
 predict at batch sizes 1 and 6 with ``--benchmark True``, and the 2-process CPU
 chain through ``paddle.distributed.launch``, in one ``pytest tipc`` run with two
-``--config`` values. Asserts on the real artifacts and the parsed figures.
+``--config`` values. Asserts on the real artifacts and the parsed figures. Then a second
+night of the CPU config (``make demo`` again) in a copy of that folder: its report shows every
+benchmark figure's trend over both nights, and judges none of them yet (issue 14's "done when");
+and a re-run of its training in another copy, with no data: the trainer exits 0 without writing a
+checkpoint (PaddleOCR's contract), and the first night's checkpoint must not make it pass (issue 10).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -18,6 +23,7 @@ import pytest
 
 from tests.support.htmlq import parse
 from tests.support.tinyrec import pytest_tipc_argv
+from tipc.history.store import HISTORY_FILE, History
 
 pytestmark = pytest.mark.slow  # `make test` (xdist loadfile) runs the module on one worker: one `run`
 
@@ -135,3 +141,72 @@ def test_the_cpu_chain_fine_tunes_the_shipped_weights_and_reads_every_image(run)
         assert shown == LITE_LABELS[: len(shown)] and shown
         scratch = cases[f"norm_train-gpus_0,1-fp32::infer[cpu-mkldnn_False-threads_2-fp32-bs{bs}]"]
         assert f"({INFER_IMAGES} of {INFER_IMAGES})" in scratch.find("p", cls="all-empty").text
+
+
+@pytest.fixture(scope="module")
+def second_night(run, tinyrec, tmp_path_factory):
+    """``make demo`` again, with ``--tipc-fail-on regression``, in a copy of the first night's folder (its
+    history store included): the first night is ``run``'s, which ran the CPU config too."""
+    here = tmp_path_factory.mktemp("night2")
+    repo = Path(shutil.copytree(tinyrec, here / "tinyrec"))
+    (here / "pytest.ini").write_text("[pytest]\n")
+    argv = pytest_tipc_argv(here, "--config", CPU_CONFIG, "--mode", LITE, "--tipc-repo", str(repo), "--tipc-device", "cpu",
+                            "--tipc-fail-on", "regression")  # fmt: skip
+    done = subprocess.run(argv, cwd=here, capture_output=True, text=True, timeout=300)
+    return done, repo, here
+
+
+def test_the_second_run_shows_trends_and_says_judging_waits(second_night):
+    done, repo, here = second_night
+    assert done.returncode == 0, done.stdout[-3000:]
+    chain = "norm_train-gpus_-1-fp32"
+    doc = parse((here / "reports" / "tinyrec" / LITE / "latest" / "index.html").read_text(encoding="utf-8"))
+    rows = {
+        (tr.attrs["data-stage"], tr.attrs["data-figure"]): tr
+        for tr in doc.find(id="trend-table").find("tbody").find_all("tr")
+    }
+    cases = [f"{chain}::infer[cpu-mkldnn_False-threads_2-fp32-bs{bs}]" for bs in (1, 6)]
+    assert set(rows) == {(f"{chain}::train", "train ips"), (f"{chain}::train", "training peak RSS")} | {
+        (case, figure) for case in cases for figure in ("inference time", "throughput", "CPU peak RSS")
+    }
+    for tr in rows.values():
+        assert tr.attrs["data-verdict"] == "learning"
+        assert len(tr.find("polyline").attrs["points"].split()) == 2  # both nights, this one last
+    assert "this config has 1 so far, so nothing is judged yet" in doc.find(id="trend-rule").text
+    assert not doc.find_all(id="regressions")
+    store = repo / "test_tipc" / "output" / HISTORY_FILE  # the output root's history, not the report's
+    assert len({e.run for e in History(store).series("tinyrec", LITE)}) == 2
+    assert float(rows[(f"{chain}::train", "train ips")].find_all("td")[3].text.split()[0]) > 0
+
+
+SAVE = OUT / "norm_train_gpus_-1_autocast_fp32"
+
+
+def test_stale_checkpoint_does_not_make_an_empty_training_pass(run, tinyrec, tmp_path):
+    _, records, _ = run
+    assert records["norm_train-gpus_-1-fp32::train"]["status"] == "passed"  # the first night's, in this folder
+    repo = Path(shutil.copytree(tinyrec, tmp_path / "tinyrec"))
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    checkpoint = repo / SAVE / "latest.pdparams"
+    stale = checkpoint.stat().st_mtime_ns
+
+    (repo / "train_data/ic15_data/rec_gt_train.txt").write_text("")  # the loader finds no data
+    argv = pytest_tipc_argv(tmp_path, "--config", CPU_CONFIG, "--mode", LITE, "-m", "train", "--tipc-repo", str(repo),
+                            "--tipc-device", "cpu", "--tipc-no-report")  # fmt: skip
+    done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    lines = (repo / OUT / "results.jsonl").read_text().splitlines()
+    info = json.loads((repo / OUT / "run.json").read_text())
+    (second,) = [r for r in map(json.loads, lines) if r["kind"] == "train" and r["run_id"] == info["run_id"]]
+    assert done.returncode == 1
+    assert second["returncode"] == 0 and second["status"] == "failed"
+    assert second["reason"] == (
+        f"exit code 0 but it did not write ./{SAVE}/latest.pdparams: the file there is "
+        "left from an earlier run (unchanged during this stage)"
+    )
+    assert checkpoint.stat().st_mtime_ns == stale  # the earlier night's checkpoint is left as it was
+    assert "No Images in train dataset" in (repo / OUT / second["log"]).read_text()  # relative to <mode>/
+    # S.log and the figures are this run's part of the appended train.log: no step of the first run
+    this_run = (repo / f"{SAVE}.log").read_text()
+    assert "No Images in train dataset" in this_run and "global_step" not in this_run
+    assert "global_step" in (repo / SAVE / "train.log").read_text()
+    assert second["metrics"].get("steps", 0) == 0

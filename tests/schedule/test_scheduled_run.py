@@ -168,6 +168,8 @@ def test_ctrl_c_interrupts_every_running_chain_and_keeps_the_results(fake_repo):
     deadline = time.monotonic() + 30
     while len(ResultsDir(out).running_stages()) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
+    # Both trainings must be running when the Ctrl-C comes, or this test says nothing about them.
+    assert len(ResultsDir(out).running_stages()) == 2, "the two chains' trainings did not start within 30 s"
     started = time.monotonic()
     proc.send_signal(signal.SIGINT)
     assert proc.wait(30) == 130 and time.monotonic() - started < 10

@@ -15,9 +15,11 @@ Both call ``PlanRun.run_stage``: only ``tipc.run`` starts processes.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
+from concurrent.futures import TimeoutError as StillRunning  # not the builtin one before 3.11
 from pathlib import Path
 from typing import Protocol
 
@@ -33,6 +35,8 @@ from tipc.schedule.jobs import ChainJob, capacity, chain_jobs, refusal
 from tipc.schedule.pin import pin
 from tipc.schedule.policy import Schedule
 from tipc.schedule.slots import Broker, Capacity
+
+WAKE_S = 0.2  # how soon the front hears a Ctrl-C while it waits for a stage
 
 
 class Runner(Protocol):
@@ -66,7 +70,14 @@ class Scheduler:
     def run(self, run: PlanRun, stage: Stage) -> StageRecord:
         """The stage's record once the scheduler has run it; a stage it was not given runs now."""
         future = self._futures.get((id(run), stage.id))
-        return run.run_stage(stage) if future is None else future.result()
+        if future is None:
+            return run.run_stage(stage)
+        # Waited for in short steps: a Ctrl-C that the kernel hands to a worker thread only flags it
+        # for the main thread, which runs Python's handler when it next wakes; a wait without a
+        # timeout would keep it asleep, the Ctrl-C unheard, until this stage ended on its own.
+        while True:
+            with contextlib.suppress(StillRunning):
+                return future.result(timeout=WAKE_S)
 
     def stop(self) -> None:
         self._broker.stop()

@@ -71,6 +71,8 @@ DEMO_CONFIG = ROOT / "test_configs" / "tinyrec" / "train_linux_cpu_normal_normal
 DEMO_REPO = ROOT / "examples" / "tinyrec"  # its target.yaml's repo
 AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD"
 SMALL_SUFFIX = ", 6 stages"  # the contenders on the small plan
+# The fronts timed on both plans -> the run of pytest alone that is their own start and end (None: no pytest).
+FRONTS = {"tipc run": None, "pytest tipc": "pytest alone", "pytest tipc, no plugins": "pytest alone, no plugins"}
 EPOCHS = 100  # 2 steps an epoch: 200 step lines per train
 IMAGES = 40  # a prediction line each, per infer stage
 BASH_SCRIPTS = ("test_train_inference_python.sh", "common_func.sh")
@@ -352,13 +354,13 @@ def print_figures(best: dict[str, float], sizes: tuple[int, int], repeat: int, s
     if "bash" not in best:
         print(f"  {'bash':<23} skipped: {skipped}")
     start_ms = best["pytest alone"] * 1000
-    split = {front: split_cost(best, front, sizes) for front in ("tipc run", "pytest tipc", "pytest tipc, no plugins")}
+    split = {front: split_cost(best, front, sizes) for front in FRONTS}
     print(f"each front's cost above bare, split by a plan of {n_small} stages beside it:")
-    for front, (per_stage, once) in split.items():
-        alone = best.get(f"pytest alone{front[len('pytest tipc') :]}") if front.startswith("pytest") else None
-        pytest_part = "" if alone is None else f" = pytest's own start and end {alone * 1000:.0f} ms + tipc "
-        pytest_part += "" if alone is None else f"{once - alone * 1000:.0f} ms"
-        print(f"  {front:<23} {per_stage:4.1f} ms per stage + {once:4.0f} ms once per run{pytest_part}")
+    for front, alone in FRONTS.items():
+        per_stage, once = split[front]
+        start = 0.0 if alone is None else best[alone] * 1000
+        parts = "" if alone is None else f" = pytest's own start and end {start:.0f} ms + tipc {once - start:.0f} ms"
+        print(f"  {front:<23} {per_stage:4.1f} ms per stage + {once:4.0f} ms once per run{parts}")
     theirs = (best["pytest alone"] - best["pytest alone, no plugins"]) * 1000
     print(f"  (pytest's own start and end: pytest running one empty test, no tipc: {start_ms:.0f} ms with the "
           f"installed plugins, {theirs:.0f} ms of it theirs)")  # fmt: skip
@@ -391,8 +393,7 @@ def print_cpu(least: dict[str, float], sizes: tuple[int, int]) -> None:
     """CPU time beside wall time: what the harness itself spends, which load from other jobs hardly moves."""
     split = ", ".join(
         f"{front} {per_stage:.1f} ms per stage + {once:.0f} ms once"
-        for front in ("tipc run", "pytest tipc", "pytest tipc, no plugins")
-        if f"{front}{SMALL_SUFFIX}" in least
+        for front in FRONTS
         for per_stage, once in [split_cost(least, front, sizes)]
     )
     print(

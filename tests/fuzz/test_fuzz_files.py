@@ -30,7 +30,7 @@ from tipc.config.yamldoc import read_yaml
 from tipc.errors import ConfigError, TipcError
 from tipc.golden.files import GoldenError, read_golden
 from tipc.history.store import HISTORY_FILE
-from tipc.report.overview_history import read_summary as read_matrix_summary
+from tipc.report.overview_history import read_page_rows
 from tipc.report.thumbs import NotShown, _thumbnail
 from tipc.report.trend_store import TREND_FILE, read_legacy, record_run
 from tipc.results.records import Status
@@ -151,9 +151,9 @@ def test_trend_history(tmp_path_factory, lines):
 @FUZZ
 @given(st.one_of(st.binary(max_size=80), st.just(b'{"rows": ' * 50_000)))
 def test_matrix_summary(tmp_path_factory, body):
-    path = fresh(tmp_path_factory, "summary.json", body)
+    path = fresh(tmp_path_factory, "matrix.json", body)
     with contextlib.suppress(ValueError, OSError):  # its contract: the overview skips such an entry, warning
-        read_matrix_summary(path)
+        read_page_rows(path)
 
 
 def png(width: int, height: int) -> bytes:

@@ -12,11 +12,12 @@ from tipc.history.store import HISTORY_FILE
 from tipc.report.overview import ConfigOutcome, Earlier, build_page
 from tipc.report.overview_history import (
     LOOK_BACK,
-    SUMMARY,
+    OLD_PAGE_ROWS,
+    PAGE_ROWS,
     cause_history,
     earlier_runs,
-    read_summary,
-    summary_json,
+    page_rows_json,
+    read_page_rows,
 )
 from tipc.report.overview_history import remember as remember_in_store
 from tipc.results.records import StageRecord, Status
@@ -34,18 +35,29 @@ def remember(root: Path, run_id: str, configs: dict[str, Status]) -> None:
         for name, status in configs.items()
     ]
     (root / run_id).mkdir(parents=True)
-    (root / run_id / SUMMARY).write_text(summary_json(run_id, build_page(run_id, outcomes, root, {}).rows))
+    (root / run_id / PAGE_ROWS).write_text(page_rows_json(run_id, build_page(run_id, outcomes, root, {}).rows))
 
 
 def test_a_summary_reads_back(tmp_path):
     remember(tmp_path, night(1), {"a.txt": Status.FAILED, "b.txt": Status.PASSED})
-    assert read_summary(tmp_path / night(1) / SUMMARY) == (
+    assert read_page_rows(tmp_path / night(1) / PAGE_ROWS) == (
         night(1),
         {
             ("a.txt", MODE): Earlier(night(1), "failed", ("c::train",)),
             ("b.txt", MODE): Earlier(night(1), "passed", ()),
         },
     )
+
+
+def test_a_page_written_before_the_rename_still_reads_by_its_old_name(tmp_path):
+    remember(tmp_path, night(1), {"a.txt": Status.FAILED})
+    (tmp_path / night(1) / PAGE_ROWS).rename(tmp_path / night(1) / OLD_PAGE_ROWS)
+    remember(tmp_path, night(2), {"b.txt": Status.PASSED})
+    found = earlier_runs(tmp_path, night(3), {("a.txt", MODE), ("b.txt", MODE)}, print)
+    assert {k[0]: (e.run_id, e.verdict) for k, e in found.items()} == {
+        "a.txt": (night(1), "failed"),
+        "b.txt": (night(2), "passed"),
+    }
 
 
 def test_each_config_gets_its_latest_earlier_run(tmp_path):
@@ -72,12 +84,12 @@ def test_each_config_gets_its_latest_earlier_run(tmp_path):
 def test_a_bad_summary_is_skipped_with_a_warning_naming_it(tmp_path, content):
     remember(tmp_path, night(1), {"a.txt": Status.PASSED})
     (tmp_path / night(2)).mkdir()
-    (tmp_path / night(2) / SUMMARY).write_bytes(content)
+    (tmp_path / night(2) / PAGE_ROWS).write_bytes(content)
     warnings: list[str] = []
     found = earlier_runs(tmp_path, night(3), {("a.txt", MODE)}, warnings.append)
     assert found[("a.txt", MODE)].run_id == night(1)
     (warning,) = warnings
-    assert warning.startswith(f"tipc: skipped matrix history entry {tmp_path / night(2) / SUMMARY}: ")
+    assert warning.startswith(f"tipc: skipped matrix history entry {tmp_path / night(2) / PAGE_ROWS}: ")
 
 
 def test_history_is_read_only_so_far_back(tmp_path):
@@ -101,7 +113,7 @@ def remember_causes(root: Path, run_id: str, causes: dict[str, str]) -> None:
         for name, cause in causes.items()
     ]
     (root / run_id).mkdir(parents=True)
-    (root / run_id / SUMMARY).write_text(summary_json(run_id, build_page(run_id, outcomes, root, {}).rows))
+    (root / run_id / PAGE_ROWS).write_text(page_rows_json(run_id, build_page(run_id, outcomes, root, {}).rows))
 
 
 def test_the_causes_of_earlier_runs_read_back_oldest_first(tmp_path):
@@ -117,9 +129,9 @@ def test_the_causes_of_earlier_runs_read_back_oldest_first(tmp_path):
 def test_a_summary_from_before_causes_were_kept_reads_as_none(tmp_path):
     (tmp_path / night(1)).mkdir()
     row = {"config": "a.txt", "mode": MODE, "verdict": "failed", "failures": ["c::train"]}
-    (tmp_path / night(1) / SUMMARY).write_text(json.dumps({"schema": 1, "run_id": night(1), "rows": [row]}))
+    (tmp_path / night(1) / PAGE_ROWS).write_text(json.dumps({"schema": 1, "run_id": night(1), "rows": [row]}))
     assert cause_history(tmp_path, night(2), print) == [(night(1), frozenset())]
-    assert read_summary(tmp_path / night(1) / SUMMARY)[1][("a.txt", MODE)].causes == ()
+    assert read_page_rows(tmp_path / night(1) / PAGE_ROWS)[1][("a.txt", MODE)].causes == ()
 
 
 def test_the_store_keeps_the_matrix_history_when_the_pages_are_gone(tmp_path):

@@ -5,9 +5,10 @@ Each config's comparison is with its latest earlier run that covered it, by run 
 start time): the previous night, or the last night the config was in the matrix. Only a few
 earlier runs are read, newest first, so that a year of nights costs what a week does.
 
-Before the store, each page kept its rows in a ``summary.json`` beside it (still written: the page's
-own record); a store without matrix rows reads those once, and a summary that does not read is
-skipped with a warning naming it: history never stops a report.
+Before the store, each page kept its rows in a file beside it (still written: the page's own record),
+``matrix.json``, named ``summary.json`` before December 2026 (the name of each report's own summary,
+``tipc.report.compare``, a format of its own); a store without matrix rows reads those once, and one
+that does not read is skipped with a warning naming it: history never stops a report.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ from tipc.report.overview import VERDICTS, Earlier, HistoryKey, OverviewRow
 from tipc.results.folder import Warn
 
 MATRIX = "matrix"  # <report root>/matrix/<run id>/: the matrix pages and their summaries
-SUMMARY = "summary.json"
+PAGE_ROWS = "matrix.json"
+OLD_PAGE_ROWS = "summary.json"  # what pages written before December 2026 call it
 SCHEMA = 1
 LOOK_BACK = 30  # earlier runs read at most, newest first
 MAX_SUMMARY_BYTES = 64 << 20  # a summary holds a line per stage
 
 
-def summary_json(run_id: str, rows: Sequence[OverviewRow]) -> str:
+def page_rows_json(run_id: str, rows: Sequence[OverviewRow]) -> str:
     return json.dumps(
         {
             "schema": SCHEMA,
@@ -55,7 +57,7 @@ def _text(value: Any, name: str) -> str:
     return value
 
 
-def read_summary(path: Path) -> tuple[str, dict[HistoryKey, Earlier]]:
+def read_page_rows(path: Path) -> tuple[str, dict[HistoryKey, Earlier]]:
     """(run id, each config's entry); ``ValueError`` (or ``OSError``) says why it is not one."""
     data = read.json_of(read.read_bytes(path, MAX_SUMMARY_BYTES))
     if not isinstance(data, dict) or data.get("schema") != SCHEMA or not isinstance(data.get("rows"), list):
@@ -89,14 +91,14 @@ def _summaries(matrix_dir: Path, current: str, warn: Warn) -> Iterator[tuple[str
         return  # no matrix history yet
     read = 0
     for d in dirs:
-        path = d / SUMMARY
+        path = next((d / name for name in (PAGE_ROWS, OLD_PAGE_ROWS) if (d / name).is_file()), None)
         if read >= LOOK_BACK:
             return
-        if d.name >= current or not path.is_file():
+        if d.name >= current or path is None:
             continue
         read += 1
         try:
-            run_id, entries = read_summary(path)
+            run_id, entries = read_page_rows(path)
         except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
             warn(f"tipc: skipped matrix history entry {path}: {exc}")
             continue
@@ -122,7 +124,7 @@ def _stored(store: Path, current: str, warn: Warn) -> Past | None:
 
 def past_runs(matrix_dir: Path, current: str, warn: Warn, store: Path | None = None) -> Past:
     """The runs before ``current``, newest first: the store's, else (none there yet, or no
-    ``store``) the pages' ``summary.json`` files under ``matrix_dir``."""
+    ``store``) the pages' ``matrix.json`` files under ``matrix_dir``."""
     stored = _stored(store, current, warn) if store is not None else None
     return stored if stored is not None else list(_summaries(matrix_dir, current, warn))
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from tipc.files.write import write_atomic
 from tipc.report.build import format_time
 from tipc.report.overview import ConfigOutcome, OverviewPage, build_page
-from tipc.report.overview_history import MATRIX, SUMMARY, cause_history, earlier_runs, remember, summary_json
+from tipc.report.overview_history import MATRIX, PAGE_ROWS, cause_history, earlier_runs, page_rows_json, remember
 from tipc.report.render import environment
 from tipc.report.write import INDEX, update_latest
 from tipc.results.folder import Warn
@@ -43,7 +43,7 @@ def write_overview(
     causes = cause_history(matrix_dir, run_id, lambda _: None, store)  # a bad summary: said once, just above
     page = build_page(run_id, outcomes, page_dir, history, format_time(time.time()), causes)
     write_atomic(page_dir / INDEX, render_overview(page))
-    write_atomic(page_dir / SUMMARY, summary_json(run_id, page.rows))
+    write_atomic(page_dir / PAGE_ROWS, page_rows_json(run_id, page.rows))
     if store is not None:
         remember(store, matrix_dir, run_id, page.rows, warn)
     update_latest(matrix_dir, run_id, page.title)

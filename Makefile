@@ -36,11 +36,15 @@ browser:
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 	  echo "make browser: chromium not installed; the browser test will skip" >&2
 
+# The suite starts a few hundred Python processes (tipc's CLI, pytest in a subprocess). Where the environment sets
+# PYTHONDONTWRITEBYTECODE (some CI images do), each of them would compile tipc anew, and each pytest would rewrite
+# the asserts of every plugin package again (all of hypothesis): the suite writes its bytecode instead, into
+# the checkout's and the venv's __pycache__ (ignored by git). About 34 s less test work (issue 21's closing note).
 test: browser install
-	$(PY) -m pytest tests $(PYTEST_XDIST) $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest tests $(PYTEST_XDIST) $(PYTEST_ARGS)
 
 test-fast: install
-	$(PY) -m pytest tests -m "not slow" $(PYTEST_XDIST) $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest tests -m "not slow" $(PYTEST_XDIST) $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

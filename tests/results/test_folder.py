@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import textwrap
 
 import pytest
 
+from tests.support.processes import wait_for
 from tipc.errors import OutputError, ResultsError
+from tipc.proc.tree import holders
 from tipc.results.folder import (
+    LOCK,
     FolderBusy,
     ResultsDir,
     group_folder,
@@ -89,6 +94,37 @@ def test_a_second_run_on_a_busy_folder_is_refused_by_name(tmp_path):
         holder.wait()
         holder.stdout.close()
     ResultsDir(tmp_path).begin(info("r3"))  # a dead holder's lock is gone with it
+
+
+FORKED = textwrap.dedent("""
+    import os, sys, time
+    from tipc.results.folder import ResultsDir
+    from tipc.results.records import RunInfo
+    ResultsDir(__import__("pathlib").Path(sys.argv[1])).begin(
+        RunInfo(model="m", mode="lite_train_lite_infer", config="a.txt", run_id="holder-run"))
+    child = os.fork()  # shares the lock until it exits, as a process forked without exec does
+    if child == 0:
+        time.sleep(30)
+        os._exit(0)
+    print(child, flush=True)
+    time.sleep(30)
+""")
+
+
+def test_a_busy_folder_whose_run_died_names_the_process_that_still_holds_it(tmp_path):
+    holder = subprocess.Popen([sys.executable, "-c", FORKED, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    child = int(holder.stdout.readline())
+    holder.kill()
+    holder.wait()
+    holder.stdout.close()
+    try:
+        with pytest.raises(FolderBusy, match=rf"is in use by run holder-run \(pid {holder.pid} .*\); held now by pid "
+                           rf"{child} \(.*python.* -c .*\); wait for it to end"):  # fmt: skip
+            ResultsDir(tmp_path).begin(info("r2"))
+    finally:
+        os.kill(child, signal.SIGKILL)
+    assert wait_for(lambda: not holders(tmp_path / LOCK))
+    ResultsDir(tmp_path).begin(info("r3"))
 
 
 KILLED = textwrap.dedent("""

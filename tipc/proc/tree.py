@@ -86,6 +86,29 @@ def snapshot() -> dict[int, ProcInfo]:
     return table
 
 
+def holders(path: str | os.PathLike[str]) -> dict[int, str]:
+    """The processes that have ``path`` open now: pid -> its command line (shortened). A process whose
+    ``/proc/<pid>/fd`` is not ours to read is not seen."""
+    target, found = os.path.realpath(path), {}
+    for name in os.listdir(PROC):
+        if not name.isdigit():
+            continue
+        with contextlib.suppress(OSError):  # gone meanwhile, or not ours
+            fds = os.listdir(f"{PROC}/{name}/fd")
+            if any(_link(f"{PROC}/{name}/fd/{fd}") == target for fd in fds):
+                with open(f"{PROC}/{name}/cmdline", "rb") as f:
+                    command = " ".join(f.read().decode(errors="replace").replace("\0", " ").split())
+                found[int(name)] = command if len(command) <= 120 else command[:119] + "…"
+    return found
+
+
+def _link(path: str) -> str:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return ""
+
+
 def _environ(pid: int) -> list[bytes]:
     """The NUL-separated entries ``pid`` was started with; none if it is gone or not ours to read."""
     try:

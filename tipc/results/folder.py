@@ -35,6 +35,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -49,6 +50,7 @@ from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.files import read
 from tipc.files.write import make_dirs, under, write_atomic, writing
 from tipc.plan.model import Stage
+from tipc.proc.tree import holders
 from tipc.results.records import RecordError, RunInfo, StageRecord
 
 LEGACY_LOG = "results_python.log"
@@ -383,9 +385,13 @@ class ResultsDir:
         except BlockingIOError:
             holder = os.pread(fd, 4096, 0).decode(errors="replace").strip() or "another run"
             os.close(fd)
+            # The run named there may be gone while a process it started still holds the lock: say who.
+            named = re.search(r"\(pid (\d+) on ", holder)
+            others = {p: c for p, c in holders(self.path / LOCK).items() if not named or p != int(named[1])}
+            held = ", ".join(f"pid {pid} ({command})" for pid, command in others.items())
             raise FolderBusy(
-                f"results folder {self.path} is in use by {holder}; wait for it to end, or give "
-                "this run its own folder (--output-root)"
+                f"results folder {self.path} is in use by {holder}{f'; held now by {held}' if held else ''}; "
+                "wait for it to end, or give this run its own folder (--output-root)"
             ) from None
         started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info.start or time.time()))
         try:

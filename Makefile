@@ -46,12 +46,13 @@ test: browser install
 test-fast: install
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest tests -m "not slow" $(PYTEST_XDIST) $(PYTEST_ARGS)
 
+# The checks are the ones of .pre-commit-config.yaml (`pre-commit install` runs them on each commit).
 lint: install
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/pre-commit run --all-files ruff-check
+	$(VENV)/bin/pre-commit run --all-files ruff-format
 
 typecheck: install
-	$(VENV)/bin/mypy
+	$(VENV)/bin/pre-commit run --all-files mypy
 
 # Two nodes on one machine (127.0.0.2 and 127.0.0.3), merged, then reported: see docs/nightly.md.
 nightly-local: install

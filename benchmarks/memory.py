@@ -2,7 +2,7 @@
 to its stdout and to its ``train.log``, and a predictor whose log is as big, run through ``PlanRun``.
 
 Prints the harness process's peak RSS (its children's memory is theirs) beside the log sizes.
-Target (issue 11): under 300 MB with a 1 GB stage log. Run in a fresh process: the peak is the
+Target: under 300 MB with a 1 GB stage log. Run in a fresh process: the peak is the
 process's high-water mark.
 """
 

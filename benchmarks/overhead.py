@@ -34,7 +34,7 @@ Every contender runs without ``PYTHONDONTWRITEBYTECODE`` (set in some CI images)
 rewrites and compiles the asserts of every plugin package it imports (all of hypothesis), on
 every start, which is pytest's cost, not tipc's.
 
-Targets (issue 21): the harness (``tipc run`` and ``pytest tipc``) at most 10 ms per stage above
+Targets: the harness (``tipc run`` and ``pytest tipc``) at most 10 ms per stage above
 the bare commands, ``pytest tipc`` at most 1.10 × the bash, and the harness at most 1 % of ``make
 demo``'s wall time. Each verdict is printed beside its floor: what pytest's own cost (its start and end,
 and per test), which no plugin can shorten, leaves of it.

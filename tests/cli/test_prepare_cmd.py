@@ -129,7 +129,7 @@ def test_foreign_label_file_exits_2_and_is_kept(checkout, tipc):
 
 
 def test_the_trainers_overrides_decide_the_paths(tmp_path, tipc):
-    """Issue 12: the yml reads train_list.txt, the command the plan runs reads ic15_data."""
+    """PP-OCRv4_mobile_rec: the yml reads train_list.txt, the command the plan runs reads ic15_data."""
     yml = REC_YML.replace("./train_data/ic15_data/rec_gt_train.txt", "./train_data/train_list.txt")
     config = make_checkout(
         tmp_path,

@@ -1,4 +1,4 @@
-"""A real 2-node fleet job of the reference target on one machine (issue 5's "done when").
+"""A real 2-node fleet job of the reference target on one machine.
 
 Node 0 is ``127.0.0.2`` and node 1 ``127.0.0.3``, each a separate ``pytest tipc``
 process with the same command but ``--tipc-host``. They train tinyrec for real through

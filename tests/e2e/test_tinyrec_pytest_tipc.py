@@ -1,13 +1,13 @@
-"""The reference target's chains end to end through ``pytest tipc`` (issue 4's "done when").
+"""The reference target's chains end to end through ``pytest tipc``.
 
 Real paddle training on lite synthetic data: train → eval → export (Student) →
 predict at batch sizes 1 and 6 with ``--benchmark True``, and the 2-process CPU
 chain through ``paddle.distributed.launch``, in one ``pytest tipc`` run with two
 ``--config`` values. Asserts on the real artifacts and the parsed figures. Then a second
 night of the CPU config (``make demo`` again) in a copy of that folder: its report shows every
-benchmark figure's trend over both nights, and judges none of them yet (issue 14's "done when");
+benchmark figure's trend over both nights, and judges none of them yet;
 and a re-run of its training in another copy, with no data: the trainer exits 0 without writing a
-checkpoint (PaddleOCR's contract), and the first night's checkpoint must not make it pass (issue 10).
+checkpoint (PaddleOCR's contract), and the first night's checkpoint must not make it pass.
 """
 
 from __future__ import annotations

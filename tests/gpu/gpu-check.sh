@@ -5,7 +5,7 @@
 #
 # tipc runs in a venv of its own that builds nothing: a .pth file puts the interpreter's packages
 # (jinja2, pyyaml, pillow) and this checkout on its path (`venv --system-site-packages` would miss
-# them where that interpreter is itself a venv's, as on the lent GPU machines). The stages run with
+# them where that interpreter is itself a venv's, as on machines whose Python is a venv's). The stages run with
 # the interpreter itself, the target's, which has torch and the pip NVIDIA libraries (what the
 # doctor looks at) and not tipc: --autolog-shim gives its predictor tipc's drop-in auto_log.
 set -eu

@@ -456,7 +456,7 @@ def test_whole_infer_stages_and_quant_pairing():
     ]
 
 
-# The bash's own results_python.log lines for gpu_list -1 (see /work/shared/fixtures, PaddleOCR at 4112fb34).
+# The bash's own results_python.log lines for gpu_list -1 (PaddleOCR at 4112fb34, recorded).
 F = "./test_tipc/output/PP-OCRv3_mobile_rec/lite_train_lite_infer"
 FS = f"{F}/norm_train_gpus_-1_autocast_fp32"
 FYML = "test_tipc/configs/PP-OCRv3_mobile_rec/PP-OCRv3_mobile_rec_distillation.yml"

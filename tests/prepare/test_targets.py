@@ -22,7 +22,7 @@ from tipc.prepare.targets import ImageDir, LabelledSet, MissingModel, derive_see
 
 LITE = Sizes(train=64, eval=32, infer=8)
 MODE = "lite_train_lite_infer"
-# PP-OCRv4_mobile_rec's yml reads train_list.txt; its config's command reads ic15_data (issue 12).
+# PP-OCRv4_mobile_rec's yml reads train_list.txt; its config's command reads ic15_data.
 V4_YML = (
     REC_YML.replace("data_dir: ./train_data/ic15_data/", "data_dir: ./train_data/")
     .replace("data_dir: ./train_data/ic15_data", "data_dir: ./train_data/")

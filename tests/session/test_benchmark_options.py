@@ -11,7 +11,7 @@ from tipc.errors import SettingsError
 from tipc.plan.model import BenchmarkOptions
 from tipc.session.settings import benchmark_options
 
-CWD = Path("/work/run")
+CWD = Path("/srv/run")
 
 
 @pytest.mark.parametrize(
@@ -23,7 +23,7 @@ CWD = Path("/work/run")
             {"BENCHMARK_LOG_DIR": "bench", "PROFILING_TIMER_ONLY": "no"},
             BenchmarkOptions(
                 (parse_selector("dynamic_bs8_fp32_DP_N1C1"), parse_selector("dynamic_bs8_fp32_DP_N1C2")),
-                "/work/run/bench",
+                "/srv/run/bench",
                 "no",
             ),
         ),

@@ -14,6 +14,7 @@ import signal
 import sys
 
 from tipc.errors import TipcError
+from tipc.version import VERSION
 
 DESCRIPTION = "tipc: the TIPC train → eval → export → infer chain as a typed plan and a pytest suite."
 COMMANDS = {
@@ -32,6 +33,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """Every command with its options, or with ``command`` only that one's options (the others are
     listed by name, for ``tipc --help`` and argparse's errors)."""
     parser = argparse.ArgumentParser(prog="tipc", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"tipc {VERSION}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)

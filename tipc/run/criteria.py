@@ -39,7 +39,8 @@ class EmptyCase:
                 f"{where}: every prediction the same ({self.same!r}, {self.total} of {self.total}): "
                 "the model gives one answer whatever the image"
             )
-        return f"{where}: every prediction empty ({self.total} of {self.total}): the model recognised or detected nothing"
+        meaning = "the model recognised or detected nothing"
+        return f"{where}: every prediction empty ({self.total} of {self.total}): {meaning}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,11 +52,8 @@ class Criteria:
     agreements: int = 0  # agreement checks that compared two runtimes' predictions (paddle2onnx chains)
 
     def checked(self) -> tuple[str, ...]:
-        words = ["exit codes"] if self.ran else []
-        for word, count in (("goldens", self.goldens), ("agreement", self.agreements), ("regressions", self.regressions)):
-            if count:
-                words.append(word)
-        return tuple(words)
+        counts = (("goldens", self.goldens), ("agreement", self.agreements), ("regressions", self.regressions))
+        return ("exit codes",) * self.ran + tuple(word for word, count in counts if count)
 
     def text(self) -> str:
         """``checked: exit codes only``, ``checked: exit codes, goldens (2 chains), regressions (4 figures)``."""

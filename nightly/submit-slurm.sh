@@ -46,8 +46,17 @@ shards)
     TIPC_REPORTS=$(realpath -m "${TIPC_REPORTS:-reports}")
     export TIPC_CONFIGS TIPC_MODE TIPC_OUTPUT TIPC_REPORTS
     array=(--array="1-${TIPC_SHARDS:-8}")
+    # The caller's array (a re-run's, or one with a %limit) wins for the tasks; the merge job gets
+    # every other option, never the array's: it must run once, not once per task.
+    merge_opts=()
+    skip_next=0
     for opt in "${sbatch_opts[@]}"; do
-        case "$opt" in --array=* | -a*) array=() ;; esac  # the caller's (a re-run's) array wins
+        if [ "$skip_next" = 1 ]; then skip_next=0; continue; fi
+        case "$opt" in
+        --array=* | -a?*) array=() ;;
+        --array | -a) array=(); skip_next=1 ;;
+        *) merge_opts+=("$opt") ;;
+        esac
     done
     job=$(sbatch --parsable --export=ALL "${array[@]}" "${resources[@]}" "${sbatch_opts[@]}" \
         "$TIPC_HOME/nightly/shards.sbatch" "$@")
@@ -56,7 +65,7 @@ shards)
     TIPC_RUN_GROUP=${TIPC_RUN_GROUP:-slurm-$job}
     export TIPC_RUN_GROUP
     merge=$(sbatch --parsable --export=ALL --dependency="afterany:$job" --time="${TIPC_MERGE_TIME:-01:00:00}" \
-        "${sbatch_opts[@]}" "$TIPC_HOME/nightly/merge-shards.sbatch")
+        "${merge_opts[@]}" "$TIPC_HOME/nightly/merge-shards.sbatch")
     echo "submit-slurm: array job $job (run group $TIPC_RUN_GROUP), merge job ${merge%%;*} after it"
     ;;
 nodes)

@@ -64,8 +64,10 @@ def test_two_nights_of_the_sharded_recipe_the_second_with_a_cancelled_task(clust
         "TIPC_MERGE_TIME": "00:10:00",
         "TIPC_REPORTS": str(tmp_path / "reports"),
     }
-    array, merge = submit(cluster, env)
+    # An array with a limit of its own (%1: one task at a time): the tasks take it, the merge job does not
+    array, merge = submit(cluster, env, "--array=1-2%1")
     cluster.wait_jobs(array, merge)
+    assert [p.name for p in tmp_path.glob("tipc-shards-merge-*.out")] == [f"tipc-shards-merge-{merge}.out"]
     mode_dir = output / "fake_rec" / MODE
     first = read_run_info(mode_dir / "run.json")
     assert first.run_group == f"slurm-{array}", cluster.logs()

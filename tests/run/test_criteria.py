@@ -67,7 +67,24 @@ def test_a_golden_check_is_named_among_the_criteria(tmp_path):
 
 
 def test_empty_case_text():
-    assert EmptyCase("c", "infer[bs1]", 8).text() == "c · infer[bs1]: every prediction empty (8 of 8)"
+    assert EmptyCase("c", "infer[bs1]", 8).text() == (
+        "c · infer[bs1]: every prediction empty (8 of 8): the model recognised or detected nothing"
+    )
+    assert EmptyCase("c", "infer[bs1]", 8, "ab").text() == (
+        "c · infer[bs1]: every prediction the same ('ab', 8 of 8): the model gives one answer whatever the image"
+    )
+
+
+def test_an_agreement_check_is_named_among_the_criteria():
+    """A paddle2onnx chain's agreement of ONNX Runtime with Paddle Inference judged the run: the line says so,
+    failed or passed, never "exit codes only"."""
+    records = [
+        StageRecord(id="c::infer", kind="infer", chain="c", status=Status.PASSED),
+        StageRecord(id="c::agree", kind="agree", chain="c", status=Status.FAILED),
+    ]
+    criteria = criteria_of(records)
+    assert criteria.checked() == ("exit codes", "agreement")
+    assert criteria.text() == "checked: exit codes, agreement (1 chains)"
 
 
 @pytest.mark.parametrize(
@@ -77,10 +94,13 @@ def test_empty_case_text():
         ([("a.png", "", 0.0), ("b.png", "hi", 0.9), ("c.png", "", 0.0)], ()),
         ([("a.png", "hi", 0.9), ("b.png", "", 0.0)], ()),
         ([], ()),
+        ([("a.png", "hi", 0.9), ("b.png", "hi", 0.4), ("c.png", "hi", 0.7)], (EmptyCase("c", "infer[bs1]", 3, "hi"),)),
+        ([("a.png", "hi", 0.9), ("b.png", "hi", 0.4), ("c.png", "ho", 0.7)], ()),
+        ([("a.png", "hi", 0.9)], ()),
     ],
-    ids=["all-empty", "one-found-midway", "first-found", "no-predictions"],
+    ids=["all-empty", "one-found-midway", "first-found", "no-predictions", "all-same", "one-differs", "one-image"],
 )
-def test_a_case_is_empty_only_when_every_prediction_is(tmp_path, predictions, empty):
+def test_a_case_is_flagged_only_when_every_prediction_is_empty_or_the_same(tmp_path, predictions, empty):
     log = tmp_path / "infer.log"
     log.write_text("header line\n" + rec_log(predictions) + "\t\n")
     record = StageRecord(id="c::infer[bs1]", kind="infer", chain="c", status=Status.PASSED, log=str(log))

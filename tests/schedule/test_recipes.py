@@ -58,6 +58,8 @@ def test_github_matrix_runs_each_shard_of_the_count_and_merges_after_all():
     reports = [s for s in merge["steps"] if "upload-artifact" in s.get("uses", "")][-1]
     # the reports with the merged results their links point into, side by side; the history is the cache's
     assert reports["with"]["path"].splitlines() == ["nightly-reports", *upload["with"]["path"].splitlines()]
+    # "Re-run failed jobs" uploads a shard and the reports again under the same names: v4 refuses that unless told
+    assert upload["with"]["overwrite"] is True and reports["with"]["overwrite"] is True
 
 
 def test_gitlab_parallel_job_runs_its_index_of_the_total_and_merges_after_all():

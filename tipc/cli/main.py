@@ -25,6 +25,7 @@ COMMANDS = {
     "merge": ("tipc.cli.merge_cmd", "merge several nodes' results into one directory"),
     "doctor": ("tipc.cli.doctor_cmd", "check the machine and the stage interpreter for a config, before a run"),
     "history": ("tipc.cli.history_cmd", "the history store: list, show, export or prune its runs"),
+    "bisect": ("tipc.cli.bisect_cmd", "the first commit of the target repo at which a stage fails"),
     "golden": ("tipc.cli.golden_cmd", "golden results: `tipc golden update --from RESULTS_DIR…` writes them"),
 }
 

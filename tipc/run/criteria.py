@@ -2,20 +2,21 @@
 
 A green verdict means "every stage exited 0" unless goldens or trends judged more, and a model
 that recognised nothing still exits 0. So the top of every report and the console summary say
-which criteria were checked (exit codes only; goldens; regressions against earlier runs), and name
-every infer case whose predictions were all empty beside the verdict, not only in the
+which criteria were checked (exit codes only; goldens; the agreement of two runtimes; regressions
+against earlier runs), and name every infer case whose predictions were all empty, or all the same
+whatever the image (a model that learned one answer), beside the verdict, not only in the
 predictions section further down.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
 
 from tipc.metrics.logfile import log_lines
-from tipc.metrics.predictions import LIMIT, iter_predictions
+from tipc.metrics.predictions import LIMIT, Prediction, iter_predictions
 from tipc.results.records import StageRecord, Status
 
 # A golden check that compared this run with a golden file (no_golden and blocked compared nothing).
@@ -24,12 +25,22 @@ _JUDGED = (Status.PASSED, Status.FAILED, Status.DIFFERS)
 
 @dataclass(frozen=True, slots=True)
 class EmptyCase:
+    """An infer case whose every prediction is empty, or (``same``) one and the same for every image."""
+
     chain: str
     case: str  # the stage's name: "infer[cpu-...-bs1]"
-    total: int  # predictions read, every one empty
+    total: int  # predictions read, every one empty (or the same)
+    same: str = ""  # the one answer given for every image; "" when every prediction is empty
 
     def text(self) -> str:
-        return f"{self.chain} · {self.case}: every prediction empty ({self.total} of {self.total})"
+        where = f"{self.chain} · {self.case}"
+        if self.same:
+            return (
+                f"{where}: every prediction the same ({self.same!r}, {self.total} of {self.total}): "
+                "the model gives one answer whatever the image"
+            )
+        meaning = "the model recognised or detected nothing"
+        return f"{where}: every prediction empty ({self.total} of {self.total}): {meaning}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,14 +49,11 @@ class Criteria:
     goldens: int  # golden checks that compared the chain with a golden file
     regressions: int  # figures judged against their noise band over earlier runs
     empty: tuple[EmptyCase, ...] = ()
+    agreements: int = 0  # agreement checks that compared two runtimes' predictions (paddle2onnx chains)
 
     def checked(self) -> tuple[str, ...]:
-        words = ["exit codes"] if self.ran else []
-        if self.goldens:
-            words.append("goldens")
-        if self.regressions:
-            words.append("regressions")
-        return tuple(words)
+        counts = (("goldens", self.goldens), ("agreement", self.agreements), ("regressions", self.regressions))
+        return ("exit codes",) * self.ran + tuple(word for word, count in counts if count)
 
     def text(self) -> str:
         """``checked: exit codes only``, ``checked: exit codes, goldens (2 chains), regressions (4 figures)``."""
@@ -54,37 +62,52 @@ class Criteria:
             return "checked: nothing (no stage ran)"
         if words == ("exit codes",):
             return "checked: exit codes only (no golden compared, no figure judged against earlier runs)"
-        counts = {"goldens": f" ({self.goldens} chains)", "regressions": f" ({self.regressions} figures)"}
+        counts = {
+            "goldens": f" ({self.goldens} chains)",
+            "agreement": f" ({self.agreements} chains)",
+            "regressions": f" ({self.regressions} figures)",
+        }
         return "checked: " + ", ".join(w + counts.get(w, "") for w in words)
 
 
-def _all_empty(log: Path) -> int:
-    """How many predictions ``log`` holds when every one is empty (up to ``LIMIT``), else 0. The
-    read ends at the first non-empty one: a case that predicted something costs one line, not its log."""
-    count = 0
+def _answer(prediction: Prediction) -> Prediction:
+    """The prediction without its image: what two images' predictions share when the model said the same."""
+    return replace(prediction, image="", score=None)
+
+
+def _suspect(log: Path) -> tuple[int, str]:
+    """How many predictions ``log`` holds when every one is empty, or (two or more) all the same, with
+    that one answer; (0, "") otherwise. The read ends at the first that differs, up to ``LIMIT``."""
+    count, first, empty = 0, None, True
     for prediction in islice(iter_predictions(log_lines(log)), LIMIT):
-        if not prediction.empty:
-            return 0  # the abandoned reader closes its file as it goes (CPython frees it here)
+        empty = empty and prediction.empty
+        if first is None:
+            first = prediction
+        elif not empty and _answer(prediction) != _answer(first):
+            return 0, ""  # the abandoned reader closes its file as it goes (CPython frees it here)
         count += 1
-    return count
+    if first is None or (not empty and count < 2):
+        return 0, ""
+    return count, "" if empty else (first.text if first.text is not None else "one prediction")
 
 
 def empty_cases(records: Iterable[StageRecord]) -> tuple[EmptyCase, ...]:
-    """This run's infer stages that printed predictions, every one of them empty."""
+    """This run's infer stages that printed predictions, every one of them empty or all the same."""
     out = []
     for r in records:
         if r.kind != "infer" or not r.status.ran or not r.log:
             continue
         try:
-            total = _all_empty(Path(r.log))
+            total, same = _suspect(Path(r.log))
         except OSError:
             continue
         if total:
-            out.append(EmptyCase(r.chain, r.id.partition("::")[2] or r.kind, total))
+            out.append(EmptyCase(r.chain, r.id.partition("::")[2] or r.kind, total, same))
     return tuple(out)
 
 
 def criteria_of(records: Sequence[StageRecord], judged_figures: int = 0) -> Criteria:
     """``records``: this run's own (not carried over); ``judged_figures``: trend rows judged."""
     goldens = sum(1 for r in records if r.kind == "golden" and r.status in _JUDGED)
-    return Criteria(any(r.status.ran for r in records), goldens, judged_figures, empty_cases(records))
+    agreements = sum(1 for r in records if r.kind == "agree" and r.status in _JUDGED)
+    return Criteria(any(r.status.ran for r in records), goldens, judged_figures, empty_cases(records), agreements)

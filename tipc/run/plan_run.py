@@ -48,6 +48,7 @@ class RunSettings:
     overrides: Mapping[str, str] = field(default_factory=dict)  # option -> value as given, for run.json
     pythonpath: tuple[str, ...] = ()  # put first on every stage's PYTHONPATH (the drop-in auto_log)
     golden_fails: bool = True  # golden findings fail their check stage (--fail-on golden)
+    confirm: int = 0  # runs again of a stage that failed, in the same run (--confirm N)
 
 
 DRY_RUN = "dry run: not run"
@@ -281,7 +282,17 @@ class PlanRun:
 
     def run_stage(self, stage: Stage) -> StageRecord:
         """Gate, run, judge and record one stage: its record and its legacy line are written before
-        this returns. Re-raises KeyboardInterrupt after recording it."""
+        this returns. Re-raises KeyboardInterrupt after recording it. With ``confirm``, a stage that
+        failed runs again, up to that many times, before anything after it: one that then passes is
+        flaky (its record keeps every attempt), and the stages after it run on its outputs."""
+        record = self._run_once(stage)
+        for _ in range(self.settings.confirm):
+            if not record.status.is_failure or stage.kind in IN_HARNESS:  # a check judges the same evidence again
+                break
+            record = self._run_once(stage)
+        return record
+
+    def _run_once(self, stage: Stage) -> StageRecord:
         if self.settings.dry_run:  # its command is printed; nothing ran, so nothing passed
             skip = not_applicable(stage, self.settings.node_rank)
             reason = NOT_RANK0 if skip else DRY_RUN

@@ -272,7 +272,7 @@ class TipcSession:
 
         said = self.criteria or ([criteria_of(self.records())] if self.owner and self.folders() else [])
         lines = [f"tipc: {c.text()}" for c in said]
-        lines += [f"tipc: {e.text()}: the model recognised or detected nothing" for c in said for e in c.empty]
+        lines += [f"tipc: {e.text()}" for c in said for e in c.empty]
         return list(dict.fromkeys(lines))
 
     def finding_lines(self) -> list[str]:

@@ -153,6 +153,16 @@ RUN_OPTIONS: tuple[Option, ...] = (
         ),
     ),
     (
+        ("--confirm",),
+        dict(
+            dest="tipc_confirm",
+            default=None,
+            metavar="N",
+            help="run a stage that failed again, up to N times, before the stages after it: one that then "
+            "passes is flaky (every attempt kept), never a plain pass (default: 0)",
+        ),
+    ),
+    (
         ("--dry-run",),
         dict(dest="tipc_dry_run", action="store_true", default=False, help="print every stage's command; run nothing"),
     ),

@@ -48,6 +48,7 @@ from tipc.suites import front as suites
 from tipc.suites.plans import SuiteConfig
 
 FINDINGS = ("golden", "regression")
+MAX_CONFIRM = 10  # a stage that failed ten times more is no flake
 DEFAULT_FAIL_ON: frozenset[str] = frozenset({"golden"})
 
 
@@ -331,6 +332,7 @@ def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None, ini: La
         overrides=overrides,
         pythonpath=(shim_path(),) if get("tipc_autolog_shim") else (),
         golden_fails="golden" in fail_on,
+        confirm=_confirm(get("tipc_confirm")),
         **(_node_fields(targets[0].options) if targets else {}),  # none runs: its problems are still told
     )
     report_dir = get("tipc_report_dir")
@@ -347,6 +349,17 @@ def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None, ini: La
         fail_on=fail_on,
         trends=resolve_trends(get),
     )
+
+
+def _confirm(value: str | int | None) -> int:
+    try:
+        runs = int(value or 0)
+    except ValueError:
+        runs = -1
+    if not 0 <= runs <= MAX_CONFIRM:
+        expected = f"expected how many times to run a failed stage again, 0 to {MAX_CONFIRM}"
+        raise SettingsError(f"--confirm {value!r}: {expected}")
+    return runs
 
 
 def _heartbeat(value: str | None) -> float:

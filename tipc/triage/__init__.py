@@ -1,0 +1,1 @@
+"""Triage: which change made a stage fail (``bisect``, run one commit at a time by ``step``)."""

@@ -1,0 +1,95 @@
+"""One step of ``tipc bisect``: run the chain at the commit checked out here and say whether the stage failed.
+
+Run by ``git bisect run`` in the bisection's clone (and by ``tipc bisect`` itself at both ends), it answers in
+git's words: exit 0 when the stage passed (good), 1 when it failed, timed out or hung (bad), 125 when it did not
+run (a prerequisite failed, the config does not plan at this commit): git then skips the commit rather than
+blame it. Each commit's chain writes under ``.tipc-bisect/<sha>`` with a history store of its own, so no
+verdict of one commit is read at another and the user's history never sees a bisection.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from tipc.proc.child import Limits, ask, run_child
+from tipc.results.records import Status
+
+GOOD, BAD, SKIP = "good", "bad", "skip"
+EXIT = {GOOD: 0, BAD: 1, SKIP: 125}  # git bisect run's meaning of exit codes
+WORK = Path(".tipc-bisect")  # inside the clone: untracked, so checkouts of other commits leave it alone
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    commit: str
+    outcome: str  # GOOD, BAD or SKIP
+    status: str  # the stage's status at that commit, or why it has none
+
+
+def command(config: Path, mode: str, stage: str, steps: Path, run_args: Sequence[str]) -> list[str]:
+    """The step program's argv, for ``git bisect run`` and for the ends tried first."""
+    head = [sys.executable, "-m", "tipc.triage.step", "--config", str(config), "--mode", mode, "--stage", stage]
+    return [*head, "--steps", str(steps), "--", *run_args]
+
+
+def run(config: Path, mode: str, stage: str, steps: Path, clone: Path, run_args: Sequence[str]) -> Step:
+    """Run one step in ``clone`` as git would, and return what it recorded."""
+    argv = command(config, mode, stage, steps, run_args)
+    run_child(argv, cwd=str(clone), env=os.environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+              limits=Limits(0, None))  # fmt: skip
+    return read(steps)[-1]
+
+
+def read(steps: Path) -> tuple[Step, ...]:
+    if not steps.is_file():
+        return ()
+    return tuple(Step(**json.loads(line)) for line in steps.read_text(encoding="utf-8").splitlines() if line)
+
+
+def judge(status: str | None) -> str:
+    if status == Status.PASSED.value:
+        return GOOD
+    if status is not None and Status(status).is_failure:
+        return BAD
+    return SKIP
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tipc.triage.step")
+    parser.add_argument("--config", required=True)
+    parser.add_argument("--mode", required=True)
+    parser.add_argument("--stage", required=True)
+    parser.add_argument("--steps", required=True, type=Path)
+    parser.add_argument("run_args", nargs="*")
+    args = parser.parse_args(argv)
+    from tipc.results.folder import read_records
+
+    sha = ask(["git", "rev-parse", "HEAD"], timeout=60).stdout.strip()
+    if not sha:
+        print("tipc bisect: not in a git checkout", file=sys.stderr)
+        return 128  # git bisect run stops: nothing here can be judged
+    out = WORK / sha[:12]
+    out.mkdir(parents=True, exist_ok=True)
+    os.environ["TIPC_HISTORY"] = str(Path.cwd() / WORK / "history.sqlite")
+    tipc_run = [sys.executable, "-m", "tipc", "run", "--config", args.config, "--mode", args.mode]
+    tipc_run += ["--no-report", "-q", "--output-root", str(out), *args.run_args]
+    with (WORK / f"{sha[:12]}.log").open("wb") as log:
+        run_child(tipc_run, cwd=None, env=os.environ, stdout=log, stderr=log, limits=Limits(0, None))
+    records = [r for found in sorted(out.rglob("results.jsonl")) for r in read_records(found, warn=lambda _: None)]
+    status = next((r.status.value for r in records if r.id == args.stage), None)
+    outcome = judge(status)
+    reason = status or ("not in the plan at this commit" if records else "no results: the config did not run")
+    with args.steps.open("a", encoding="utf-8") as steps:
+        steps.write(json.dumps(asdict(Step(sha, outcome, reason))) + "\n")
+    return EXIT[outcome]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

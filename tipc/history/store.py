@@ -17,18 +17,25 @@ rows per run: each config's verdict and failure causes), ``prune``, and ``runs``
 reads as one without such history, and gets them at its next write (older tipcs ignore them).
 
 The file lives on shared filesystems (NFS under Slurm), where SQLite's WAL mode does not work: it
-uses the rollback journal, and waits for another writer's lock rather than failing. A file that
-does not open as a store (another program's, a newer schema, a bad disk) is left as it is, with a
-warning: history only guides, and a run never stops for it.
+uses the rollback journal. A store another process holds locked is waited for, saying so, up to
+``TIPC_HISTORY_WAIT`` seconds (``lock_wait``); then the run goes on without it and says that too, and
+does not wait for it again. A file that does not open as a store (another program's, a newer schema,
+a bad disk) is left as it is, with a warning; a row or value in it that is not what tipc wrote (text
+where a number belongs, NaN, ±Infinity) is skipped with one warning naming it: history only guides,
+and a run never stops for it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import datetime
 import json
+import math
 import os
 import sqlite3
+import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +45,9 @@ from tipc.errors import ResultsError
 
 HISTORY_FILE = "tipc-history.sqlite"
 SCHEMA = 1
-LOCK_WAIT = 120.0  # seconds to wait for another job's transaction (a merge, a prune)
+LOCK_WAIT = 30.0  # seconds to wait for another job's transaction (a merge, a prune): TIPC_HISTORY_WAIT
+QUIET_WAIT = 2.0  # a lock held this long is a writer's ordinary transaction: waited for without a word
+_GIVEN_UP: set[Path] = set()  # stores this process found locked beyond the bound: not waited for again
 
 SeriesKey = tuple[str, int, str]  # stage id, node rank, figure key (tipc.report.figures)
 StageKey = tuple[str, str]  # (config key, stage id)
@@ -60,6 +69,32 @@ _TABLES = (
 
 class HistoryError(ResultsError):
     """The file is not a history store this tipc reads; the message says why."""
+
+
+Warn = Callable[[str], None]
+
+
+def _to_stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def lock_wait(env: Mapping[str, str] = os.environ) -> float:
+    """``TIPC_HISTORY_WAIT``: the seconds a run waits for a store another process holds locked."""
+    text = env.get("TIPC_HISTORY_WAIT", "").strip()
+    try:
+        seconds = float(text) if text else LOCK_WAIT
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < math.inf:
+        raise HistoryError("TIPC_HISTORY_WAIT", 0, f"{text!r}: expected a number of seconds, 0 or more")
+    return seconds
+
+
+def number(value: object) -> float | None:
+    """A stored figure or duration as a float; None for anything else (text, NaN, ±Infinity, a bool)."""
+    if type(value) in (int, float) and math.isfinite(value):  # type: ignore[arg-type]
+        return float(value)  # type: ignore[arg-type]
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,10 +155,12 @@ def history_file(results: Path, model: str, mode: str, fallback: Path, env: Mapp
 
 
 class History:
-    """One store file; every method is one transaction and leaves no connection open."""
+    """One store file; every method is one transaction and leaves no connection open. ``warn``
+    hears of rows skipped as bad and of waits for a lock (stderr without it)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, warn: Warn | None = None) -> None:
         self.path = path
+        self._warn = warn or _to_stderr
 
     @contextmanager
     def _db(self, write: bool) -> Iterator[sqlite3.Connection]:
@@ -132,9 +169,8 @@ class History:
         if write:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            with closing(sqlite3.connect(self.path, timeout=LOCK_WAIT, isolation_level=None)) as db:
-                db.execute("PRAGMA journal_mode=DELETE")  # no WAL: it needs shared memory NFS does not give
-                db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            with closing(sqlite3.connect(self.path, timeout=QUIET_WAIT, isolation_level=None)) as db:
+                self._begin(db, write)
                 try:
                     if write:
                         for table in _TABLES:
@@ -149,6 +185,47 @@ class History:
         except sqlite3.Error as exc:
             raise HistoryError(str(self.path), 0, f"does not work as a tipc history store ({exc})") from None
 
+    def _begin(self, db: sqlite3.Connection, write: bool) -> None:
+        """Begin a transaction; a lock held beyond ``QUIET_WAIT`` is waited for, saying so, up to
+        ``lock_wait()``; past it, the store is given up for the rest of this process."""
+        key = self.path.resolve()
+        if key in _GIVEN_UP:
+            raise HistoryError(str(self.path), 0, "locked by another process (given up earlier in this run)")
+        begin = "BEGIN IMMEDIATE" if write else "BEGIN"
+        try:
+            db.execute("PRAGMA journal_mode=DELETE")  # no WAL: it needs shared memory NFS does not give
+            db.execute(begin)
+            if not write:
+                db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # a reader's lock is taken here
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc):
+                raise
+        wait = lock_wait()
+        self._warn(f"tipc: history {self.path} is locked by another process; waiting up to {wait:g} s "
+                   "(TIPC_HISTORY_WAIT)")  # fmt: skip
+        db.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+        try:
+            with contextlib.suppress(sqlite3.OperationalError):
+                db.execute("ROLLBACK")
+            db.execute("PRAGMA journal_mode=DELETE")
+            db.execute(begin)
+            if not write:
+                db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc):
+                raise
+            _GIVEN_UP.add(key)
+            self._warn(f"tipc: history {self.path} still locked after {wait:g} s: this run goes on without it "
+                       "(nothing read from it, nothing recorded in it)")  # fmt: skip
+            raise HistoryError(str(self.path), 0, f"still locked by another process after {wait:g} s") from None
+
+    def _skipped(self, what: str, bad: Sequence[str]) -> None:
+        """One warning for the rows of one read that were not what tipc writes, naming them."""
+        if bad:
+            shown = "; ".join(bad[:3]) + (f"; and {len(bad) - 3} more" if len(bad) > 3 else "")
+            self._warn(f"tipc: history {self.path}: skipped {len(bad)} bad {what} row(s): {shown}")
+
     def _check_schema(self, db: sqlite3.Connection) -> None:
         row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None or row[0] != str(SCHEMA):
@@ -160,19 +237,16 @@ class History:
         mode: str,
         run: Sequence[RunFigures],
         stages: Sequence[StageTime],
-        keep: int,
         reports: Sequence[ReportSummary] = (),
     ) -> None:
         """Add (or replace) a run's figures and its report's summary (``reports``: with earlier ones
-        being imported), keep each stage's newest duration, and prune each of the run's configs to
-        its last ``keep`` runs; all or nothing."""
+        being imported), and keep each stage's newest duration; all or nothing. Nothing is pruned:
+        how long history is kept is the store's policy (``prune``), never a side effect of a run."""
         with self._db(write=True) as db:
             db.executemany(
                 "INSERT OR REPLACE INTO reports VALUES (?, ?, ?, ?, ?)",
                 [(model, mode, r.config, r.run, r.text) for r in reports],
             )
-            for config in dict.fromkeys(r.config for r in reports):
-                _prune_reports(db, model, mode, config, keep)
             now = time.time()
             for entry in run:
                 key = (model, mode, entry.config, entry.run)
@@ -182,7 +256,6 @@ class History:
                     "INSERT INTO figures VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [(*key, stage, node, figure, value) for (stage, node, figure), value in entry.figures.items()],
                 )
-                _prune(db, model, mode, entry.config, keep)
             db.executemany(
                 "INSERT INTO stages VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (mode, config, stage) DO UPDATE SET"
                 " duration = excluded.duration, peak_mb = excluded.peak_mb, start = excluded.start"
@@ -202,10 +275,20 @@ class History:
         except FileNotFoundError:
             return ()
         found: dict[tuple[str, str], dict[SeriesKey, float]] = {}
+        bad: list[str] = []
         for run, config, stage, node, figure, value in rows:
+            if not _all_text(run, config):
+                bad.append(f"run {run!r:.40} config {config!r:.80}")
+                continue
             figures = found.setdefault((run, config), {})
-            if stage is not None:
-                figures[(stage, node, figure)] = value
+            if stage is None:
+                continue
+            kept = number(value)
+            if kept is None or type(node) is not int or not _all_text(stage, figure):
+                bad.append(f"run {run} {stage!r:.80} {figure!r:.40} = {value!r:.40}")
+                continue
+            figures[(stage, node, figure)] = kept
+        self._skipped("figure", bad)
         return tuple(RunFigures(run, config, figures) for (run, config), figures in found.items())
 
     def reports(self, model: str, mode: str) -> tuple[ReportSummary, ...]:
@@ -220,11 +303,14 @@ class History:
                 ).fetchall()
         except FileNotFoundError:
             return ()
-        return tuple(ReportSummary(run, config, text) for run, config, text in rows)
+        bad = [
+            f"run {run!r:.40} config {config!r:.80}" for run, config, text in rows if not _all_text(run, config, text)
+        ]
+        self._skipped("report", bad)
+        return tuple(ReportSummary(run, config, text) for run, config, text in rows if _all_text(run, config, text))
 
-    def record_matrix(self, pages: Mapping[str, Sequence[MatrixRow]], keep: int) -> None:
-        """Matrix pages' rows by run (replacing each run's earlier ones), then the runs beyond the
-        last ``keep`` pruned; all or nothing."""
+    def record_matrix(self, pages: Mapping[str, Sequence[MatrixRow]]) -> None:
+        """Matrix pages' rows by run, replacing each run's earlier ones; all or nothing."""
         with self._db(write=True) as db:
             for run, rows in pages.items():
                 db.execute("DELETE FROM matrix WHERE run = ?", (run,))
@@ -232,7 +318,6 @@ class History:
                     "INSERT INTO matrix VALUES (?, ?, ?, ?, ?, ?)",
                     [(run, r.config, r.mode, r.verdict, json.dumps(r.failures), json.dumps(r.causes)) for r in rows],
                 )
-            _prune_matrix(db, keep)
 
     def matrix(self, before: str | None = None, limit: int = -1) -> list[tuple[str, tuple[MatrixRow, ...]]]:
         """The matrix rows of the last ``limit`` runs (all: -1) before ``before`` (any), newest first."""
@@ -248,12 +333,17 @@ class History:
         except FileNotFoundError:
             return []
         found: dict[str, list[MatrixRow]] = {}
+        bad: list[str] = []
         for run, config, mode, verdict, failures, causes in rows:
             try:
-                row = MatrixRow(config, mode, verdict, tuple(json.loads(failures)), tuple(json.loads(causes)))
-            except (TypeError, ValueError) as exc:  # not what record_matrix wrote
-                raise HistoryError(str(self.path), 0, f"matrix row of run {run!r} does not read ({exc})") from None
-            found.setdefault(run, []).append(row)
+                if not _all_text(run, config, mode, verdict):
+                    raise ValueError("run, config, mode and verdict are not all text")
+                row = MatrixRow(config, mode, verdict, _texts(failures), _texts(causes))
+            except (TypeError, ValueError, RecursionError) as exc:  # not what record_matrix wrote
+                bad.append(f"run {run!r:.40} config {config!r:.80} ({exc})")
+                continue
+            found.setdefault(str(run), []).append(row)
+        self._skipped("matrix", bad)
         return [(run, tuple(entries)) for run, entries in found.items()]
 
     def measured(self, mode: str) -> dict[StageKey, StageTime]:
@@ -265,22 +355,48 @@ class History:
                 ).fetchall()
         except FileNotFoundError:
             return {}
-        return {(c, s): StageTime(c, s, d, p, t) for c, s, d, p, t in rows}
+        found: dict[StageKey, StageTime] = {}
+        bad: list[str] = []
+        for config, stage, duration, peak_mb, start in rows:
+            seconds, began, peak = number(duration), number(start), number(peak_mb)
+            if seconds is None or began is None or not _all_text(config, stage):
+                bad.append(f"{config!r:.80} {stage!r:.80} duration {duration!r:.40} start {start!r:.40}")
+                continue
+            found[(config, stage)] = StageTime(config, stage, seconds, peak, began)
+        self._skipped("duration", bad)
+        return found
 
-    def prune(self, keep: int, model: str | None = None, mode: str | None = None) -> int:
-        """Keep each config's last ``keep`` runs (of ``model``/``mode`` only, when given); the
-        number of runs removed."""
+    def prune(self, keep: int | None = None, model: str | None = None, mode: str | None = None,
+              retention: Retention | None = None) -> int:  # fmt: skip
+        """Keep each config's last ``keep`` runs, or (without ``keep``) what ``retention`` keeps (the
+        default policy: every night of the last 90 days, then one a week); of ``model``/``mode`` only,
+        when given. The file is compacted after (its space returned). The number of runs removed."""
+        policy = retention or Retention()
         with self._db(write=True) as db:
             before = db.execute("SELECT count(*) FROM runs").fetchone()[0]
-            for m, md, config in db.execute("SELECT DISTINCT model, mode, config FROM runs").fetchall():
-                if model in (None, m) and mode in (None, md):
-                    _prune(db, m, md, config, keep)
-            for m, md, config in db.execute("SELECT DISTINCT model, mode, config FROM reports").fetchall():
-                if model in (None, m) and mode in (None, md):
-                    _prune_reports(db, m, md, config, keep)
+            for table in ("runs", "reports"):
+                for m, md, config in db.execute(f"SELECT DISTINCT model, mode, config FROM {table}").fetchall():
+                    if model in (None, m) and mode in (None, md):
+                        where = "model = ? AND mode = ? AND config = ?"
+                        found = db.execute(f"SELECT run FROM {table} WHERE {where}", (m, md, config))
+                        runs = [r for (r,) in found if isinstance(r, str)]
+                        gone = _beyond(runs, keep) if keep is not None else policy.dropped(runs)
+                        db.executemany(
+                            f"DELETE FROM {table} WHERE {where} AND run = ?", [(m, md, config, r) for r in gone]
+                        )
             if model is None and mode is None:
-                _prune_matrix(db, keep)
-            return int(before - db.execute("SELECT count(*) FROM runs").fetchone()[0])
+                pages = [r for (r,) in db.execute("SELECT DISTINCT run FROM matrix") if isinstance(r, str)]
+                gone = _beyond(pages, keep) if keep is not None else policy.dropped(pages)
+                db.executemany("DELETE FROM matrix WHERE run = ?", [(r,) for r in gone])
+            db.execute("DELETE FROM figures WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.model = figures.model"
+                       " AND r.mode = figures.mode AND r.config = figures.config AND r.run = figures.run)")  # fmt: skip
+            removed = int(before - db.execute("SELECT count(*) FROM runs").fetchone()[0])
+        try:
+            with closing(sqlite3.connect(self.path, timeout=lock_wait(), isolation_level=None)) as db:
+                db.execute("VACUUM")  # pages freed by the deletes go back to the filesystem
+        except sqlite3.Error as exc:  # pruned all the same; the file shrinks at the next prune
+            self._warn(f"tipc: history {self.path}: pruned, but not compacted ({exc})")
+        return removed
 
     def runs(self) -> list[tuple[str, str, str, int, str, str]]:
         """(model, mode, config, runs, first run, last run) per config with figures."""
@@ -323,38 +439,65 @@ class History:
                 }
         for model, mode in dict.fromkeys((m, md) for m, md, config, *_ in self.summaries() if (md, config) != ("", "")):
             for report in reversed(self.reports(model, mode)):
+                try:
+                    summary = json.loads(report.text)
+                except (ValueError, RecursionError) as exc:
+                    self._skipped("report", [f"run {report.run} config {report.config} ({exc})"])
+                    continue
                 yield {"kind": "report", "model": model, "mode": mode, "run": report.run, "config": report.config,
-                       "summary": json.loads(report.text)}  # fmt: skip
+                       "summary": summary}  # fmt: skip
         for run, rows in reversed(self.matrix()):
             yield {"kind": "matrix", "run": run, "rows": [
                 {"config": r.config, "mode": r.mode, "verdict": r.verdict, "failures": list(r.failures),
                  "causes": list(r.causes)} for r in rows]}  # fmt: skip
 
 
+def _texts(stored: object) -> tuple[str, ...]:
+    """A matrix row's JSON list of texts; ``ValueError`` for anything else."""
+    items = json.loads(stored) if isinstance(stored, str) else None
+    if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+        raise ValueError(f"expected a JSON list of texts, found {stored!r:.60}")
+    return tuple(items)
+
+
+def _all_text(*values: object) -> bool:
+    return all(isinstance(v, str) for v in values)
+
+
 def _has(db: sqlite3.Connection, table: str) -> bool:
     return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone() is not None
 
 
-def _prune_reports(db: sqlite3.Connection, model: str, mode: str, config: str, keep: int) -> None:
-    db.execute(
-        "DELETE FROM reports WHERE model = ? AND mode = ? AND config = ? AND run IN (SELECT run FROM reports"
-        " WHERE model = ? AND mode = ? AND config = ? ORDER BY run DESC LIMIT -1 OFFSET ?)",
-        (model, mode, config, model, mode, config, keep),
-    )
+def _beyond(runs: Sequence[str], keep: int) -> list[str]:
+    """The runs beyond the newest ``keep``."""
+    return sorted(runs, reverse=True)[keep:]
 
 
-def _prune_matrix(db: sqlite3.Connection, keep: int) -> None:
-    db.execute(
-        "DELETE FROM matrix WHERE run IN (SELECT DISTINCT run FROM matrix ORDER BY run DESC LIMIT -1 OFFSET ?)", (keep,)
-    )
+@dataclass(frozen=True, slots=True)
+class Retention:
+    """How long the store keeps a config's nights: every night of the last ``daily_days`` days (counted
+    back from its newest night), then the newest night of each ISO week (``weekly``; none without it).
+    A night is dated by its run id (``20261201T013000Z-…``); one whose id names no date is kept."""
+
+    daily_days: int = 90
+    weekly: bool = True
+
+    def dropped(self, runs: Sequence[str]) -> list[str]:
+        dated = {r: d for r in runs if (d := run_date(r)) is not None}
+        if not dated:
+            return []
+        cutoff = max(dated.values()) - datetime.timedelta(days=self.daily_days)
+        weeks: dict[tuple[int, int], str] = {}
+        for run, day in sorted(dated.items()):
+            if day < cutoff:
+                weeks[day.isocalendar()[:2]] = run  # the newest of its week wins
+        kept = set(weeks.values()) if self.weekly else set()
+        return [r for r, day in dated.items() if day < cutoff and r not in kept]
 
 
-def _prune(db: sqlite3.Connection, model: str, mode: str, config: str, keep: int) -> None:
-    old = db.execute(
-        "SELECT run FROM runs WHERE model = ? AND mode = ? AND config = ? ORDER BY run DESC LIMIT -1 OFFSET ?",
-        (model, mode, config, keep),
-    ).fetchall()
-    for (run,) in old:
-        key = (model, mode, config, run)
-        db.execute("DELETE FROM figures WHERE model = ? AND mode = ? AND config = ? AND run = ?", key)
-        db.execute("DELETE FROM runs WHERE model = ? AND mode = ? AND config = ? AND run = ?", key)
+def run_date(run: str) -> datetime.date | None:
+    """The day a run id (or a report's start time) names: its first eight digits."""
+    try:
+        return datetime.datetime.strptime(run[:8], "%Y%m%d").date()
+    except ValueError:
+        return None

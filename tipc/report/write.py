@@ -55,6 +55,7 @@ from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
 from tipc.report.trend_store import TREND_FILE, as_stored, past_reports, record_run, run_figures, stage_times
 from tipc.report.trends import Regression, Trends, build_trends
 from tipc.results.folder import RECORDS, Warn, has_results, portable_root
+from tipc.results.outcome import Outcome, outcome_of
 from tipc.results.records import Status
 from tipc.run.criteria import Criteria
 from tipc.suites.registry import report_sections
@@ -223,6 +224,8 @@ def write_report(
     trends: TrendPolicy | None = DEFAULT_TRENDS,
     regression: Callable[[Regression], None] | None = None,
     criteria: Callable[[Criteria], None] | None = None,
+    fail_on_regression: bool = False,
+    outcome: Callable[[Outcome], None] | None = None,
 ) -> Path:
     """Render one run (one results dir per node) and return the path of its ``index.html``.
 
@@ -233,6 +236,8 @@ def write_report(
     ``trends`` (with ``history``): record this run's figures in the trend history and judge each
     against its earlier runs; ``regression`` hears of every figure that left its noise band.
     ``criteria`` hears what the page's verdict rests on (the console says it too).
+    ``fail_on_regression``: a regression fails the run (``--fail-on regression``), and the page's
+    badge says so; ``outcome`` hears that badge (``tipc report``'s exit status: one table).
     """
     runs: tuple[NodeRun, ...] = load_runs([Path(p) for p in results_dirs], warn)
     summary = summarize_runs(runs)
@@ -269,6 +274,15 @@ def write_report(
     )
     if criteria is not None and model.criteria is not None:
         criteria(model.criteria)
+    ids = run_ids(runs)
+    badge = outcome_of(
+        (r.status for r in records if not is_carried(r, ids)),
+        regressions=len(trend.regressions) if trend is not None else 0,
+        fail_on_regression=fail_on_regression,
+    )
+    model = replace(model, tally=replace(model.tally, overall=badge.value))
+    if outcome is not None:
+        outcome(Outcome(model.tally.overall))
     sections = tuple(s for results in results_dirs for s in report_sections(Path(results)))
     if sections:
         model = replace(model, sections=sections)

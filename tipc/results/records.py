@@ -36,7 +36,7 @@ class Status(str, Enum):
         BLOCKED is not one: its cause is, and counting both would count one failure twice.
         A run whose stages were only blocked (a prerequisite deselected with ``-k`` and its
         outputs missing) is *incomplete*, which the report says; its exit status is non-zero
-        all the same (``run_fails``).
+        all the same (``tipc.results.outcome``).
         """
         return self in (Status.FAILED, Status.TIMEOUT, Status.HUNG)
 
@@ -53,14 +53,6 @@ def run_verdict(statuses: Any) -> str:
     if any(s.is_failure for s in seen):
         return "failed"
     return "incomplete" if Status.BLOCKED in seen else "passed"
-
-
-def run_fails(statuses: Any) -> bool:
-    """The exit status's rule, both fronts: non-zero when a stage failed, timed out or hung, and
-    when a selected stage did not run for anything but a failure upstream (blocked: its
-    prerequisite deselected without outputs, an order another plugin changed): a run that did not
-    do what was asked does not pass. (A stage blocked by a failure adds nothing: its cause fails.)"""
-    return run_verdict(statuses) in ("failed", "incomplete")
 
 
 class RecordError(ValueError):

@@ -132,7 +132,11 @@ def past_reports(
 
 
 def as_stored(past: Iterable[PastRun]) -> tuple[ReportSummary, ...]:
-    return tuple(ReportSummary(p.summary.order or p.dir.name, p.summary.config, p.summary.to_json()) for p in past)
+    return tuple(
+        ReportSummary(p.summary.order or p.dir.name, config_key(p.summary.config) if p.summary.config else "",
+                      p.summary.to_json())
+        for p in past
+    )  # fmt: skip
 
 
 def record_run(

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tipc.errors import ResultsError, UsageError
+from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.files.write import under, write_atomic, writing
 from tipc.history.store import history_file
 from tipc.metrics.noise import DEFAULT_RUNS, TrendPolicy
@@ -54,7 +54,7 @@ from tipc.report.render import render, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
 from tipc.report.trend_store import TREND_FILE, as_stored, past_reports, record_run, run_figures, stage_times
 from tipc.report.trends import Regression, Trends, build_trends
-from tipc.results.folder import RECORDS, Warn, has_results, portable_root
+from tipc.results.folder import RECORDS, RUN_INFO, Warn, has_results, portable_root
 from tipc.results.outcome import Outcome, outcome_of
 from tipc.results.records import Status
 from tipc.run.criteria import Criteria
@@ -200,6 +200,18 @@ def _remember(
     return build_trends(current, history, anchors.stages, policy, unjudged)
 
 
+def _note_compared(runs: Sequence[NodeRun], run_id: str, warn: Warn) -> None:
+    """Each results folder's ``run.json`` names the earlier night its report compared with; its
+    ``folder`` stays where the records were written (their paths are relative to it)."""
+    for run in runs:
+        if run.info.compared_with == run_id:
+            continue
+        try:
+            write_atomic(run.source / RUN_INFO, replace(run.info, compared_with=run_id).to_json() + "\n")
+        except (OSError, OutputError) as exc:  # a read-only results folder: the page still says it
+            warn(f"tipc: {run.source / RUN_INFO} does not name the night compared with ({exc})")
+
+
 def update_latest(mode_dir: Path, name: str, title: str) -> None:
     link = mode_dir / LATEST
     tmp = mode_dir / f".{LATEST}.{os.getpid()}.tmp"
@@ -259,6 +271,8 @@ def write_report(
         past, imported = past_reports(_store(runs, mode_dir), mode_dir, summary.model, summary.mode, name, say)
     anchors = anchors_for(records)
     baseline = _baseline_from(Path(compare)) if compare is not None else _from_history(previous_run(past, summary))
+    if baseline is not None and baseline.summary.run_id:
+        _note_compared(runs, baseline.summary.run_id, say)
     trend = _remember(mode_dir, runs, summary, anchors, imported, trends, say) if history else None
     if trend is not None and regression is not None:
         for found in trend.regressions:

@@ -248,6 +248,9 @@ class RunInfo:
     partition: str = ""  # that split's fingerprint: the shards of one split share it (tipc merge checks)
     run_group: str = ""  # the night this shard or node belongs to: tipc merge joins one group's parts
     folder: str = ""  # where the results folder was when written: its records' paths are relative to it
+    target_commit: str = ""  # the full sha of the target repo's HEAD ("" when it is no git checkout)
+    target_dirty: bool = False  # its tracked files differed from that commit
+    compared_with: str = ""  # the run id of the earlier night its report compared with
     schema: int = SCHEMA
 
     def to_json(self) -> str:
@@ -295,6 +298,8 @@ _RUN_FIELDS = {
             "partition",
             "run_group",
             "folder",
+            "target_commit",
+            "compared_with",
         ),
         _Spec(_TEXT),
     ),
@@ -302,5 +307,5 @@ _RUN_FIELDS = {
     "node_rank": _Spec(_INT),
     "overrides": _Spec(_OBJECT),
     **dict.fromkeys(("nodes", "notes", "configs"), _Spec((list,), items=_TEXT)),
-    "ended": _Spec(_FLAG),
+    **dict.fromkeys(("ended", "target_dirty"), _Spec(_FLAG)),
 }

@@ -228,6 +228,7 @@ def test_a_night_with_a_planted_regression_fails_its_merge_step_when_asked(fake_
         assert done.returncode == 0, done.stdout + done.stderr
     planted = _night({**env, "TIPC_FAKE": "infer:slower=3"}, output, reports, "night-3")
     assert planted.returncode == 1 and "tipc: regression: " in planted.stderr, planted.stdout + planted.stderr
+    assert "tipc merge: the night regressed: " in planted.stderr  # the merge step gates too
     summary = reports / "rc" / MODE / "latest" / "index.html"
     assert 'data-overall="regressed"' in summary.read_text()
     reported = subprocess.run(

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from tipc.session.options import add_judging_options
+
     parser.add_argument(
         "results_dirs",
         nargs="+",
@@ -47,16 +47,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="report benchmark figures that moved by more than this (default: 10)",
     )
     add_judging_options(parser.add_argument)
-
-
-def add_judging_options(add: Callable[..., Any]) -> None:
-    """``--fail-on`` and the trend policy, as ``tipc run`` declares them."""
-    from tipc.session.options import every_option
-    from tipc.session.settings import JUDGING_FLAGS
-
-    for names, kwargs in every_option():
-        if names[0] in JUDGING_FLAGS:
-            add(*names, **kwargs)
 
 
 def run(args: argparse.Namespace) -> int:

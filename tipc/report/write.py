@@ -171,6 +171,7 @@ def _remember(
     imported: Sequence[PastRun],
     policy: TrendPolicy | None,
     warn: Warn,
+    record: bool = True,
 ) -> Trends | None:
     """This run's figures and summary into the history store (beside the results:
     ``tipc.history.store``), with ``imported`` (earlier reports' summaries the store did not have
@@ -188,7 +189,7 @@ def _remember(
     reports = as_stored([*imported, PastRun(mode_dir / summary.order, summary)])
     history = record_run(
         _store(runs, mode_dir), mode_dir / TREND_FILE, head.model, head.mode, current, stage_times(own), keep, warn,
-        write=not one_shard, reports=reports,
+        write=record and not one_shard, reports=reports,
     )  # fmt: skip
     if policy is None:
         return None
@@ -210,6 +211,21 @@ def _note_compared(runs: Sequence[NodeRun], run_id: str, warn: Warn) -> None:
             write_atomic(run.source / RUN_INFO, replace(run.info, compared_with=run_id).to_json() + "\n")
         except (OSError, OutputError) as exc:  # a read-only results folder: the page still says it
             warn(f"tipc: {run.source / RUN_INFO} does not name the night compared with ({exc})")
+
+
+def judge_night(
+    results_dirs: Sequence[Path], policy: TrendPolicy, fail_on_regression: bool, warn: Warn
+) -> tuple[Outcome, int]:
+    """A night's outcome and how many figures regressed, judged against the history without writing
+    anything (``tipc merge``: the report that follows records the night)."""
+    runs = load_runs([Path(p) for p in results_dirs], warn)
+    records = all_records(runs)
+    trend = _remember(Path(results_dirs[0]), runs, summarize_runs(runs), anchors_for(records), (), policy, warn,
+                      record=False)  # fmt: skip
+    found = len(trend.regressions) if trend is not None else 0
+    ids = run_ids(runs)
+    own = (r.status for r in records if not is_carried(r, ids))
+    return outcome_of(own, regressions=found, fail_on_regression=fail_on_regression), found
 
 
 def update_latest(mode_dir: Path, name: str, title: str) -> None:

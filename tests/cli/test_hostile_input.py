@@ -113,6 +113,7 @@ def test_a_trend_history_that_never_ends_is_left_alone(command, tmp_path, make):
 
 
 def failed_stage_with_log(tmp_path: Path, log: str) -> Path:
+    """A run whose failed stage names ``log``: its report's badge, and so ``tipc report``'s exit status, is 1."""
     writer = ResultsWriter(tmp_path / "repo" / "test_tipc" / "output" / "m" / MODE)
     record = writer.add("c", "train", Status.FAILED)
     writer.records[-1] = record.__class__(**{**record.__dict__, "log": log, "cwd": str(tmp_path / "repo")})
@@ -125,14 +126,14 @@ def test_a_record_naming_a_system_file_as_its_log_does_not_embed_it(command, tmp
     results = failed_stage_with_log(tmp_path, str(secret))
     code, out, _ = command("report")(str(results), "--out", str(tmp_path / "reports"))
     page = Path(out.strip()).read_text()
-    assert code == 0 and "the-secret-line" not in page and "outside the run" in page
+    assert code == 1 and "the-secret-line" not in page and "outside the run" in page
 
 
 def test_a_log_inside_the_repo_is_shown(command, tmp_path):
     results = failed_stage_with_log(tmp_path, str(tmp_path / "repo" / "train.log"))
     (tmp_path / "repo" / "train.log").write_text("the-own-line\n")
     code, out, _ = command("report")(str(results), "--out", str(tmp_path / "reports"))
-    assert code == 0 and "the-own-line" in Path(out.strip()).read_text()
+    assert code == 1 and "the-own-line" in Path(out.strip()).read_text()
 
 
 @pytest.mark.parametrize("make", [_fifo, _dev_zero], ids=["fifo", "dev-zero"])
@@ -141,7 +142,7 @@ def test_a_record_whose_log_never_ends_is_reported_at_once(command, tmp_path, ma
     results = failed_stage_with_log(tmp_path, str(log))
     make(log)
     code, out, _ = without_hanging(lambda: command("report")(str(results), "--out", str(tmp_path / "reports")))
-    assert code == 0 and Path(out.strip()).is_file()
+    assert code == 1 and Path(out.strip()).is_file()
 
 
 def test_a_stage_that_turns_its_log_into_dev_zero_keeps_its_record_and_the_run_ends(command, fake_repo, monkeypatch):

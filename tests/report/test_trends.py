@@ -98,6 +98,7 @@ def test_two_runs_show_trends_but_judge_nothing_and_say_so(tmp_path):
     assert found == [] and not doc.find_all(id="regressions")
     assert {v for v, _, _ in rows(doc)} == {"learning"}
     assert "judged once it has 5 earlier runs; this config has 1 so far" in doc.find(id="trend-rule").text
+    assert "1 of 5 runs: 4 more night(s) to judge" in doc.find(id="trend-table").text  # each figure says it too
     spark = doc.find(id="trend-table").find("svg", cls="spark")
     assert len(spark.find("polyline").attrs["points"].split()) == 2 and not spark.find_all("rect")
     assert doc.find("nav", cls="toc").find("a", href="#trends")

@@ -200,3 +200,42 @@ def test_merge_shards_fails_when_there_is_nothing_to_merge(tmp_path):
         check=False,
     )
     assert done.returncode == 1 and "no <model>/<mode>/shards/<run group>/shard<K>/ results under" in done.stderr
+
+
+def _night(env: dict[str, str], output: Path, reports: Path, group: str) -> subprocess.CompletedProcess[str]:
+    """One night of the sharded recipe on one shard: run-shard.sh, then merge-shards.sh's exit status."""
+    env = {**env, "TIPC_RUN_GROUP": group, "TIPC_SHARD": "1/1"}
+    shard = subprocess.run(
+        ["bash", str(NIGHTLY / "run-shard.sh"), "--tipc-python", sys.executable, "-q", "--tipc-no-report"],
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert shard.returncode == 0, shard.stdout + shard.stderr
+    return subprocess.run(
+        ["bash", str(NIGHTLY / "merge-shards.sh"), str(output), str(reports)],
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+
+@pytest.mark.slow  # three nights of the recipe
+def test_a_night_with_a_planted_regression_fails_its_merge_step_when_asked(fake_repo, tmp_path):
+    path = fake_repo / CONFIG_DIR / "a.txt"
+    path.write_text(variant({"model_name": "rc", "Global.auto_cast": "fp32"}))  # with its benchmark figures
+    configs = tmp_path / "configs.txt"
+    configs.write_text(f"{path}\n")
+    env = {**os.environ, "TIPC_CONFIGS": str(configs), "TIPC_MODE": MODE, "TIPC_PYTHON": sys.executable}
+    env |= {"TIPC_TREND_MIN_RUNS": "2", "TIPC_FAIL_ON": "regression"}
+    output, reports = fake_repo / "test_tipc" / "output", tmp_path / "reports"
+    for night in ("night-1", "night-2"):
+        done = _night(env, output, reports, night)
+        assert done.returncode == 0, done.stdout + done.stderr
+    planted = _night({**env, "TIPC_FAKE": "infer:slower=3"}, output, reports, "night-3")
+    assert planted.returncode == 1 and "tipc: regression: " in planted.stderr, planted.stdout + planted.stderr
+    assert "tipc merge: the night regressed: " in planted.stderr  # the merge step gates too
+    summary = reports / "rc" / MODE / "latest" / "index.html"
+    assert 'data-overall="regressed"' in summary.read_text()
+    reported = subprocess.run(
+        ["bash", str(NIGHTLY / "merge-shards.sh"), str(output), str(reports)],
+        env={**env, "TIPC_FAIL_ON": "none", "TIPC_RUN_GROUP": "night-3"},
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert reported.returncode == 0, reported.stdout + reported.stderr  # reported, not failing, when not asked

@@ -18,5 +18,5 @@ def seed_nights(store: Path, model: str, mode: str, nights: int) -> Path:
     fixed = {key: value for key, value in run.figures.items() if key[2] != "peak_rss_mb"}
     copies = [replace(run, run=f"20000101T0000{n:02d}Z-{n:08x}", figures=fixed) for n in range(nights)]
     history.prune(0, model, mode)
-    history.record_run(model, mode, copies, (), nights)
+    history.record_run(model, mode, copies, ())
     return store

@@ -1,8 +1,11 @@
 """``tipc merge DIR... [--out DIR] [--run-group ID]``: one night's nodes (or shards) → one results directory.
 
-Exit 0: every part of the group reported and was merged; 1: merged, but the group is incomplete
-(a shard of its split or a node of its list did not report: named on stderr and in the merged
-``run.json``'s notes); 2: nothing merged (parts that disagree, no part of the group).
+Exit 0: every part of the group reported and was merged, and the night it makes passed; 1: merged,
+but the group is incomplete (a shard of its split or a node of its list did not report: named on
+stderr and in the merged ``run.json``'s notes), or the night failed (a stage failed; with
+``--fail-on regression``, ``TIPC_FAIL_ON`` or ``[tool.tipc]``, a figure regressed against the history,
+read but not written: the report that follows records the night); 2: nothing merged (parts that
+disagree, no part of the group). The exit status of a night is ``tipc.results.outcome``'s table.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from tipc.session.options import add_judging_options
+
     parser.add_argument(
         "dirs",
         nargs="+",
@@ -32,11 +37,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the night to merge (run.json's run_group; default: the group of the part that started last); "
         "parts of other groups are set aside and named",
     )
+    add_judging_options(parser.add_argument)
 
 
 def run(args: argparse.Namespace) -> int:
     from tipc.cluster.merge import merge
+    from tipc.report.write import judge_night
+    from tipc.session.settings import resolve_judging
 
+    fail_on, trends = resolve_judging(lambda dest: getattr(args, dest))
     merged = merge(args.dirs, args.out, args.run_group)
     group = f"run group {merged.group}: " if merged.group else "no run group (parts of any night look alike): "
     print(f"tipc merge: {group}{merged.parts} {merged.kind}(s), {merged.records} record(s) -> {merged.path}")
@@ -49,4 +58,10 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    return 0
+    night, regressions = judge_night(
+        [merged.path], trends, "regression" in fail_on, lambda line: print(line, file=sys.stderr)
+    )
+    if night.exit_status:
+        found = f": {regressions} regression(s)" if regressions else ""
+        print(f"tipc merge: the night {night.value}{found}", file=sys.stderr)
+    return night.exit_status

@@ -1,12 +1,20 @@
-"""``tipc report RESULTS_DIR… [--out reports] [--compare DIR]``: render the HTML report, print its path."""
+"""``tipc report RESULTS_DIR… [--out reports] [--compare DIR] [--fail-on regression]``: render the HTML
+report, print its path.
+
+Exit status: the page's badge (``tipc.results.outcome``): 0 passed, 1 failed, incomplete, or regressed
+(a figure regressed and ``--fail-on regression``, ``TIPC_FAIL_ON`` or ``[tool.tipc]`` asks for it).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from tipc.session.options import add_judging_options
+
     parser.add_argument(
         "results_dirs",
         nargs="+",
@@ -38,13 +46,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PERCENT",
         help="report benchmark figures that moved by more than this (default: 10)",
     )
+    add_judging_options(parser.add_argument)
 
 
 def run(args: argparse.Namespace) -> int:
     from tipc.report import write_report
+    from tipc.results.outcome import Outcome
+    from tipc.session.settings import resolve_judging
 
+    fail_on, trends = resolve_judging(lambda dest: getattr(args, dest))
+    outcome: list[Outcome] = []
     index = write_report(
-        args.results_dirs, args.out, args.compare, history=args.history, threshold=args.threshold / 100.0
+        args.results_dirs,
+        args.out,
+        args.compare,
+        history=args.history,
+        threshold=args.threshold / 100.0,
+        trends=trends,
+        regression=lambda found: print(f"tipc: regression: {found.message()}", file=sys.stderr),
+        fail_on_regression="regression" in fail_on,
+        outcome=outcome.append,
     )
     print(index)
-    return 0
+    return outcome[0].exit_status

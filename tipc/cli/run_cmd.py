@@ -5,7 +5,7 @@ failed stage's log tail, the summary paragraph and the HTML report's path
 (``--report-dir``, default ``./reports``), and the matrix report's over several configs.
 A config that cannot be planned is one line, before anything runs; the others run.
 Exit status: 0 when no stage failed, timed out or hung, none was blocked (a selected stage that did
-not run: ``run_fails``) and every config planned (and, with
+not run: ``tipc.results.outcome``) and every config planned (and, with
 ``--fail-on regression``, no benchmark figure left its noise band), 1 otherwise,
 2 for bad options, 5 for a dry run (every command printed, nothing ran: never 0, which reads as
 a pass), 130 when interrupted (results so far are kept). A stdout closed before the
@@ -44,8 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tipc.errors import OutputError
     from tipc.proc.executor import ProcessExecutor, sigterm_as_interrupt
+    from tipc.results.outcome import Outcome
     from tipc.run import legacy
-    from tipc.session.lifecycle import TipcSession, Verdict, verdict
+    from tipc.session.lifecycle import TipcSession, verdict
     from tipc.session.preflight import failure_message
     from tipc.session.problems import no_stage, selection_line, split
     from tipc.session.settings import resolve_settings
@@ -96,9 +97,9 @@ def run(args: argparse.Namespace) -> int:
               "shown is in the logs, the results and the report", file=sys.stderr)  # fmt: skip
     config_errors = any(p.is_error for p in problems)
     result = verdict(session, interrupted=interrupted, stopped=stopped, config_errors=config_errors)
-    if result is Verdict.DRY_RUN:
-        _print(f"tipc: dry run: every command was printed; nothing ran (exit status {result.exit_code}).")
-    return result.exit_code
+    if result is Outcome.DRY_RUN:
+        _print(f"tipc: dry run: every command was printed; nothing ran (exit status {result.exit_status}).")
+    return result.exit_status
 
 
 def _results(session: TipcSession) -> None:

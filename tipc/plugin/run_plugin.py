@@ -24,13 +24,14 @@ from tipc.plugin.order import ChainOrder
 from tipc.plugin.pytest_cache import CacheGuard
 from tipc.plugin.timeouts import PytestTimeout
 from tipc.proc.executor import ProcessExecutor, sigterm_as_interrupt
-from tipc.results.records import Status, run_fails
+from tipc.results.outcome import DRY_RUN_EXIT
+from tipc.results.records import Status
 from tipc.run import legacy
-from tipc.run.plan_run import DRY_RUN, DRY_RUN_EXIT
+from tipc.run.plan_run import DRY_RUN
 from tipc.run.summary import run_paragraph
 from tipc.schedule.devices import worker_index
 from tipc.session.layers import ini_layer
-from tipc.session.lifecycle import TipcSession
+from tipc.session.lifecycle import TipcSession, verdict
 from tipc.session.matrix import cause_history, write_matrix
 from tipc.session.options import respell
 from tipc.session.preflight import failure_message
@@ -218,15 +219,11 @@ class TipcPlugin:
         self._end()
         if self.session.empty_shard and session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
             session.exitstatus = pytest.ExitCode.OK  # more parts than chains: this one had nothing to run
-        if self.settings.run.dry_run and session.exitstatus == pytest.ExitCode.OK:
-            session.exitstatus = DRY_RUN_EXIT  # every item skipped, nothing ran: no green for CI
-        if (
-            self.session.owner
-            and session.exitstatus == pytest.ExitCode.OK
-            and (self.session.fails_on_findings() or run_fails(r.status for r in self.session.records()))
-        ):
-            # --fail-on regression, or a selected stage blocked with no failure upstream: pytest's status says so
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        if session.exitstatus == pytest.ExitCode.OK and (self.session.owner or self.settings.run.dry_run):
+            # The same table as tipc run's: --fail-on regression, a selected stage blocked with no failure
+            # upstream, a dry run (every item skipped, nothing ran: no green for CI) say so in pytest's status.
+            outcome = verdict(self.session, interrupted=False, stopped=False, config_errors=False)
+            session.exitstatus = outcome.exit_status
 
     def _end(self, report: bool = True) -> None:
         """End the run once: its folders, ``run.json``, the watchdog, then its reports."""

@@ -21,6 +21,7 @@ from typing import Any
 
 from tipc.errors import ResultsError
 from tipc.files import read
+from tipc.history.keys import config_key
 from tipc.report.figures import FIGURE_BY_KEY, stage_figures
 from tipc.report.load import RunIds, is_carried
 from tipc.report.model import Comparison, FigureMove, NotCompared, StageChange
@@ -333,14 +334,15 @@ def read_history(mode_dir: Path, current: str, warn: Warn) -> tuple[PastRun, ...
 
 
 def previous_run(history: Sequence[PastRun], current: RunSummary) -> PastRun | None:
-    """The newest run before ``current`` of the same model, mode and config. A summary that names
-    no config (schema 1) stands for any config of its model and mode."""
+    """The newest run before ``current`` of the same model, mode and config, wherever either was
+    checked out (``config_key``: a new CI runner, another build folder is the same config). A summary
+    that names no config (schema 1) stands for any config of its model and mode."""
     for past in history:  # newest first
         s = past.summary
         if (
             s.order < current.order
             and (s.model, s.mode) == (current.model, current.mode)
-            and (not s.config or not current.config or s.config == current.config)
+            and (not s.config or not current.config or config_key(s.config) == config_key(current.config))
         ):
             return past
     return None

@@ -76,7 +76,7 @@ class Tally:
 
     counts: tuple[tuple[str, int], ...]  # every Status value, in Status order
     total: int
-    overall: str  # results.records.run_verdict: "passed" | "failed" | "incomplete" | "empty"
+    overall: str  # a tipc.results.outcome.Outcome value: passed, failed, incomplete, regressed or empty
     carried: tuple[tuple[str, int], ...] = ()  # carried-over records by status, only statuses present
 
     @property

@@ -112,7 +112,7 @@ Past = list[tuple[str, dict[HistoryKey, Earlier]]]  # run id and its rows, newes
 def _stored(store: Path, current: str, warn: Warn) -> Past | None:
     """The store's runs before ``current`` (at most ``LOOK_BACK``); None when it has none yet."""
     try:
-        stored = History(store).matrix(current, LOOK_BACK)
+        stored = History(store, warn).matrix(current, LOOK_BACK)
     except (HistoryError, OSError) as exc:
         warn(f"tipc: matrix history {store} not read ({exc}); no earlier run to compare with")
         return []
@@ -132,13 +132,13 @@ def past_runs(matrix_dir: Path, current: str, warn: Warn, store: Path | None = N
 def remember(store: Path, matrix_dir: Path, run_id: str, rows: Sequence[OverviewRow], warn: Warn) -> None:
     """This page's rows into the store, in one transaction with the pages' summaries before the
     store when it has none yet. A store that does not work is left as it is, with a warning."""
-    history = History(store)
+    history = History(store, warn)
     try:
         imported = [] if history.matrix(limit=1) else list(_summaries(matrix_dir, run_id, lambda _: None))
         pages = {run: [MatrixRow(c, m, e.verdict, e.failures, e.causes) for (c, m), e in entries.items()]
                  for run, entries in imported}  # fmt: skip
         pages[run_id] = [MatrixRow(r.config, r.mode, r.verdict, r.failures, r.causes) for r in rows]
-        history.record_matrix(pages, LOOK_BACK)
+        history.record_matrix(pages)
     except (HistoryError, OSError) as exc:
         warn(f"tipc: matrix history {store} not written ({exc})")
 

@@ -4,8 +4,8 @@ history store (``tipc.history.store``), and the trend series and earlier summari
 A run gives a ``RunFigures`` per config (configs of one model share a results folder and a report,
 not a history). Only stages that passed in the run itself give figures (a failed stage's numbers
 are no baseline, a carried record is an earlier run's); its stages that ran give the durations the
-next night's split balances by. Each config keeps its last ``keep`` runs; re-rendering a run
-replaces its figures.
+next night's split balances by. The store keeps every run (``tipc history prune`` applies its
+retention policy); a report reads each config's last ``keep``. Re-rendering a run replaces its figures.
 
 Before the store, the history was ``trends.jsonl`` in the report's mode folder, one JSON line per
 run and config::
@@ -120,7 +120,7 @@ def past_reports(
     the store's (none to import), else (a store without any yet) the ``summary.json`` files beside
     the reports in ``mode_dir`` (all of them)."""
     try:
-        stored = History(store).reports(model, mode)
+        stored = History(store, warn).reports(model, mode)
     except (HistoryError, OSError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         warn(f"tipc: report history {store} not read ({reason}); no earlier run to compare with")
@@ -132,7 +132,11 @@ def past_reports(
 
 
 def as_stored(past: Iterable[PastRun]) -> tuple[ReportSummary, ...]:
-    return tuple(ReportSummary(p.summary.order or p.dir.name, p.summary.config, p.summary.to_json()) for p in past)
+    return tuple(
+        ReportSummary(p.summary.order or p.dir.name, config_key(p.summary.config) if p.summary.config else "",
+                      p.summary.to_json())
+        for p in past
+    )  # fmt: skip
 
 
 def record_run(
@@ -152,14 +156,14 @@ def record_run(
     ones read from report folders once); return the model and mode's figure history with it.
     ``write=False``: the history as it would be, the store left as it is. ``legacy``: a
     ``trends.jsonl`` to read into the store when it has nothing of this model and mode yet."""
-    history = History(store)
+    history = History(store, warn)
     try:
         earlier = history.series(model, mode)
         imported = () if earlier else read_legacy(legacy, warn)
         if write:
             # A run without figures (nothing passed) adds no history; the report still shows the config's.
-            history.record_run(model, mode, [*imported, *(e for e in run if e.figures)], stages, keep, reports)
-            return history.series(model, mode)
+            history.record_run(model, mode, [*imported, *(e for e in run if e.figures)], stages, reports)
+            return bounded(history.series(model, mode), keep)
     except (HistoryError, OSError) as exc:  # left as it is: never written over
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         warn(f"tipc: trend history {store} not read ({reason}); trends judge this run alone")

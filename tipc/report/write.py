@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tipc.errors import ResultsError, UsageError
+from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.files.write import under, write_atomic, writing
 from tipc.history.store import history_file
 from tipc.metrics.noise import DEFAULT_RUNS, TrendPolicy
@@ -54,7 +54,8 @@ from tipc.report.render import render, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
 from tipc.report.trend_store import TREND_FILE, as_stored, past_reports, record_run, run_figures, stage_times
 from tipc.report.trends import Regression, Trends, build_trends
-from tipc.results.folder import RECORDS, Warn, has_results, portable_root
+from tipc.results.folder import RECORDS, RUN_INFO, Warn, has_results, portable_root
+from tipc.results.outcome import Outcome, outcome_of
 from tipc.results.records import Status
 from tipc.run.criteria import Criteria
 from tipc.suites.registry import report_sections
@@ -170,6 +171,7 @@ def _remember(
     imported: Sequence[PastRun],
     policy: TrendPolicy | None,
     warn: Warn,
+    record: bool = True,
 ) -> Trends | None:
     """This run's figures and summary into the history store (beside the results:
     ``tipc.history.store``), with ``imported`` (earlier reports' summaries the store did not have
@@ -187,7 +189,7 @@ def _remember(
     reports = as_stored([*imported, PastRun(mode_dir / summary.order, summary)])
     history = record_run(
         _store(runs, mode_dir), mode_dir / TREND_FILE, head.model, head.mode, current, stage_times(own), keep, warn,
-        write=not one_shard, reports=reports,
+        write=record and not one_shard, reports=reports,
     )  # fmt: skip
     if policy is None:
         return None
@@ -197,6 +199,33 @@ def _remember(
         if r.status is not Status.PASSED
     }
     return build_trends(current, history, anchors.stages, policy, unjudged)
+
+
+def _note_compared(runs: Sequence[NodeRun], run_id: str, warn: Warn) -> None:
+    """Each results folder's ``run.json`` names the earlier night its report compared with; its
+    ``folder`` stays where the records were written (their paths are relative to it)."""
+    for run in runs:
+        if run.info.compared_with == run_id:
+            continue
+        try:
+            write_atomic(run.source / RUN_INFO, replace(run.info, compared_with=run_id).to_json() + "\n")
+        except (OSError, OutputError) as exc:  # a read-only results folder: the page still says it
+            warn(f"tipc: {run.source / RUN_INFO} does not name the night compared with ({exc})")
+
+
+def judge_night(
+    results_dirs: Sequence[Path], policy: TrendPolicy, fail_on_regression: bool, warn: Warn
+) -> tuple[Outcome, int]:
+    """A night's outcome and how many figures regressed, judged against the history without writing
+    anything (``tipc merge``: the report that follows records the night)."""
+    runs = load_runs([Path(p) for p in results_dirs], warn)
+    records = all_records(runs)
+    trend = _remember(Path(results_dirs[0]), runs, summarize_runs(runs), anchors_for(records), (), policy, warn,
+                      record=False)  # fmt: skip
+    found = len(trend.regressions) if trend is not None else 0
+    ids = run_ids(runs)
+    own = (r.status for r in records if not is_carried(r, ids))
+    return outcome_of(own, regressions=found, fail_on_regression=fail_on_regression), found
 
 
 def update_latest(mode_dir: Path, name: str, title: str) -> None:
@@ -223,6 +252,8 @@ def write_report(
     trends: TrendPolicy | None = DEFAULT_TRENDS,
     regression: Callable[[Regression], None] | None = None,
     criteria: Callable[[Criteria], None] | None = None,
+    fail_on_regression: bool = False,
+    outcome: Callable[[Outcome], None] | None = None,
 ) -> Path:
     """Render one run (one results dir per node) and return the path of its ``index.html``.
 
@@ -233,6 +264,8 @@ def write_report(
     ``trends`` (with ``history``): record this run's figures in the trend history and judge each
     against its earlier runs; ``regression`` hears of every figure that left its noise band.
     ``criteria`` hears what the page's verdict rests on (the console says it too).
+    ``fail_on_regression``: a regression fails the run (``--fail-on regression``), and the page's
+    badge says so; ``outcome`` hears that badge (``tipc report``'s exit status: one table).
     """
     runs: tuple[NodeRun, ...] = load_runs([Path(p) for p in results_dirs], warn)
     summary = summarize_runs(runs)
@@ -254,6 +287,8 @@ def write_report(
         past, imported = past_reports(_store(runs, mode_dir), mode_dir, summary.model, summary.mode, name, say)
     anchors = anchors_for(records)
     baseline = _baseline_from(Path(compare)) if compare is not None else _from_history(previous_run(past, summary))
+    if baseline is not None and baseline.summary.run_id:
+        _note_compared(runs, baseline.summary.run_id, say)
     trend = _remember(mode_dir, runs, summary, anchors, imported, trends, say) if history else None
     if trend is not None and regression is not None:
         for found in trend.regressions:
@@ -269,6 +304,15 @@ def write_report(
     )
     if criteria is not None and model.criteria is not None:
         criteria(model.criteria)
+    ids = run_ids(runs)
+    badge = outcome_of(
+        (r.status for r in records if not is_carried(r, ids)),
+        regressions=len(trend.regressions) if trend is not None else 0,
+        fail_on_regression=fail_on_regression,
+    )
+    model = replace(model, tally=replace(model.tally, overall=badge.value))
+    if outcome is not None:
+        outcome(Outcome(model.tally.overall))
     sections = tuple(s for results in results_dirs for s in report_sections(Path(results)))
     if sections:
         model = replace(model, sections=sections)

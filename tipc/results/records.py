@@ -36,7 +36,7 @@ class Status(str, Enum):
         BLOCKED is not one: its cause is, and counting both would count one failure twice.
         A run whose stages were only blocked (a prerequisite deselected with ``-k`` and its
         outputs missing) is *incomplete*, which the report says; its exit status is non-zero
-        all the same (``run_fails``).
+        all the same (``tipc.results.outcome``).
         """
         return self in (Status.FAILED, Status.TIMEOUT, Status.HUNG)
 
@@ -53,14 +53,6 @@ def run_verdict(statuses: Any) -> str:
     if any(s.is_failure for s in seen):
         return "failed"
     return "incomplete" if Status.BLOCKED in seen else "passed"
-
-
-def run_fails(statuses: Any) -> bool:
-    """The exit status's rule, both fronts: non-zero when a stage failed, timed out or hung, and
-    when a selected stage did not run for anything but a failure upstream (blocked: its
-    prerequisite deselected without outputs, an order another plugin changed): a run that did not
-    do what was asked does not pass. (A stage blocked by a failure adds nothing: its cause fails.)"""
-    return run_verdict(statuses) in ("failed", "incomplete")
 
 
 class RecordError(ValueError):
@@ -256,6 +248,9 @@ class RunInfo:
     partition: str = ""  # that split's fingerprint: the shards of one split share it (tipc merge checks)
     run_group: str = ""  # the night this shard or node belongs to: tipc merge joins one group's parts
     folder: str = ""  # where the results folder was when written: its records' paths are relative to it
+    target_commit: str = ""  # the full sha of the target repo's HEAD ("" when it is no git checkout)
+    target_dirty: bool = False  # its tracked files differed from that commit
+    compared_with: str = ""  # the run id of the earlier night its report compared with
     schema: int = SCHEMA
 
     def to_json(self) -> str:
@@ -303,6 +298,8 @@ _RUN_FIELDS = {
             "partition",
             "run_group",
             "folder",
+            "target_commit",
+            "compared_with",
         ),
         _Spec(_TEXT),
     ),
@@ -310,5 +307,5 @@ _RUN_FIELDS = {
     "node_rank": _Spec(_INT),
     "overrides": _Spec(_OBJECT),
     **dict.fromkeys(("nodes", "notes", "configs"), _Spec((list,), items=_TEXT)),
-    "ended": _Spec(_FLAG),
+    **dict.fromkeys(("ended", "target_dirty"), _Spec(_FLAG)),
 }

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tipc.history.keys import config_key
+from tipc.history.provenance import TargetCommit, target_commit
 from tipc.plan.model import IN_HARNESS, InferCase, Plan, Skipped, Stage
 from tipc.plan.naming import kind_of
 from tipc.proc.child import Ending
@@ -52,9 +53,6 @@ class RunSettings:
 
 
 DRY_RUN = "dry run: not run"
-# A dry run's exit status on both fronts when nothing failed to plan: never 0, which CI reads as
-# green; pytest's own "no tests ran" (NO_TESTS_COLLECTED), since none did.
-DRY_RUN_EXIT = 5
 
 
 def _mb(kb: int | None) -> float | None:
@@ -113,6 +111,7 @@ class PlanRun:
         self.notes: list[str] = []  # decided during the run (preflight lines), for run.json
         self.warnings: list[str] = []  # for the front to show: an earlier run found interrupted
         self._history: dict[str, float] | None = None  # stage id -> its last duration, read once
+        self.target = TargetCommit()  # the target repo's commit, asked once when the run begins
 
     # --- run files: written by the one process that owns the run (not by xdist workers) ---
 
@@ -145,6 +144,8 @@ class PlanRun:
             shard=self.plan.shard,
             partition=self.plan.partition,
             run_group=self.plan.run_group,
+            target_commit=self.target.sha,
+            target_dirty=self.target.dirty,
         )
 
     def begin(self) -> None:
@@ -154,6 +155,7 @@ class PlanRun:
         self.start = time.time()
         if not self.settings.dry_run:
             self._facts = facts_in_background(self.plan.python)
+            self.target = target_commit(self.cwd)
             found = self.results.begin(self.run_info())
             if found is not None:
                 self._clean_up(found)

@@ -58,7 +58,7 @@ def read_history(folders: Iterable[Path], warn: Warn | None = None) -> dict[Stag
     wanted = [Path(p) for p in folders]
     for store, mode in dict.fromkeys((history_file(p, p.parent.name, p.name, p), p.name) for p in wanted):
         try:
-            found = History(store).measured(mode)
+            found = History(store, warn).measured(mode)
         except (HistoryError, OSError) as exc:
             (warn or (lambda _: None))(f"tipc: history {store} not read ({exc}); durations from the results folders")
             continue

@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,8 +30,9 @@ from tipc.plan import Plan, Skipped, Stage
 from tipc.proc.executor import Executor
 from tipc.proc.watchdog import Watchdog, start_watchdog
 from tipc.results.folder import ResultsDir, new_run_id
-from tipc.results.records import StageRecord, run_fails
-from tipc.run.plan_run import DRY_RUN_EXIT, PlanRun
+from tipc.results.outcome import Outcome, outcome_of
+from tipc.results.records import StageRecord
+from tipc.run.plan_run import PlanRun
 from tipc.run.probe import cannot_run
 from tipc.schedule import folders, hostlock
 from tipc.schedule.runner import SlotRunner, start_scheduler
@@ -288,26 +288,14 @@ class TipcSession:
         return "regression" in self.settings.fail_on and bool(self.regressions)
 
 
-class Verdict(Enum):
-    """What a whole run came to, as both fronts tell it (``tipc run``'s exit status)."""
-
-    PASSED = 0  # every stage that ran passed (or was skipped), every config planned
-    FAILED = 1  # a stage failed, timed out or hung; a config could not be planned; the doctor failed;
-    #             a preflight or a full disk stopped the run; --fail-on regression found one
-    DRY_RUN = DRY_RUN_EXIT  # every command printed, nothing ran: never 0, which a CI reader takes for a pass
-    INTERRUPTED = 130  # Ctrl-C or SIGTERM: the results so far are kept
-
-    @property
-    def exit_code(self) -> int:
-        return int(self.value)
-
-
-def verdict(session: TipcSession, *, interrupted: bool, stopped: bool, config_errors: bool) -> Verdict:
-    """The run's verdict once it ended: ``stopped`` before its stages ran out (a preflight, a full
-    disk); ``config_errors``: a config could not be planned."""
-    if interrupted:
-        return Verdict.INTERRUPTED
-    failing = run_fails(r.status for r in session.records())  # a failure, or a stage blocked without one
-    if stopped or config_errors or session.doctor_failed() or failing or session.fails_on_findings():
-        return Verdict.FAILED
-    return Verdict.DRY_RUN if session.settings.run.dry_run else Verdict.PASSED
+def verdict(session: TipcSession, *, interrupted: bool, stopped: bool, config_errors: bool) -> Outcome:
+    """The run's outcome once it ended (its exit status: ``Outcome.exit_status``, both fronts): ``stopped``
+    before its stages ran out (a preflight, a full disk); ``config_errors``: a config could not be planned."""
+    return outcome_of(
+        (r.status for r in session.records()),
+        regressions=len(session.regressions),
+        fail_on_regression="regression" in session.settings.fail_on,
+        stopped=stopped or config_errors or session.doctor_failed(),
+        dry_run=session.settings.run.dry_run,
+        interrupted=interrupted,
+    )

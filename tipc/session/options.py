@@ -317,6 +317,17 @@ def add_plan_options(add: Callable[..., Any]) -> None:
     add_cluster_options(add)
 
 
+JUDGING_FLAGS = ("--fail-on", "--trend-runs", "--noise-k", "--trend-min-runs")
+
+
+def add_judging_options(add: Callable[..., Any]) -> None:
+    """``--fail-on`` and the trend policy, as ``tipc run`` declares them: for the commands that judge a
+    night they did not run (``tipc merge``, ``tipc report``)."""
+    for names, kwargs in RUN_OPTIONS:
+        if names[0] in JUDGING_FLAGS:
+            add(*names, **kwargs)
+
+
 def add_options(add: Callable[..., Any]) -> None:
     add_plan_options(add)
     for names, kwargs in (*RUN_OPTIONS, *SCHEDULE_OPTIONS):

@@ -61,7 +61,13 @@ def final_report(
         try:
             written.append(
                 write_report(
-                    [folder.path], root, warn=warn, trends=settings.trends, regression=regression, criteria=criteria
+                    [folder.path],
+                    root,
+                    warn=warn,
+                    trends=settings.trends,
+                    regression=regression,
+                    criteria=criteria,
+                    fail_on_regression="regression" in settings.fail_on,
                 )
             )
         except Exception as exc:  # noqa: BLE001 - whatever broke in the report, the results stand

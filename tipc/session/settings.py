@@ -87,6 +87,17 @@ def resolve_trends(get: Callable[[str], Any]) -> TrendPolicy:
     return policy
 
 
+def resolve_judging(get: Callable[[str], Any], cwd: Path | None = None) -> tuple[frozenset[str], TrendPolicy]:
+    """``--fail-on`` and the trend policy for a command that judges a night it did not run (``tipc
+    report``, ``tipc merge``): from its command line, else the environment or ``[tool.tipc]``."""
+
+    def given(dest: str) -> Any:
+        return None if dest == "tipc_repo" else get(dest)
+
+    lookup, _ = resolve_layers(given, cwd)
+    return parse_fail_on(lookup("tipc_fail_on")), resolve_trends(lookup)
+
+
 @dataclass(frozen=True, slots=True)
 class ConfigTarget:
     path: Path  # the config file

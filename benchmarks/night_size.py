@@ -31,15 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tipc.results.records import RunInfo, StageRecord, Status  # noqa: E402
+from tests.support.night import MODE, results_folder  # noqa: E402
 
-MODE = "lite_train_lite_infer"
-CASES = 24  # inference cases per chain: 2 devices x 2 precisions x 6 batch sizes / threads
-LOG_BYTES = 1 << 20
 MB = 1 << 20
-LINE = "[2026/11/30 02:34:48] ppcls INFO: epoch: [1/1], global_step: {i}, lr: 0.001, loss: 12.3, ips: 101.2 samples/s\n"
-# One stage in 40 fails and one in 200 times out: a bad night, so the failures have to be found.
-FAILED_EVERY, TIMEOUT_EVERY = 40, 200
 
 
 @dataclass(frozen=True)
@@ -57,55 +51,6 @@ class Figure:
         ratio = self.value / self.goal if self.goal else 0.0
         mark = "ok" if self.ok else "MISSED"
         return f"{self.name:<44} {self.value:>10.2f} {self.unit:<3} goal <= {self.goal:<8g} {ratio:>6.2f}  {mark}"
-
-
-def status_of(n: int) -> Status:
-    if n % TIMEOUT_EVERY == TIMEOUT_EVERY - 1:
-        return Status.TIMEOUT
-    return Status.FAILED if n % FAILED_EVERY == FAILED_EVERY - 1 else Status.PASSED
-
-
-def record(n: int, log: str, shard: str = "") -> StageRecord:
-    chain, case = f"norm_train-gpus_{n // (CASES + 1)}-fp32", n % (CASES + 1)
-    name = "train" if case == 0 else f"infer[gpu-trt_False-fp32-bs{case}]"
-    status = status_of(n)
-    metrics: dict[str, object] = (
-        {"ips": 100.0 + n % 7, "loss": 1.5}
-        if case == 0
-        else {"inference_ms": 3.0 + case, "preprocess_ms": 0.8, "postprocess_ms": 3.0, "batch_size": case}
-    )
-    return StageRecord(
-        id=f"{chain}::{name}",
-        kind=name.split("[", maxsplit=1)[0],
-        chain=chain,
-        status=status,
-        argv=("python3", "tools/infer.py", "-c", f"ppcls/configs/{chain}.yaml", f"-o Global.batch_size={case}"),
-        cwd=str(Path(log).parent),
-        log=log,
-        returncode=0 if status is Status.PASSED else 1,
-        duration=3.0,
-        reason="" if status is Status.PASSED else "exit code 1",
-        metrics=metrics,
-        model="zoo",
-        mode=MODE,
-        shard=shard,
-    )
-
-
-def results_folder(folder: Path, stages: int, shard: str = "", first: int = 0) -> None:
-    """A results folder of ``stages`` records, written one line at a time, with hard-linked logs."""
-    folder.mkdir(parents=True)
-    logs = folder / "logs"
-    logs.mkdir()
-    one = logs / "one.log"
-    line = LINE.format(i=0)
-    one.write_text(line * (LOG_BYTES // len(line)))
-    with (folder / "results.jsonl").open("w") as out:
-        for n in range(first, first + stages):
-            log = logs / f"{n}.log"
-            os.link(one, log)
-            out.write(record(n, str(log), shard).to_json() + "\n")
-    (folder / "run.json").write_text(RunInfo("zoo", MODE, "zoo.txt", start=1.79e9, shard=shard).to_json())
 
 
 def measured(argv: Sequence[str]) -> tuple[float, float]:
@@ -148,7 +93,7 @@ def report_figures(tmp: Path, stages: int) -> Iterator[Figure]:
 
 def records_figures(tmp: Path, count: int, baseline: float) -> Iterator[Figure]:
     results = tmp / "many"
-    results_folder(results, count)
+    results_folder(results, count, log_bytes=4096)  # memory is the figure here: small logs read fast
     size = (results / "results.jsonl").stat().st_size / MB
     _, peak = measured(tipc("report", str(results), "--out", str(tmp / "many-reports"), "--no-history"))
     yield Figure(f"report of {count} records ({size:.0f} MB jsonl): peak", peak, 300.0, "MB")

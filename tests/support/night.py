@@ -59,7 +59,9 @@ def results_folder(folder: Path, stages: int, shard: str = "", first: int = 0, l
     one.write_text(line * max(1, log_bytes // len(line)))
     with (folder / "results.jsonl").open("w") as out:
         for n in range(first, first + stages):
-            log = logs / f"{n}.log"
+            # one folder per chain, as a suite's output folder per model: a stage's log has ~25 beside it
+            log = logs / str(n // (CASES + 1)) / f"{n}.log"
+            log.parent.mkdir(exist_ok=True)
             os.link(one, log)
             out.write(record(n, str(log), shard).to_json() + "\n")
     (folder / "run.json").write_text(RunInfo("zoo", MODE, "zoo.txt", start=1.79e9, shard=shard).to_json())

@@ -71,8 +71,11 @@ def open_regular(path: str | Path, limit: int | None = None) -> Iterator[tuple[B
 
 def read_bytes(path: str | Path, limit: int) -> bytes:
     """The whole regular file at ``path``; ``Refused`` when it holds more than ``limit`` bytes."""
-    with open_regular(path, limit) as (file, _):
-        data = file.read(limit + 1)  # one more: a file that grew since fstat is still caught
+    with open_regular(path, limit) as (file, size):
+        # As much as the file holds, and one more: ``read(limit)`` would allocate the whole limit first.
+        data = file.read(min(size, limit) + 1)
+        if len(data) > size:  # it grew since fstat: the rest, up to one past the limit, to catch it
+            data += file.read(limit + 1 - len(data))
     if len(data) > limit:
         raise TooLarge(path, len(data), limit)
     return data

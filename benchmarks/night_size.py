@@ -179,13 +179,26 @@ def schedule_figures(chains: int, gpus: int, nodes: int) -> Iterator[Figure]:
     took = {f"c{n}": c.seconds for n, c in enumerate(night)}
     loads = [sum(took[k] for k in part) for part in partition(units, nodes)]
     mean = sum(loads) / nodes
-    yield Figure(f"--shard K/{nodes}: longest shard / max(mean, longest chain)", max(loads) / max(mean, longest), 1.10, "")
+    yield Figure(
+        f"--shard K/{nodes}: longest shard / max(mean, longest chain)", max(loads) / max(mean, longest), 1.10, ""
+    )
 
 
 def collection_figures(suite: Path) -> Iterator[Figure]:
     """``pytest tipc --collect-only`` of a suite checkout's whole zoo, in a process of its own."""
     configs = suite / "test_tipc" / "configs"
-    argv = [sys.executable, "-m", "pytest", "tipc", "--config", str(configs), "--mode", MODE, "--tipc-suite", suite.name]
+    argv = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "tipc",
+        "--config",
+        str(configs),
+        "--mode",
+        MODE,
+        "--tipc-suite",
+        suite.name,
+    ]
     argv += ["--collect-only", "-q"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as on any machine after its first run: rewritten modules cached
@@ -210,7 +223,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--stages", type=int, default=12_000)
     parser.add_argument("--records", type=int, default=30_000, help="records of the large results.jsonl")
     parser.add_argument("--only", choices=PARTS, action="append")
-    parser.add_argument("--suite", type=Path, help="a suite's checkout, named as the suite (PaddleClas/): its test_tipc/configs is collected")
+    parser.add_argument(
+        "--suite",
+        type=Path,
+        help="a suite's checkout, named as the suite (PaddleClas/): its test_tipc/configs is collected",
+    )
     args = parser.parse_args(argv)
     only = set(args.only or PARTS)
     figures: list[Figure] = []

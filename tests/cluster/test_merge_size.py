@@ -53,7 +53,7 @@ def test_a_bad_last_shard_leaves_no_half_merged_results(tmp_path):
     mode_dir = night(tmp_path, 3)
     with (mode_dir / "shards" / "g1" / "shard3" / "results.jsonl").open("a") as out:
         out.write("not a record\n")
-    with pytest.raises(ResultsError, match="shard3/results.jsonl"):
+    with pytest.raises(ResultsError, match=r"shard3/results\.jsonl"):
         merge([mode_dir])
     assert not (mode_dir / "results.jsonl").exists()
     assert not list(mode_dir.glob(".results.jsonl.*"))

@@ -65,5 +65,3 @@ def results_folder(folder: Path, stages: int, shard: str = "", first: int = 0, l
             os.link(one, log)
             out.write(record(n, str(log), shard).to_json() + "\n")
     (folder / "run.json").write_text(RunInfo("zoo", MODE, "zoo.txt", start=1.79e9, shard=shard).to_json())
-
-

@@ -203,9 +203,7 @@ def merged_run_info(nodes: Sequence[Part], set_aside: Sequence[str] = (), gaps: 
     end = max(i.start + i.duration for i in infos)
     kind = "shard" if head.shard else "node"
     group = f" of run group {head.run_group}" if head.run_group else ""
-    notes = [
-        f"merged from {len(nodes)} {kind}(s){group}: " + ", ".join(f"{_part(i)} {i.host} ({d})" for d, i in nodes)
-    ]
+    notes = [f"merged from {len(nodes)} {kind}(s){group}: " + ", ".join(f"{_part(i)} {i.host} ({d})" for d, i in nodes)]
     if gaps:
         notes.append(f"incomplete: {', '.join(gaps)} did not report: their chains are not in these results")
     notes += [f"set aside (another night's, not merged): {line}" for line in set_aside]

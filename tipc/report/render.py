@@ -62,7 +62,9 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(num=num, duration=duration, percent=percent, short=fmt_number, figure=fmt_figure)
     env.globals.update(figure_range=fmt_range)
-    env.globals.update(THROUGHPUT_DEFINITION=THROUGHPUT_DEFINITION, ABSENT_WHY=ABSENT_WHY, stage_html=stage_html, href=href)
+    env.globals.update(
+        THROUGHPUT_DEFINITION=THROUGHPUT_DEFINITION, ABSENT_WHY=ABSENT_WHY, stage_html=stage_html, href=href
+    )
     return env
 
 

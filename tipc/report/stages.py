@@ -93,4 +93,3 @@ def each_stage_group(
                 for r in rows
             ),
         )
-

@@ -59,7 +59,7 @@ from tipc.report.load import NodeRun, is_carried, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
 from tipc.report.naming import stage_key
-from tipc.report.pages import is_paged, page_links, write_pages
+from tipc.report.pages import CHAINS, is_paged, page_links, write_pages
 from tipc.report.render import render, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
 from tipc.report.trend_store import TREND_FILE, as_stored, past_reports, record_run, run_figures, stage_times
@@ -285,7 +285,8 @@ def write_report(
         model = replace(model, sections=sections)
     index = report_dir / INDEX
     if is_paged(len(records)):
-        write_pages(index, model, page_links(records, anchors), chain_groups(runs, report_dir, anchors), render)
+        groups = chain_groups(runs, report_dir / CHAINS, anchors)  # their links start from chains/
+        write_pages(index, model, page_links(records, anchors), groups, render)
     else:
         write_atomic(index, render(model))
     write_atomic(report_dir / SUMMARY_FILE, summary.to_json())

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from tipc.metrics.logfile import log_lines
 from tipc.files import read
+from tipc.metrics.logfile import log_lines
 from tipc.metrics.predictions import LIMIT, MARKERS, iter_predictions
 from tipc.results.records import StageRecord, Status
 

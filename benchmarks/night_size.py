@@ -1,18 +1,26 @@
 """A whole suite's night at full size, every figure beside its goal, measured in one run.
 
-* report:  ``tipc report`` of one results folder of 12,000 stages (480 chains of a train and 24
-           inference cases, as a lite zoo's chains are) whose logs are 1 MB each, in a process of
-           its own: wall time, peak memory (the process's maximum resident set), the first page's
-           size and the whole report's size on disk. The logs are hard links of one file: the
-           report reads each log's end, whatever its name, and 12 GB of distinct logs would only
-           measure the disk.
-* records: ``tipc report`` of a results.jsonl of ``--records`` records (78,450 make the 100 MB a
-           year-long ``-k`` history of one folder reaches; the default is scaled down for CI's 2
-           cores): peak memory, against the 12,000-stage figure.
-* merge:   ``tipc merge`` of 32 shards of a 12,000-stage night: wall time and peak memory.
+* report:   ``tipc report`` of one results folder of 12,000 stages (480 chains of a train and 24
+            inference cases, as a lite zoo's chains are; one stage in 40 failed, one in 200 timed
+            out) whose logs are 1 MB each, in a process of its own: CPU time (the wall time is
+            printed beside it: on a machine others share it says how busy the machine is), peak
+            memory (the process's maximum resident set), the first page's size, the whole report's
+            size on disk, and what ``latest`` copies. The logs are hard links of one file in a
+            folder per chain: the report reads each log whatever its name, and 12 GB of distinct
+            logs would only measure the disk.
+* records:  ``tipc report`` of a results.jsonl of ``--records`` records (78,450 by default, the
+            count of the 100 MB file a night of several modes reaches), with 4 KB logs: peak memory.
+* merge:    ``tipc merge`` of 32 shards of a 12,000-stage night: CPU time and peak memory.
+* schedule: the run's own chain broker (``tipc.schedule.slots.Broker``) handing a night of 480
+            chains to a node of 8 GPUs on a simulated clock, longest expected first as
+            ``--jobs auto`` orders them (``night_of_chains`` says the spread of durations and
+            why): the makespan over its lower bound, max(longest chain, GPU work / GPUs), and the
+            chains that shared a device; then the ``--shard K/8`` split of the same chains: the
+            longest shard over the larger of the mean shard and the longest chain.
+* collect:  ``pytest tipc --config <suite>/test_tipc/configs --collect-only`` of a suite's checkout
+            (``--suite``; left out without one): CPU per 10,000 items and peak memory.
 
-Exit 1 when a goal is missed. ``--quick`` scales every size down by 10 (a smoke run; the goals
-still apply, loosely).
+Exit 1 when a goal is missed; ``--only PART`` (repeated) measures some parts.
 """
 
 from __future__ import annotations
@@ -221,7 +229,7 @@ def collection_figures(suite: Path) -> Iterator[Figure]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--stages", type=int, default=12_000)
-    parser.add_argument("--records", type=int, default=30_000, help="records of the large results.jsonl")
+    parser.add_argument("--records", type=int, default=78_450, help="records of the large results.jsonl")
     parser.add_argument("--only", choices=PARTS, action="append")
     parser.add_argument(
         "--suite",

@@ -35,19 +35,21 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "benchmarks"))  # matrix_speed: the matrix page's configs
 
 from tests.support.night import CASES, MODE, results_folder  # noqa: E402
 from tipc.schedule.shard import Unit, partition  # noqa: E402
 from tipc.schedule.slots import Broker, Capacity  # noqa: E402
 
 MB = 1 << 20
-PARTS = ("report", "records", "merge", "schedule", "collect")
+PARTS = ("report", "records", "merge", "overview", "schedule", "collect")
 
 
 @dataclass(frozen=True)
@@ -226,6 +228,37 @@ def collection_figures(suite: Path) -> Iterator[Figure]:
     yield Figure(f"collect {suite.name}: peak memory", usage.ru_maxrss / 1024, 300.0, "MB")
 
 
+def overview_figures(tmp: Path, stages: int, models: int = 100, modes: int = 4) -> Iterator[Figure]:
+    """The night's matrix page over ``models`` models x ``modes`` modes, ``stages`` stages in all, with
+    30 nights of history (``benchmarks/matrix_speed.py``'s configs, each given the night's share)."""
+    from matrix_speed import NIGHTS, config
+
+    from tipc.report.overview import build_page
+    from tipc.report.overview_history import PAGE_ROWS, page_rows_json
+    from tipc.report.overview_write import MATRIX, write_overview
+
+    per = max(1, stages // (models * modes))
+    outcomes = []
+    for i in range(models):
+        one = config(tmp, i)
+        records = (one.records * (per // max(1, len(one.records)) + 1))[:per] if one.records else ()
+        outcomes += [replace(one, mode=f"{one.mode}_{m}", records=records) for m in range(modes)]
+    rows = build_page("", outcomes, tmp, {}).rows
+    for night in range(NIGHTS):
+        run_id = f"202611{night + 1:02d}T013000Z-00000000"
+        (tmp / MATRIX / run_id).mkdir(parents=True)
+        (tmp / MATRIX / run_id / PAGE_ROWS).write_text(page_rows_json(run_id, rows))
+    tracemalloc.start()
+    start = time.process_time()
+    index = write_overview(outcomes, tmp, "20261201T013000Z-00000000")
+    seconds = time.process_time() - start
+    peak = tracemalloc.get_traced_memory()[1] / MB
+    tracemalloc.stop()
+    yield Figure(f"overview of {models} models x {modes} modes: render (CPU)", seconds, 15.0, "s")
+    yield Figure("overview: peak memory (Python's allocations)", peak, 300.0, "MB")
+    yield Figure("overview: first page", index.stat().st_size / MB, 5.0, "MB")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--stages", type=int, default=12_000)
@@ -246,6 +279,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             figures += records_figures(Path(tmp), args.records, 0.0)
         if "merge" in only:
             figures += merge_figures(Path(tmp), args.stages, 32)
+        if "overview" in only:
+            figures += overview_figures(Path(tmp) / "overview", args.stages)
     if "schedule" in only:
         figures += schedule_figures(args.stages // (CASES + 1), 8, 8)
     if "collect" in only:

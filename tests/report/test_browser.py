@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -84,11 +85,14 @@ def test_a_large_report_opens_with_its_failures_on_the_first_screen(chromium, tm
         first = json.loads(browser.evaluate(session, FIRST_SCREEN))
         target = (index.parent / first["href"].partition("#")[0]).as_uri() + "#" + first["href"].partition("#")[2]
         stage = browser.open(target)
-        opened = browser.evaluate(
-            stage,
+        probe = (
             f"(function(){{var d=document.getElementById({first['href'].partition('#')[2]!r});"
-            "return d ? d.tagName + ' ' + d.open + ' ' + d.dataset.status : 'missing';})()",
+            "return d ? d.tagName + ' ' + d.open + ' ' + d.dataset.status : 'missing';})()"
         )
+        # A new tab's load event may be its blank page's: the stage's page is asked until it is there.
+        deadline = time.monotonic() + 20
+        while (opened := browser.evaluate(stage, probe)) == "missing" and time.monotonic() < deadline:
+            time.sleep(0.2)
     finally:
         browser.close()
     assert browser.problems() == []

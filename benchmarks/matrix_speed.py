@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from tipc.report.overview import ConfigOutcome, build_page
-from tipc.report.overview_history import SUMMARY, summary_json
+from tipc.report.overview_history import PAGE_ROWS, page_rows_json
 from tipc.report.overview_write import MATRIX, write_overview
 from tipc.results.records import StageRecord, Status
 
@@ -60,7 +60,7 @@ def main() -> int:
         for night in range(NIGHTS):
             run_id = f"202611{night + 1:02d}T013000Z-00000000"
             (root / MATRIX / run_id).mkdir(parents=True)
-            (root / MATRIX / run_id / SUMMARY).write_text(summary_json(run_id, rows))
+            (root / MATRIX / run_id / PAGE_ROWS).write_text(page_rows_json(run_id, rows))
         start = time.perf_counter()
         index = write_overview(outcomes, root, "20261201T013000Z-00000000")
         seconds = time.perf_counter() - start

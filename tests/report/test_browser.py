@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -51,3 +52,50 @@ def test_report_renders_cleanly_in_chromium(chromium, tmp_path):
     assert browser.problems() == []
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
     assert facts == '{"cells":28,"copy":13,"points":4,"fits":true,"hostile":0}'
+
+
+FIRST_SCREEN = """JSON.stringify((function () {
+  var failed = document.querySelector('#matrix td.cell[data-status="failed"] a');
+  return {height: window.innerHeight, top: failed ? failed.getBoundingClientRect().top : null,
+          href: failed ? failed.getAttribute('href') : null,
+          chips: document.querySelectorAll('#counts .chip').length};
+})())"""
+
+
+@pytest.mark.parametrize(
+    ("stages", "one_page"),
+    [(300, 50), pytest.param(12_000, None, marks=pytest.mark.slow, id="full-size")],
+)
+def test_a_large_report_opens_with_its_failures_on_the_first_screen(chromium, tmp_path, monkeypatch, stages, one_page):
+    """A run of many stages (the full-size case: 12,000) is a report of pages: its first page opens with a
+    failing chain in view, and the failing cell's link opens that stage, on its chain's page."""
+    import json
+
+    from tests.support.night import results_folder
+    from tipc.report import pages
+
+    if one_page is not None:  # pages at a size a test renders in seconds
+        monkeypatch.setattr(pages, "ONE_PAGE_STAGES", one_page)
+    results_folder(tmp_path / "night", stages, log_bytes=2048)
+    index = write_report([tmp_path / "night"], tmp_path / "reports", history=False)
+    browser = Browser(chromium, tmp_path / "profile")
+    try:
+        session = browser.open(index.as_uri())
+        browser.screenshot(session, tmp_path / "first.png")
+        first = json.loads(browser.evaluate(session, FIRST_SCREEN))
+        target = (index.parent / first["href"].partition("#")[0]).as_uri() + "#" + first["href"].partition("#")[2]
+        stage = browser.open(target)
+        probe = (
+            f"(function(){{var d=document.getElementById({first['href'].partition('#')[2]!r});"
+            "return d ? d.tagName + ' ' + d.open + ' ' + d.dataset.status : 'missing';})()"
+        )
+        # A new tab's load event may be its blank page's: the stage's page is asked until it is there.
+        deadline = time.monotonic() + 20
+        while (opened := browser.evaluate(stage, probe)) == "missing" and time.monotonic() < deadline:
+            time.sleep(0.2)
+    finally:
+        browser.close()
+    assert browser.problems() == []
+    assert first["top"] is not None and 0 <= first["top"] < first["height"], first
+    assert first["href"].startswith("chains/")
+    assert opened == "DETAILS true failed"

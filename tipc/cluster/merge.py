@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tipc.errors import ResultsError, UsageError
 from tipc.files import read
-from tipc.files.write import write_atomic, writing
+from tipc.files.write import write_atomic, write_atomic_lines, writing
 from tipc.results.folder import (
     LEGACY_LOG,
     MAX_RESULTS_BYTES,
@@ -38,7 +38,7 @@ from tipc.results.folder import (
 )
 from tipc.results.records import RunInfo, StageRecord
 
-NodeResults = tuple[Path, RunInfo, list[StageRecord]]
+Part = tuple[Path, RunInfo]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,30 +101,29 @@ def merge(paths: Sequence[str | Path], out: str | Path | None = None, group: str
         groups = ", ".join(sorted({i.run_group or "(none)" for _, i in candidates}))
         raise ResultsError(str(paths[0]), 0, f"no part of run group {chosen} here; found run group(s) {groups}")
     others = [(d, info) for d, info in candidates if info.run_group != chosen]
-    nodes = [(d, *load_results_dir(d)) for d, _ in mine]
-    for d, _, _ in nodes:
+    nodes = sorted(mine, key=lambda n: (n[1].node_rank, _shard_index(n[1])))
+    for d, _ in nodes:
         if not (d / LEGACY_LOG).exists():
             raise ResultsError(str(d / LEGACY_LOG), 0, "missing; every node's results directory has one")
     _check_same_run(nodes)
-    nodes.sort(key=lambda n: (n[1].node_rank, _shard_index(n[1])))
-    dirs = [d for d, _, _ in nodes]
+    dirs = [d for d, _ in nodes]
     target = Path(out) if out is not None else default_out(dirs)
     if any(target.resolve() == d.resolve() for d in dirs):
         raise ResultsError(str(target), 0, "is one of the node directories; choose another --out")
     set_aside = _set_aside(others)
-    gaps = _gaps([info for _, info, _ in nodes])
+    gaps = _gaps([info for _, info in nodes])
     if target.exists() and not target.is_dir():
         raise UsageError(f"--out {target}: is a file; expected a directory for the merged results")
     with writing(target):
         target.mkdir(parents=True, exist_ok=True)
-    records = sorted((r for _, _, rs in nodes for r in rs), key=lambda r: (r.node_rank, r.start))
-    write_atomic(target / RECORDS, "".join(record_line(r, target) for r in records))
+    count: list[int] = []
+    write_atomic_lines(target / RECORDS, _lines(nodes, target, count))
     info = replace(merged_run_info(nodes, set_aside, gaps), folder=os.path.abspath(target))
     write_atomic(target / RUN_INFO, info.to_json() + "\n")
     with writing(target / LEGACY_LOG):
         (target / LEGACY_LOG).write_bytes(merged_legacy_log(nodes))
     kind = "shard" if nodes[0][1].shard else "node"
-    return Merged(target, chosen, kind, len(nodes), len(records), set_aside, gaps)
+    return Merged(target, chosen, kind, len(nodes), sum(count), set_aside, gaps)
 
 
 def merge_dirs(paths: Sequence[str | Path], out: str | Path | None = None) -> Path:
@@ -132,10 +131,22 @@ def merge_dirs(paths: Sequence[str | Path], out: str | Path | None = None) -> Pa
     return merge(paths, out).path
 
 
-def _check_same_run(nodes: list[NodeResults]) -> None:
-    first_dir, first, _ = nodes[0]
+def _lines(nodes: Sequence[Part], target: Path, count: list[int]) -> Iterator[str]:
+    """Every part's records as lines of ``target``'s results, part by part, each part's by start time:
+    one part is read at a time, so a merge holds a shard's records, never the night's. ``count``
+    hears how many records each part gave."""
+    for d, info in nodes:
+        _, records = load_results_dir(d)
+        _check_records(d, info, records)
+        count.append(len(records))
+        for record in sorted(records, key=lambda r: r.start):
+            yield record_line(record, target)
+
+
+def _check_same_run(nodes: Sequence[Part]) -> None:
+    first_dir, first = nodes[0]
     ranks: dict[tuple[int, str], Path] = {}
-    for d, info, records in nodes:
+    for d, info in nodes:
         for name in ("model", "mode", "config_sha256", "partition"):
             if getattr(info, name) != getattr(first, name):
                 raise ResultsError(
@@ -150,15 +161,18 @@ def _check_same_run(nodes: list[NodeResults]) -> None:
             what, each = (f"shard {info.shard}", "shard") if info.shard else (f"node_rank {info.node_rank}", "node")
             raise ResultsError(str(d / RUN_INFO), 0, f"{what} again (also in {seen / RUN_INFO}); each {each} once")
         ranks[info.node_rank, info.shard] = d
-        for number, record in enumerate(records, 1):
-            if (record.model, record.mode) != (info.model, info.mode) or record.node_rank != info.node_rank:
-                raise ResultsError(
-                    str(d / RECORDS),
-                    number,
-                    f"record {record.id!r} is {record.model}/{record.mode} node "
-                    f"{record.node_rank}, but {RUN_INFO} says {info.model}/{info.mode} "
-                    f"node {info.node_rank}",
-                )
+
+
+def _check_records(d: Path, info: RunInfo, records: Sequence[StageRecord]) -> None:
+    for number, record in enumerate(records, 1):
+        if (record.model, record.mode) != (info.model, info.mode) or record.node_rank != info.node_rank:
+            raise ResultsError(
+                str(d / RECORDS),
+                number,
+                f"record {record.id!r} is {record.model}/{record.mode} node "
+                f"{record.node_rank}, but {RUN_INFO} says {info.model}/{info.mode} "
+                f"node {info.node_rank}",
+            )
 
 
 def _part(info: RunInfo) -> str:
@@ -181,17 +195,15 @@ def _gaps(infos: Sequence[RunInfo]) -> tuple[str, ...]:
     return tuple(f"node {k} ({ip})" for k, ip in enumerate(listed) if k not in ranks)
 
 
-def merged_run_info(nodes: Sequence[NodeResults], set_aside: Sequence[str] = (), gaps: Sequence[str] = ()) -> RunInfo:
+def merged_run_info(nodes: Sequence[Part], set_aside: Sequence[str] = (), gaps: Sequence[str] = ()) -> RunInfo:
     """Node 0's (shard 1's) facts, with every part's host, the earliest start and the whole span."""
-    infos = [info for _, info, _ in nodes]
+    infos = [info for _, info in nodes]
     head = infos[0]
     start = min(i.start for i in infos)
     end = max(i.start + i.duration for i in infos)
     kind = "shard" if head.shard else "node"
     group = f" of run group {head.run_group}" if head.run_group else ""
-    notes = [
-        f"merged from {len(nodes)} {kind}(s){group}: " + ", ".join(f"{_part(i)} {i.host} ({d})" for d, i, _ in nodes)
-    ]
+    notes = [f"merged from {len(nodes)} {kind}(s){group}: " + ", ".join(f"{_part(i)} {i.host} ({d})" for d, i in nodes)]
     if gaps:
         notes.append(f"incomplete: {', '.join(gaps)} did not report: their chains are not in these results")
     notes += [f"set aside (another night's, not merged): {line}" for line in set_aside]
@@ -215,10 +227,10 @@ def merged_run_info(nodes: Sequence[NodeResults], set_aside: Sequence[str] = (),
     )
 
 
-def merged_legacy_log(nodes: Sequence[NodeResults]) -> bytes:
+def merged_legacy_log(nodes: Sequence[Part]) -> bytes:
     """Every node's status lines byte for byte, each node's block headed by one ``#`` line."""
     parts = []
-    for d, info, _ in nodes:
+    for d, info in nodes:
         try:
             text = read.read_bytes(d / LEGACY_LOG, MAX_RESULTS_BYTES)
         except OSError as exc:

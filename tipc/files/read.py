@@ -20,7 +20,7 @@ import errno
 import json
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -71,8 +71,11 @@ def open_regular(path: str | Path, limit: int | None = None) -> Iterator[tuple[B
 
 def read_bytes(path: str | Path, limit: int) -> bytes:
     """The whole regular file at ``path``; ``Refused`` when it holds more than ``limit`` bytes."""
-    with open_regular(path, limit) as (file, _):
-        data = file.read(limit + 1)  # one more: a file that grew since fstat is still caught
+    with open_regular(path, limit) as (file, size):
+        # As much as the file holds, and one more: ``read(limit)`` would allocate the whole limit first.
+        data = file.read(min(size, limit) + 1)
+        if len(data) > size:  # it grew since fstat: the rest, up to one past the limit, to catch it
+            data += file.read(limit + 1 - len(data))
     if len(data) > limit:
         raise TooLarge(path, len(data), limit)
     return data
@@ -173,14 +176,22 @@ def tail(path: str | Path, size: int, since: int = 0, until: int | None = None) 
 
 def contains(path: str | Path, needle: bytes, since: int = 0) -> bool:
     """Whether ``needle`` occurs after byte ``since``, read in chunks (overlapping by its length)."""
+    return contains_any(path, (needle,), since)
+
+
+def contains_any(path: str | Path, needles: Sequence[bytes], since: int = 0) -> bool:
+    """Whether one of ``needles`` occurs after byte ``since``: one pass over the file, in chunks
+    (overlapping by the longest needle's length)."""
+    keep = max(len(n) for n in needles) - 1
     with open_regular(path) as (file, size):
         start = _start(since, size)
         file.seek(start)
         carry = b""
         for chunk in _chunks(file, size - start):
-            if needle in carry + chunk:
+            window = carry + chunk
+            if any(n in window for n in needles):
                 return True
-            carry = chunk[-(len(needle) - 1) :] if len(needle) > 1 else b""
+            carry = chunk[-keep:] if keep else b""
     return False
 
 

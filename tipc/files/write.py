@@ -22,7 +22,7 @@ import contextlib
 import hashlib
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from tipc.errors import OutputError
@@ -91,10 +91,17 @@ def make_dirs(path: Path) -> None:
 
 def write_atomic(path: Path, text: str) -> None:
     """Readers see the old file or the new one, never half of one; no temp file survives a failure."""
+    write_atomic_lines(path, (text,))
+
+
+def write_atomic_lines(path: Path, pieces: Iterable[str]) -> None:
+    """``write_atomic`` of text made piece by piece: a file larger than memory is never held whole.
+    A piece that cannot be made (its maker raises) leaves the old file as it was."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with writing(path):
-            tmp.write_text(text, encoding="utf-8")
+            with tmp.open("w", encoding="utf-8") as out:
+                out.writelines(pieces)
             os.replace(tmp, path)
     finally:
         with contextlib.suppress(OSError):

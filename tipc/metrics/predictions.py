@@ -147,10 +147,15 @@ def _detection(message: str) -> Prediction | None:
     return None if boxes is None else Prediction(match["path"].strip(), boxes=boxes)
 
 
+# Every line a prediction is read from holds one of these: a log without any holds none.
+PREDICTS, TAB = "Predicts of ", "\t"
+MARKERS = (PREDICTS, TAB)
+
+
 def iter_predictions(lines: Iterable[str]) -> Iterator[Prediction]:
     """Every prediction of ``lines`` in log order, one at a time: a reader may stop at any one."""
     # Most of a log is other lines: a substring test first keeps the regexes off them.
-    candidates = (line for line in lines if "Predicts of " in line or "\t" in line)
+    candidates = (line for line in lines if PREDICTS in line or TAB in line)
     for _, message in messages_of_lines(candidates):
         prediction = _recognition(message) or _detection(message)
         if prediction is not None:

@@ -6,7 +6,7 @@ matrix and the stage details show carried-over records too, marked as an earlier
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -14,11 +14,11 @@ from pathlib import Path
 from tipc.report.compare import status_counts
 from tipc.report.load import NodeRun, RunIds, is_carried, run_ids, run_roots
 from tipc.report.matrix import build_matrix
-from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, Tally
+from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, StageGroup, Tally
 from tipc.report.naming import RowKey, StageKey, is_multi_node, make_anchors, row_key, stage_key
 from tipc.report.perf import build_performance
 from tipc.report.predictions import build_predictions
-from tipc.report.stages import stage_groups
+from tipc.report.stages import each_stage_group
 from tipc.report.trainbench import build_train_benchmark
 from tipc.report.trends import Trends, judged_figures
 from tipc.results.records import RunInfo, StageRecord, run_verdict
@@ -145,7 +145,9 @@ def build_report(
     history: tuple[HistoryEntry, ...] = (),
     generated: str = "",
     trends: Trends | None = None,
+    paged: bool = False,
 ) -> ReportModel:
+    """``paged``: the stage details are left out, for ``chain_groups`` to give one chain at a time."""
     records = all_records(runs)
     multi = is_multi_node(records)
     head = header(runs)
@@ -159,11 +161,19 @@ def build_report(
         tally=tally(records, ids),
         comparison=comparison,
         matrix=build_matrix(records, anchors.stages, anchors.rows, multi, ids),
-        groups=stage_groups(records, anchors.stages, anchors.rows, report_dir, multi, ids, roots),
+        groups=() if paged else tuple(chain_groups(runs, report_dir, anchors)),
         performance=build_performance([r for r in records if not is_carried(r, ids)], anchors.stages),
         history=history,
         train_benchmark=build_train_benchmark([r for r in records if not is_carried(r, ids)], anchors.stages),
         predictions=build_predictions([r for r in records if not is_carried(r, ids)], anchors.stages, roots),
         trends=trends,
         criteria=criteria_of(own, judged_figures(trends)),
+    )
+
+
+def chain_groups(runs: Sequence[NodeRun], report_dir: Path, anchors: Anchors) -> Iterator[StageGroup]:
+    """Each chain's (× node's) stage details, in the matrix's order, read when asked for."""
+    records = all_records(runs)
+    return each_stage_group(
+        records, anchors.stages, anchors.rows, report_dir, is_multi_node(records), run_ids(runs), run_roots(runs)
     )

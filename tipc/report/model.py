@@ -10,7 +10,8 @@ Records carried over from an earlier run (``tipc.report.load``) are shown, and s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tipc.report.predictions import PredictionsView
@@ -278,6 +279,18 @@ class HistoryEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class Pages:
+    """Where a report of many pages (``tipc.report.pages``) keeps each part: the page a reader opens
+    first stays small, each chain's stage details and each page of the matrix are pages of their own."""
+
+    links: Mapping[str, str] = field(default_factory=dict)  # stage or chain anchor → its chain page
+    matrix_pages: int = 0  # how many pages the whole matrix takes
+    total_rows: int = 0  # the matrix's rows, all pages together
+    current: int = 0  # the matrix page shown (from 1), 0 on other pages
+    up: str = ""  # from this page to the report's folder: "../" on a chain page
+
+
+@dataclass(frozen=True, slots=True)
 class ReportModel:
     title: str
     generated: str
@@ -294,3 +307,7 @@ class ReportModel:
     criteria: Criteria | None = None  # what the verdict rests on, shown beside it (tipc.run.criteria)
     # (title, plain text) from plugins' pytest_tipc_report_sections (tipc.suites.hookspecs), shown as written
     sections: tuple[tuple[str, str], ...] = ()
+    # "all": the whole report on one page; a report of many pages (``pages``) is "index", "matrix",
+    # "figures" or "chain" on each of its pages
+    part: str = "all"
+    pages: Pages | None = None

@@ -62,8 +62,19 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(num=num, duration=duration, percent=percent, short=fmt_number, figure=fmt_figure)
     env.globals.update(figure_range=fmt_range)
-    env.globals.update(THROUGHPUT_DEFINITION=THROUGHPUT_DEFINITION, ABSENT_WHY=ABSENT_WHY, stage_html=stage_html)
+    env.globals.update(
+        THROUGHPUT_DEFINITION=THROUGHPUT_DEFINITION, ABSENT_WHY=ABSENT_WHY, stage_html=stage_html, href=href
+    )
     return env
+
+
+@jinja2.pass_context
+def href(context: jinja2.runtime.Context, anchor: str) -> str:
+    """A link to a stage or a chain: on the page itself, or on its chain's page in a report of many pages."""
+    pages = context["r"].pages
+    if pages is None:
+        return f"#{anchor}"
+    return f"{pages.up}{pages.links.get(anchor, '')}#{anchor}"
 
 
 def stage_html(view: StageView) -> markupsafe.Markup:

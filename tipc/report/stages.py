@@ -6,7 +6,7 @@ wrote before it (a traceback, say) is not this stage's evidence.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from tipc.report.load import Roots, RunIds, carried_note, readable
@@ -69,7 +69,7 @@ def stage_view(
     )
 
 
-def stage_groups(
+def each_stage_group(
     records: Sequence[StageRecord],
     stage_anchors: Mapping[StageKey, str],
     row_anchors: Mapping[RowKey, str],
@@ -77,22 +77,19 @@ def stage_groups(
     multi: bool,
     run_ids: RunIds | None = None,
     roots: Roots = None,
-) -> tuple[StageGroup, ...]:
+) -> Iterator[StageGroup]:
+    """The groups one at a time: a report of many pages holds one chain's log ends at once, not the run's."""
     by_row: dict[RowKey, list[StageRecord]] = {}
     for r in records:
         by_row.setdefault(row_key(r), []).append(r)
-    groups = []
     for key in ordered_row_keys(records):
         rows = by_row[key]
-        groups.append(
-            StageGroup(
-                anchor=row_anchors[key],
-                title=key[0],
-                node=node_label(key[1], rows[0].host) if multi else "",
-                stages=tuple(
-                    stage_view(r, stage_anchors[stage_key(r)], report_dir, multi, carried_note(r, run_ids or {}), roots)
-                    for r in rows
-                ),
-            )
+        yield StageGroup(
+            anchor=row_anchors[key],
+            title=key[0],
+            node=node_label(key[1], rows[0].host) if multi else "",
+            stages=tuple(
+                stage_view(r, stage_anchors[stage_key(r)], report_dir, multi, carried_note(r, run_ids or {}), roots)
+                for r in rows
+            ),
         )
-    return tuple(groups)

@@ -33,7 +33,16 @@ from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.files.write import under, write_atomic, writing
 from tipc.history.store import history_file
 from tipc.metrics.noise import DEFAULT_RUNS, TrendPolicy
-from tipc.report.build import Anchors, all_records, anchors_for, build_report, format_time, head_info, run_span
+from tipc.report.build import (
+    Anchors,
+    all_records,
+    anchors_for,
+    build_report,
+    chain_groups,
+    format_time,
+    head_info,
+    run_span,
+)
 from tipc.report.compare import (
     DEFAULT_THRESHOLD,
     SUMMARY_FILE,
@@ -50,6 +59,7 @@ from tipc.report.load import NodeRun, is_carried, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
 from tipc.report.naming import stage_key
+from tipc.report.pages import CHAINS, is_paged, page_links, write_pages
 from tipc.report.render import render, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
 from tipc.report.trend_store import TREND_FILE, as_stored, past_reports, record_run, run_figures, stage_times
@@ -301,6 +311,7 @@ def write_report(
         history=_history_links(past),
         generated=format_time(time.time()),
         trends=trend,
+        paged=is_paged(len(records)),
     )
     if criteria is not None and model.criteria is not None:
         criteria(model.criteria)
@@ -317,7 +328,11 @@ def write_report(
     if sections:
         model = replace(model, sections=sections)
     index = report_dir / INDEX
-    write_atomic(index, render(model))
+    if is_paged(len(records)):
+        groups = chain_groups(runs, report_dir / CHAINS, anchors)  # their links start from chains/
+        write_pages(index, model, page_links(records, anchors), groups, render)
+    else:
+        write_atomic(index, render(model))
     write_atomic(report_dir / SUMMARY_FILE, summary.to_json())
     if model.train_benchmark:
         write_atomic(report_dir / TRAIN_BENCHMARK_FILE, train_benchmark_json(model.train_benchmark))

@@ -1,0 +1,300 @@
+"""A whole suite's night at full size, every figure beside its goal, measured in one run.
+
+* report:   ``tipc report`` of one results folder of 12,000 stages (480 chains of a train and 24
+            inference cases, as a lite zoo's chains are; one stage in 40 failed, one in 200 timed
+            out) whose logs are 1 MB each, in a process of its own: CPU time (the wall time is
+            printed beside it: on a machine others share it says how busy the machine is), peak
+            memory (the process's maximum resident set), the first page's size, the whole report's
+            size on disk, and what ``latest`` copies. The logs are hard links of one file in a
+            folder per chain: the report reads each log whatever its name, and 12 GB of distinct
+            logs would only measure the disk.
+* records:  ``tipc report`` of a results.jsonl of ``--records`` records (78,450 by default, the
+            count of the 100 MB file a night of several modes reaches), with 4 KB logs: peak memory.
+* merge:    ``tipc merge`` of 32 shards of a 12,000-stage night: CPU time and peak memory.
+* schedule: the run's own chain broker (``tipc.schedule.slots.Broker``) handing a night of 480
+            chains to a node of 8 GPUs on a simulated clock, longest expected first as
+            ``--jobs auto`` orders them (``night_of_chains`` says the spread of durations and
+            why): the makespan over its lower bound, max(longest chain, GPU work / GPUs), and the
+            chains that shared a device; then the ``--shard K/8`` split of the same chains: the
+            longest shard over the larger of the mean shard and the longest chain.
+* collect:  ``pytest tipc --config <suite>/test_tipc/configs --collect-only`` of a suite's checkout
+            (``--suite``; left out without one): CPU per 10,000 items and peak memory.
+
+Exit 1 when a goal is missed; ``--only PART`` (repeated) measures some parts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "benchmarks"))  # matrix_speed: the matrix page's configs
+
+from tests.support.night import CASES, MODE, results_folder  # noqa: E402
+from tipc.schedule.shard import Unit, partition  # noqa: E402
+from tipc.schedule.slots import Broker, Capacity  # noqa: E402
+
+MB = 1 << 20
+PARTS = ("report", "records", "merge", "overview", "schedule", "collect")
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    value: float
+    goal: float
+    unit: str
+
+    @property
+    def ok(self) -> bool:
+        return self.value <= self.goal
+
+    def line(self) -> str:
+        ratio = self.value / self.goal if self.goal else 0.0
+        mark = "ok" if self.ok else "MISSED"
+        return f"{self.name:<56} {self.value:>10.2f} {self.unit:<3} goal <= {self.goal:<8g} {ratio:>6.2f}  {mark}"
+
+
+def measured(argv: Sequence[str]) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds, peak resident MB) of one command in a process of its own. The CPU
+    seconds are the figure held to a goal: on a machine others share, the wall time says how busy it is."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) not in (0, 1):  # 1: the night failed, as it should
+        raise SystemExit(f"{' '.join(argv)} failed:\n{err.decode(errors='replace')}")
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def tree_bytes(folder: Path) -> int:
+    """Bytes of the files under ``folder``, links not followed (``latest`` is a link)."""
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+
+
+def tipc(*args: str) -> list[str]:
+    return [sys.executable, "-m", "tipc", *args]
+
+
+def report_figures(tmp: Path, stages: int) -> Iterator[Figure]:
+    results = tmp / "results"
+    results_folder(results, stages)
+    out = tmp / "reports"
+    wall, seconds, peak = measured(tipc("report", str(results), "--out", str(out), "--no-history"))
+    mode_dir = out / "zoo" / MODE
+    first = mode_dir / "latest" / "index.html"
+    yield Figure(f"report of {stages} stages: render (CPU; wall {wall:.0f} s)", seconds, 15.0, "s")
+    yield Figure(f"report of {stages} stages: peak memory", peak, 300.0, "MB")
+    yield Figure("report: first page", first.stat().st_size / MB, 5.0, "MB")
+    yield Figure("report: whole report on disk", tree_bytes(out) / MB, 100.0, "MB")
+    latest = mode_dir / "latest"
+    yield Figure("report: latest/ copies (0: a link)", 0.0 if latest.is_symlink() else tree_bytes(latest) / MB, 0, "MB")
+
+
+def records_figures(tmp: Path, count: int, baseline: float) -> Iterator[Figure]:
+    results = tmp / "many"
+    results_folder(results, count, log_bytes=4096)  # memory is the figure here: small logs read fast
+    size = (results / "results.jsonl").stat().st_size / MB
+    _, _, peak = measured(tipc("report", str(results), "--out", str(tmp / "many-reports"), "--no-history"))
+    yield Figure(f"report of {count} records ({size:.0f} MB jsonl): peak", peak, 300.0, "MB")
+
+
+def merge_figures(tmp: Path, stages: int, shards: int) -> Iterator[Figure]:
+    mode_dir = tmp / "night" / "zoo" / MODE
+    each = stages // shards
+    for k in range(1, shards + 1):
+        results_folder(mode_dir / "shards" / "g1" / f"shard{k}", each, f"{k}/{shards}", (k - 1) * each)
+        part = mode_dir / "shards" / "g1" / f"shard{k}"
+        info = json.loads((part / "run.json").read_text())
+        info["run_group"] = "g1"
+        (part / "run.json").write_text(json.dumps(info))
+        (part / "results_python.log").write_text("Run successfully with command - zoo!\n" * each)
+    wall, seconds, peak = measured(tipc("merge", str(mode_dir)))
+    yield Figure(f"merge of {shards} shards ({stages} stages): CPU (wall {wall:.0f} s)", seconds, 10.0, "s")
+    yield Figure(f"merge of {shards} shards: peak memory", peak, 300.0, "MB")
+
+
+@dataclass(frozen=True)
+class SimChain:
+    """A chain as the broker sees it: the devices it names, and how long it takes."""
+
+    devices: tuple[str, ...]
+    seconds: float  # what it takes tonight
+    expected: float  # what the history says it takes (the kind's mean when never seen)
+
+
+def night_of_chains(count: int, seed: int = 7) -> list[SimChain]:
+    """A lite zoo's night: chain minutes lognormal (median 4 min, sigma 1: most chains are a short
+    train and a few predictor runs, a few big models run an hour), one chain in ten on 2 GPUs, and
+    tonight's time within 15 % of the recorded one; one chain in 20 was never seen (its expected
+    time is the mean of those seen)."""
+    rng = random.Random(seed)
+    chains = []
+    for n in range(count):
+        seconds = 240.0 * rng.lognormvariate(0.0, 1.0)
+        devices = ("0", "1") if n % 10 == 9 else ("0",)
+        chains.append((devices, seconds, seconds * rng.uniform(0.85, 1.15), n % 20 == 19))
+    seen = [e for _, _, e, new in chains if not new]
+    mean = sum(seen) / len(seen)
+    return [SimChain(d, s, mean if new else e) for d, s, e, new in chains]
+
+
+def simulated_night(chains: Sequence[SimChain], gpus: int) -> tuple[float, int]:
+    """(makespan, device clashes) of the run's broker handing ``chains`` to a node of ``gpus`` GPUs,
+    longest expected first as ``--jobs auto`` orders them, on a simulated clock."""
+    pool = tuple(str(g) for g in range(gpus))
+    broker = Broker(Capacity(mem_mb=1e9, cores=64, chains=gpus, gpus=pool), sorted(chains, key=lambda c: -c.expected))
+    pending, running, clock, clashes = list(chains), [], 0.0, 0
+    held: set[str] = set()
+    while pending or running:
+        while pending and gpus - len(held) >= min(len(c.devices) for c in pending):
+            job, devices = broker.next_chain()  # type: ignore[misc]
+            pending.remove(job)
+            clashes += len(held & set(devices))
+            held |= set(devices)
+            heapq.heappush(running, (clock + job.seconds, id(job), devices))
+        clock, _, devices = heapq.heappop(running)
+        held -= set(devices)
+        broker.release(devices)
+        broker.chain_done()
+    return clock, clashes
+
+
+def schedule_figures(chains: int, gpus: int, nodes: int) -> Iterator[Figure]:
+    night = night_of_chains(chains)
+    longest = max(c.seconds for c in night)
+    work = sum(c.seconds * len(c.devices) for c in night)
+    makespan, clashes = simulated_night(night, gpus)
+    bound = max(longest, work / gpus)
+    yield Figure(f"--jobs auto, {chains} chains on {gpus} GPUs: makespan / bound", makespan / bound, 1.10, "")
+    yield Figure("--jobs auto: chains sharing a device", clashes, 0, "")
+    units = [Unit(f"c{n}", c.expected) for n, c in enumerate(night)]
+    took = {f"c{n}": c.seconds for n, c in enumerate(night)}
+    loads = [sum(took[k] for k in part) for part in partition(units, nodes)]
+    mean = sum(loads) / nodes
+    yield Figure(
+        f"--shard K/{nodes}: longest shard / max(mean, longest chain)", max(loads) / max(mean, longest), 1.10, ""
+    )
+
+
+def collection_figures(suite: Path) -> Iterator[Figure]:
+    """``pytest tipc --collect-only`` of a suite checkout's whole zoo, in a process of its own."""
+    configs = suite / "test_tipc" / "configs"
+    argv = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "tipc",
+        "--config",
+        str(configs),
+        "--mode",
+        MODE,
+        "--tipc-suite",
+        suite.name,
+    ]
+    argv += ["--collect-only", "-q"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as on any machine after its first run: rewritten modules cached
+    subprocess.run([*argv, "-p", "no:cacheprovider"], env=env, cwd=suite, capture_output=True, check=False)
+    proc = subprocess.Popen(
+        [*argv, "-p", "no:cacheprovider"], env=env, cwd=suite, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    assert proc.stdout is not None
+    out = proc.stdout.read().decode(errors="replace")
+    _, _, usage = os.wait4(proc.pid, 0)
+    found = re.search(r"(\d+) tests? collected", out)
+    if found is None:
+        raise SystemExit(f"collection of {configs} printed no count:\n{out[-2000:]}")
+    items = int(found.group(1))
+    cpu = usage.ru_utime + usage.ru_stime
+    yield Figure(f"collect {items} items of {suite.name}: CPU per 10,000", cpu * 10_000 / items, 2.0, "s")
+    yield Figure(f"collect {suite.name}: peak memory", usage.ru_maxrss / 1024, 300.0, "MB")
+
+
+def overview_figures(tmp: Path, stages: int, models: int = 100, modes: int = 4) -> Iterator[Figure]:
+    """The night's matrix page over ``models`` models x ``modes`` modes, ``stages`` stages in all, with
+    30 nights of history (``benchmarks/matrix_speed.py``'s configs, each given the night's share)."""
+    from matrix_speed import NIGHTS, config
+
+    from tipc.report.overview import build_page
+    from tipc.report.overview_history import PAGE_ROWS, page_rows_json
+    from tipc.report.overview_write import MATRIX, write_overview
+
+    per = max(1, stages // (models * modes))
+    outcomes = []
+    for i in range(models):
+        one = config(tmp, i)
+        records = (one.records * (per // max(1, len(one.records)) + 1))[:per] if one.records else ()
+        outcomes += [replace(one, mode=f"{one.mode}_{m}", records=records) for m in range(modes)]
+    rows = build_page("", outcomes, tmp, {}).rows
+    for night in range(NIGHTS):
+        run_id = f"202611{night + 1:02d}T013000Z-00000000"
+        (tmp / MATRIX / run_id).mkdir(parents=True)
+        (tmp / MATRIX / run_id / PAGE_ROWS).write_text(page_rows_json(run_id, rows))
+    tracemalloc.start()
+    start = time.process_time()
+    index = write_overview(outcomes, tmp, "20261201T013000Z-00000000")
+    seconds = time.process_time() - start
+    peak = tracemalloc.get_traced_memory()[1] / MB
+    tracemalloc.stop()
+    yield Figure(f"overview of {models} models x {modes} modes: render (CPU)", seconds, 15.0, "s")
+    yield Figure("overview: peak memory (Python's allocations)", peak, 300.0, "MB")
+    yield Figure("overview: first page", index.stat().st_size / MB, 5.0, "MB")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--stages", type=int, default=12_000)
+    parser.add_argument("--records", type=int, default=78_450, help="records of the large results.jsonl")
+    parser.add_argument("--only", choices=PARTS, action="append")
+    parser.add_argument(
+        "--suite",
+        type=Path,
+        help="a suite's checkout, named as the suite (PaddleClas/): its test_tipc/configs is collected",
+    )
+    args = parser.parse_args(argv)
+    only = set(args.only or PARTS)
+    figures: list[Figure] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        if "report" in only:
+            figures += report_figures(Path(tmp), args.stages)
+        if "records" in only:
+            figures += records_figures(Path(tmp), args.records, 0.0)
+        if "merge" in only:
+            figures += merge_figures(Path(tmp), args.stages, 32)
+        if "overview" in only:
+            figures += overview_figures(Path(tmp) / "overview", args.stages)
+    if "schedule" in only:
+        figures += schedule_figures(args.stages // (CASES + 1), 8, 8)
+    if "collect" in only:
+        if args.suite is None:
+            print("collection: not measured (give --suite CHECKOUT, a suite's checkout)")
+        else:
+            figures += collection_figures(args.suite)
+    print(f"night_size on {os.cpu_count()} CPU(s); value, goal, value/goal:")
+    for f in figures:
+        print(f.line())
+    missed = [f.name for f in figures if not f.ok]
+    print("every goal met" if not missed else f"missed: {', '.join(missed)}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

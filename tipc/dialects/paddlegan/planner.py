@@ -1,0 +1,262 @@
+"""PaddleGAN: ``<model>/train_infer_python.txt`` (and the long ``train_linux_gpu_normal_amp_…`` names) read and
+planned as PaddleGAN's ``test_tipc/test_train_inference_python.sh`` runs them.
+
+Read by position, a value stopping at its next colon. The trainer is ``tools/main.py -c <yml> … -o``, followed by
+bare ``key=value`` words: ``output_dir=<save>``, ``total_iters``/``epochs`` and ``dataset.train.batch_size`` by
+mode; ``fp16`` adds ``--amp --amp_level=O2``; no device word (its lines 4 and 5 keys are never read); a launch
+takes ``--gpus=``. Every stage after the first train runs with ``FLAGS_cudnn_deterministic=True`` (the bash
+exports it before each train). The eval and the export read ``<save>/<train_model_name>``, which is a shell pattern
+(``edvr_m_wo_tsa*/*checkpoint.pdparams``: the trainer writes into a dated folder): the export takes it as a
+positional word after the line's ``--load``, then ``--output_dir <save>`` as two words. The predictor
+(``tools/inference.py``) gets ``--device=<value> --model_path=<save>/<inference_dir>``, and on a GPU cell the
+line's other set options. ``whole_infer`` sweeps each ``train_model`` (entry 36); every other mode runs the
+training branch, ``klquant_whole_infer`` included (its mode items match nothing: no iteration or batch word).
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+from itertools import product
+
+from tipc.config.model import NULL
+from tipc.config.modes import Mode
+from tipc.config.tags import tag_words
+from tipc.files.write import component, name_part
+from tipc.plan.env import whole_infer_env
+from tipc.plan.fragments import DROPPED, Command, Fragment, literal
+from tipc.plan.interpreter import PythonCheck, on_path
+from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
+from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, param, raw_param, text
+from tipc.suites.plans import (
+    CPU_VALUES,
+    GPU_VALUES,
+    GpuEntry,
+    PlanDraft,
+    SuiteConfig,
+    command,
+    draft,
+    env_of,
+    gpu_entry,
+    infer_stages,
+    suite_config,
+)
+
+NAME = "PaddleGAN"
+TRAIN_MODES = (
+    Mode.LITE_TRAIN_LITE_INFER,
+    Mode.LITE_TRAIN_WHOLE_INFER,
+    Mode.WHOLE_TRAIN_WHOLE_INFER,
+    Mode.KLQUANT_WHOLE_INFER,
+)
+MODES = (*TRAIN_MODES, Mode.WHOLE_INFER)
+FP16 = ("--amp", "--amp_level=O2")
+DETERMINISTIC = {"FLAGS_cudnn_deterministic": "True"}
+ONE_NODE_IPS = 26  # the bash: an ips part this short counts as one node
+MODEL_NAME_FLAG = "--model_name"  # the export's file prefix, when its line names one
+
+
+def load(path: str) -> SuiteConfig:
+    return suite_config(NAME, path, BashLines.read(path), "colon_value")
+
+
+def modes(config: SuiteConfig) -> tuple[Mode, ...]:
+    del config  # every config runs in the same modes
+    return MODES
+
+
+def tags(file_name: str) -> tuple[str, ...]:
+    return tag_words(file_name)
+
+
+def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
+    mode = options.mode
+    output = f"{options.output_root.rstrip('/')}/{component(name_part(config.model_name.value))}/{mode}"
+    plan = draft(config, options, output, check)
+    cfg = Entries(config.lines, mode)
+    if mode is Mode.WHOLE_INFER:
+        _infer_chains(plan, cfg)
+    else:
+        _train_chains(plan, cfg)
+    return plan.plan()
+
+
+def _train_chains(plan: PlanDraft, cfg: Entries) -> None:
+    pattern = cfg.value(10)
+    if any(c in pattern for c in "*?["):
+        plan.notes.append(
+            f"train_model_name '{pattern}' is a shell pattern: the bash's shell expands it to the checkpoints the "
+            "train wrote; tipc runs no shell and passes it as written (docs/suites.md, PaddleGAN)"
+        )
+    if plan.options.device == "cpu":
+        plan.notes.append("device cpu: every gpu entry trains as one process with no GPU visible")
+    for text_entry in ifs_fields(cfg.value(3), "|"):
+        entry = gpu_entry(text_entry, plan.options.device == "cpu")
+        for autocast in ifs_fields(cfg.value(5), "|"):
+            for trainer in ifs_fields(cfg.value(14), "|"):
+                _train_chain(plan, cfg, entry, autocast, trainer)
+
+
+def _nodes(entry: GpuEntry) -> int:
+    """``${#ips} -le 26``: one node, else as many as the ips part names."""
+    return 1 if len(entry.ips) <= ONE_NODE_IPS else len(ifs_fields(entry.ips, ","))
+
+
+def _trainer(cfg: Entries, trainer: str) -> Fragment:
+    """The norm trainer's line, with the to-static section's words for its trainer (the bash knows no other)."""
+    static = cfg.lines.header_index("to_static_train_benchmark_params") or 0
+    if trainer == cfg.key(static):
+        return cfg.script(15, f"{cfg.value(15)}  {cfg.value(static)}")
+    return cfg.script(15)
+
+
+def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, trainer: str) -> None:
+    options = plan.options
+    nodes = _nodes(entry)
+    chain = f"{trainer}-gpus_{entry.gpus}-{autocast}" + (f"-nodes_{nodes}" if nodes > 1 else "")
+    script = _trainer(cfg, trainer)
+    if script.text == NULL:
+        plan.skipped.append(Skipped(chain, f"trainer '{trainer}': its train script is null"))
+        return
+    stem = name_part(f"{trainer}_gpus_{entry.gpus}_autocast_{autocast}")
+    save = f"{plan.output_dir}/{component(stem + (f'_nodes_{nodes}' if nodes > 1 else ''))}"
+    logs = f"{plan.output_dir}/{component(f'{stem}_nodes_{nodes}')}"
+    amp = literal(*FP16) if autocast == "fp16" else DROPPED
+    body = [cfg.path(7, save), cfg.by_mode(6), cfg.param(9), cfg.by_mode(8), amp, cfg.param(12)]
+    python = plan.interpreter
+    if entry.single or entry.cpu:
+        train = command(python, script, *body)
+    elif nodes == 1:
+        train = command(python, literal("-m", "paddle.distributed.launch", f"--gpus={entry.gpus}"), script, *body)
+    else:
+        body[1], body[2] = body[2], body[1]  # pretrain before the iterations, as the bash writes it
+        launch = literal("-m", "paddle.distributed.launch", f"--ips={entry.ips}", f"--gpus={entry.gpus}")
+        train = command(python, launch, script, *body)
+    train_env = {**env_of(entry, StageKind.TRAIN, options), **DETERMINISTIC}
+    train_stage = plan.stage(chain, "train", StageKind.TRAIN, train, train_env, f"{save}.log")
+    stages = [train_stage]
+    weights = f"{save}/{cfg.value(10)}"
+    rank0 = nodes > 1
+    if cfg.value(23) != NULL:
+        evaluate = command(python, cfg.script(23), cfg.path(9, weights), cfg.param(24))
+        env = {**env_of(entry, StageKind.EVAL, options), **DETERMINISTIC}
+        log = f"{logs}_eval.log"
+        stages.append(
+            plan.stage(chain, "eval", StageKind.EVAL, evaluate, env, log, requires=(train_stage.id,), rank0_only=rank0)
+        )
+    export_script = cfg.value(29)
+    if export_script in (NULL, ""):
+        plan.skipped.append(Skipped(f"{chain}::export", "export script is null: nothing to infer with"))
+        plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
+        return
+    # The weights are a word of their own (no key), the pattern kept whole.
+    export = command(python, cfg.script(29), Fragment(weights, (weights,)), _output_dir(cfg, save))
+    export_stage = plan.stage(
+        chain,
+        "export",
+        StageKind.EXPORT,
+        export,
+        {**env_of(entry, StageKind.EXPORT, options), **DETERMINISTIC},
+        f"{logs}_export.log",
+        requires=(train_stage.id,),
+        outputs=_export_outputs(export_script, save),
+        rank0_only=rank0,
+    )
+    stages.append(export_stage)
+    inference_dir = cfg.value(35)
+    model_dir = save if inference_dir in (NULL, "##", "") else f"{save}/{inference_dir}"
+    env = {**env_of(entry, StageKind.INFER, options), **DETERMINISTIC}
+    stages.extend(_sweep(plan, cfg, chain, model_dir, cfg.value(11), "False", env, (export_stage.id,)))
+    plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
+
+
+def _output_dir(cfg: Entries, save: str) -> Fragment:
+    """``${save_infer_key} ${save}``: the key (``--output_dir``) as the shell splits it, then the path whole."""
+    key = text(cfg.key(27), cfg.lines, 27)
+    return Fragment(f"{key.text} {save}", (*key.argv, save))
+
+
+def _export_outputs(export_script: str, save: str) -> tuple[str, ...]:
+    """``<save>/<name>.pdiparams`` when the export line names its file prefix (``--model_name inference``)."""
+    try:
+        words = shlex.split(export_script)
+    except ValueError:
+        return ()
+    if MODEL_NAME_FLAG in words[:-1]:
+        prefix = words[words.index(MODEL_NAME_FLAG) + 1]
+        return (f"{save}/{component(name_part(prefix), '.pdiparams')}",)
+    return ()
+
+
+def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
+    """whole_infer: each ``train_model`` (entry 36), exported first where its ``infer_export`` says, then swept."""
+    exports = ifs_fields(cfg.value(37), "|")
+    cpu_only = plan.options.device == "cpu"
+    env = whole_infer_env(plan.options.whole_infer_gpu, cpu_only)
+    topology = Topology("cpu", "-1") if cpu_only else Topology("gpu", "0", ("0",))
+    for count, model in enumerate(ifs_fields(cfg.value(36), "|")):
+        chain = f"infer_model_{count}"
+        export = exports[count] if count < len(exports) else ""
+        stages: list[Stage] = []
+        model_dir = model
+        if export not in (NULL, ""):
+            model_dir = dirname(model)
+            export_key = cfg.value(28)
+            run = command(
+                plan.interpreter, text(export, cfg.lines, 37), param(export_key, model, cfg.lines, 28),
+                _output_dir(cfg, model_dir),
+            )  # fmt: skip
+            log = f"{plan.output_dir}_export_{count}.log"
+            stages.append(plan.stage(chain, "export", StageKind.EXPORT, run, env, log))
+        requires = tuple(s.id for s in stages)
+        stages.extend(_sweep(plan, cfg, chain, model_dir, cfg.value(47), "", env, requires))
+        plan.chains.append(Chain(chain, "", "", topology, "", tuple(stages)))
+
+
+def _sweep(
+    plan: PlanDraft,
+    cfg: Entries,
+    chain: str,
+    model_dir: str,
+    data: str,
+    quant: str,
+    env: Mapping[str, str | None],
+    requires: tuple[str, ...],
+) -> list[Stage]:
+    """func_inference: a CPU cell passes the device and the model only (mkldnn × threads × batch × precision give
+    the same command, each with its log); a GPU cell (trt × precision × batch: fp16 and int8 only with TensorRT,
+    int8 only for a quantized model) the line's set options too. The whole_infer sweep gets no quant flag."""
+    mkldnns, threads_list, batches, trts, precisions = (ifs_fields(cfg.value(i), "|") for i in range(41, 46))
+    model = cfg.path(46, model_dir)
+    found: list[tuple[InferCase, str, Command]] = []
+    for use_gpu in ifs_fields(cfg.value(40), "|"):
+        device = raw_param(cfg.key(40), use_gpu, cfg.lines, 40)
+        if use_gpu in CPU_VALUES:
+            for mkldnn, threads, batch, precision in product(mkldnns, threads_list, batches, precisions):
+                if mkldnn == "False" and quant == "True":
+                    continue
+                run = command(plan.interpreter, cfg.script(39), device, model)
+                cell = f"usemkldnn_{mkldnn}_threads_{threads}_precision_{precision}_batchsize_{batch}"
+                found.append((InferCase("cpu", use_gpu, batch, precision, mkldnn, threads), _log(cell, "cpu"), run))
+        elif use_gpu in GPU_VALUES:
+            for trt, precision in product(trts, precisions):
+                int8, fp16 = "int8" in precision, "fp16" in precision
+                if (quant == "False" and int8) or ((fp16 or int8) and trt == "False"):
+                    continue
+                if (trt == "False" or int8) and quant == "True":
+                    continue
+                for batch in batches:
+                    run = command(
+                        plan.interpreter, cfg.script(39), device, cfg.param(44, trt), cfg.param(45, precision),
+                        model, cfg.param(43, batch), param(cfg.key(47), data, cfg.lines, 47),
+                        cfg.param(50),
+                    )  # fmt: skip
+                    cell = f"usetrt_{trt}_precision_{precision}_batchsize_{batch}"
+                    found.append(
+                        (InferCase("gpu", use_gpu, batch, precision, use_tensorrt=trt), _log(cell, "gpu"), run)
+                    )
+    return infer_stages(plan, chain, found, env, requires)
+
+
+def _log(cell: str, device: str) -> str:
+    return f"python_infer_{device}_{cell}.log"

@@ -47,10 +47,12 @@ def rec_config(gpu_list: str = "0", inference: str = "-u tools/infer.py --model_
     return "\n".join(["===train_params===", *train, *evaluate, "===infer_params===", *infer]) + "\n"
 
 
-def plan_of(tmp_path: Path, text: str, mode: str = "lite_train_lite_infer", device: Device = "gpu") -> Plan:
+def plan_of(
+    tmp_path: Path, text: str, mode: str = "lite_train_lite_infer", device: Device = "gpu", name: str = "paddlerec"
+) -> Plan:
     config = tmp_path / "train_infer_python.txt"
     config.write_text(text)
-    dialect = paddlerec.PADDLEREC
+    dialect = DIALECTS[name]
     options = PlanOptions(Mode(mode), repo=str(tmp_path), python="py", device=device)
     return dialect.build(dialect.load(str(config)), options, lambda name: "")
 
@@ -81,6 +83,14 @@ def test_a_null_inference_script_plans_no_sweep(tmp_path: Path) -> None:
     plan = plan_of(tmp_path, rec_config(inference="null"), mode="whole_infer")
     assert not plan.chains
     assert plan.skipped[0].id == "infer_model_0::infer" and "is null" in plan.skipped[0].reason
+
+
+def test_a_paddlegan_cpu_run_hides_the_gpus_and_keeps_the_bashs_deterministic_flag(tmp_path: Path) -> None:
+    """Its trainer and export take no device word; the bash exports the flag before each train."""
+    plan = plan_of(tmp_path, rec_config(), device="cpu", name="paddlegan")
+    envs = [dict(s.env) for s in plan.stages()]
+    assert [s.kind for s in plan.stages()] == ["train", "export", "infer"]
+    assert all(e == {"CUDA_VISIBLE_DEVICES": "", "FLAGS_cudnn_deterministic": "True"} for e in envs), envs
 
 
 @pytest.mark.parametrize(

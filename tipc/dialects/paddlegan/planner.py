@@ -52,6 +52,7 @@ TRAIN_MODES = (
 MODES = (*TRAIN_MODES, Mode.WHOLE_INFER)
 FP16 = ("--amp", "--amp_level=O2")
 DETERMINISTIC = {"FLAGS_cudnn_deterministic": "True"}
+CUDA_VISIBLE_DEVICES = "CUDA_VISIBLE_DEVICES"
 ONE_NODE_IPS = 26  # the bash: an ips part this short counts as one node
 MODEL_NAME_FLAG = "--model_name"  # the export's file prefix, when its line names one
 
@@ -89,7 +90,10 @@ def _train_chains(plan: PlanDraft, cfg: Entries) -> None:
             "train wrote; tipc runs no shell and passes it as written (docs/suites.md, PaddleGAN)"
         )
     if plan.options.device == "cpu":
-        plan.notes.append("device cpu: every gpu entry trains as one process with no GPU visible")
+        plan.notes.append(
+            "device cpu: PaddleGAN's trainer and export take no device word; every gpu entry trains as one process, "
+            "each stage with CUDA_VISIBLE_DEVICES empty so that Paddle sees no GPU"
+        )
     for text_entry in ifs_fields(cfg.value(3), "|"):
         entry = gpu_entry(text_entry, plan.options.device == "cpu")
         for autocast in ifs_fields(cfg.value(5), "|"):
@@ -132,14 +136,14 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
         body[1], body[2] = body[2], body[1]  # pretrain before the iterations, as the bash writes it
         launch = literal("-m", "paddle.distributed.launch", f"--ips={entry.ips}", f"--gpus={entry.gpus}")
         train = command(python, launch, script, *body)
-    train_env = {**env_of(entry, StageKind.TRAIN, options), **DETERMINISTIC}
+    train_env = _env(entry, StageKind.TRAIN, options)
     train_stage = plan.stage(chain, "train", StageKind.TRAIN, train, train_env, f"{save}.log")
     stages = [train_stage]
     weights = f"{save}/{cfg.value(10)}"
     rank0 = nodes > 1
     if cfg.value(23) != NULL:
         evaluate = command(python, cfg.script(23), cfg.path(9, weights), cfg.param(24))
-        env = {**env_of(entry, StageKind.EVAL, options), **DETERMINISTIC}
+        env = _env(entry, StageKind.EVAL, options)
         log = f"{logs}_eval.log"
         stages.append(
             plan.stage(chain, "eval", StageKind.EVAL, evaluate, env, log, requires=(train_stage.id,), rank0_only=rank0)
@@ -156,7 +160,7 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
         "export",
         StageKind.EXPORT,
         export,
-        {**env_of(entry, StageKind.EXPORT, options), **DETERMINISTIC},
+        _env(entry, StageKind.EXPORT, options),
         f"{logs}_export.log",
         requires=(train_stage.id,),
         outputs=_export_outputs(export_script, save),
@@ -165,9 +169,16 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
     stages.append(export_stage)
     inference_dir = cfg.value(35)
     model_dir = save if inference_dir in (NULL, "##", "") else f"{save}/{inference_dir}"
-    env = {**env_of(entry, StageKind.INFER, options), **DETERMINISTIC}
+    env = _env(entry, StageKind.INFER, options)
     stages.extend(_sweep(plan, cfg, chain, model_dir, cfg.value(11), "False", env, (export_stage.id,)))
     plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
+
+
+def _env(entry: GpuEntry, kind: StageKind, options: PlanOptions) -> dict[str, str | None]:
+    """tipc's rule, with the deterministic flag the bash exports before each train; on a CPU run no GPU visible
+    (PaddleGAN's trainer and export take no device word)."""
+    hidden = {CUDA_VISIBLE_DEVICES: ""} if options.device == "cpu" else {}
+    return {**env_of(entry, kind, options), **DETERMINISTIC, **hidden}
 
 
 def _output_dir(cfg: Entries, save: str) -> Fragment:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping
-from itertools import product
 
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
@@ -27,10 +26,8 @@ from tipc.plan.env import whole_infer_env
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
-from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, param, raw_param, text
+from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, param, text
 from tipc.suites.plans import (
-    CPU_VALUES,
-    GPU_VALUES,
     GpuEntry,
     PlanDraft,
     SuiteConfig,
@@ -41,6 +38,7 @@ from tipc.suites.plans import (
     infer_stages,
     suite_config,
 )
+from tipc.suites.sweep import cells, gpu_dropped, infer_models
 
 NAME = "PaddleGAN"
 TRAIN_MODES = (
@@ -200,27 +198,21 @@ def _export_outputs(export_script: str, save: str) -> tuple[str, ...]:
 
 
 def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
-    """whole_infer: each ``train_model`` (entry 36), exported first where its ``infer_export`` says, then swept."""
-    exports = ifs_fields(cfg.value(37), "|")
+    """whole_infer: each ``train_model`` (entry 36), exported first where its ``infer_export`` says, then swept
+    (with no quant flag: the bash passes none)."""
     cpu_only = plan.options.device == "cpu"
     env = whole_infer_env(plan.options.whole_infer_gpu, cpu_only)
     topology = Topology("cpu", "-1") if cpu_only else Topology("gpu", "0", ("0",))
-    for count, model in enumerate(ifs_fields(cfg.value(36), "|")):
-        chain = f"infer_model_{count}"
-        export = exports[count] if count < len(exports) else ""
+    for count, (chain, model, export, _) in enumerate(infer_models(cfg)):
         stages: list[Stage] = []
         model_dir = model
         if export not in (NULL, ""):
             model_dir = dirname(model)
-            export_key = cfg.value(28)
-            run = command(
-                plan.interpreter, text(export, cfg.lines, 37), param(export_key, model, cfg.lines, 28),
-                _output_dir(cfg, model_dir),
-            )  # fmt: skip
+            weights = param(cfg.value(28), model, cfg.lines, 28)  # the bash takes line 28's value as the key
+            run = command(plan.interpreter, text(export, cfg.lines, 37), weights, _output_dir(cfg, model_dir))
             log = f"{plan.output_dir}_export_{count}.log"
             stages.append(plan.stage(chain, "export", StageKind.EXPORT, run, env, log))
-        requires = tuple(s.id for s in stages)
-        stages.extend(_sweep(plan, cfg, chain, model_dir, cfg.value(47), "", env, requires))
+        stages.extend(_sweep(plan, cfg, chain, model_dir, cfg.value(47), "", env, tuple(s.id for s in stages)))
         plan.chains.append(Chain(chain, "", "", topology, "", tuple(stages)))
 
 
@@ -234,40 +226,24 @@ def _sweep(
     env: Mapping[str, str | None],
     requires: tuple[str, ...],
 ) -> list[Stage]:
-    """func_inference: a CPU cell passes the device and the model only (mkldnn × threads × batch × precision give
-    the same command, each with its log); a GPU cell (trt × precision × batch: fp16 and int8 only with TensorRT,
-    int8 only for a quantized model) the line's set options too. The whole_infer sweep gets no quant flag."""
-    mkldnns, threads_list, batches, trts, precisions = (ifs_fields(cfg.value(i), "|") for i in range(41, 46))
+    """func_inference: a CPU cell passes the device and the model only (every cell the same command, each with its
+    log); a GPU cell the line's set options too (its benchmark word is never read)."""
     model = cfg.path(46, model_dir)
     found: list[tuple[InferCase, str, Command]] = []
-    for use_gpu in ifs_fields(cfg.value(40), "|"):
-        device = raw_param(cfg.key(40), use_gpu, cfg.lines, 40)
-        if use_gpu in CPU_VALUES:
-            for mkldnn, threads, batch, precision in product(mkldnns, threads_list, batches, precisions):
-                if mkldnn == "False" and quant == "True":
-                    continue
-                run = command(plan.interpreter, cfg.script(39), device, model)
-                cell = f"usemkldnn_{mkldnn}_threads_{threads}_precision_{precision}_batchsize_{batch}"
-                found.append((InferCase("cpu", use_gpu, batch, precision, mkldnn, threads), _log(cell, "cpu"), run))
-        elif use_gpu in GPU_VALUES:
-            for trt, precision in product(trts, precisions):
-                int8, fp16 = "int8" in precision, "fp16" in precision
-                if (quant == "False" and int8) or ((fp16 or int8) and trt == "False"):
-                    continue
-                if (trt == "False" or int8) and quant == "True":
-                    continue
-                for batch in batches:
-                    run = command(
-                        plan.interpreter, cfg.script(39), device, cfg.param(44, trt), cfg.param(45, precision),
-                        model, cfg.param(43, batch), param(cfg.key(47), data, cfg.lines, 47),
-                        cfg.param(50),
-                    )  # fmt: skip
-                    cell = f"usetrt_{trt}_precision_{precision}_batchsize_{batch}"
-                    found.append(
-                        (InferCase("gpu", use_gpu, batch, precision, use_tensorrt=trt), _log(cell, "gpu"), run)
-                    )
+    for cell in cells(cfg, quant, _cpu_dropped, gpu_dropped):
+        case = cell.case
+        options: tuple[Fragment, ...] = (model,)
+        if case.device == "gpu":
+            options = (
+                cfg.param(44, case.use_tensorrt), cfg.param(45, case.precision), model,
+                cfg.param(43, case.batch_size), param(cfg.key(47), data, cfg.lines, 47), cfg.param(50),
+            )  # fmt: skip
+        run = command(plan.interpreter, cfg.script(39), cell.device, *options)
+        found.append((case, f"python_infer_{case.device}_{cell.name}.log", run))
     return infer_stages(plan, chain, found, env, requires)
 
 
-def _log(cell: str, device: str) -> str:
-    return f"python_infer_{device}_{cell}.log"
+def _cpu_dropped(mkldnn: str, precision: str, quant: str) -> bool:
+    """Only a quantized model without mkldnn (the precision is not looked at)."""
+    del precision
+    return mkldnn == "False" and quant == "True"

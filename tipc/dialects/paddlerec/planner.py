@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from itertools import product
 
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
@@ -29,8 +28,6 @@ from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, mode_param, param, raw_param
 from tipc.suites.plans import (
-    CPU_VALUES,
-    GPU_VALUES,
     GpuEntry,
     PlanDraft,
     SuiteConfig,
@@ -41,6 +38,7 @@ from tipc.suites.plans import (
     infer_stages,
     suite_config,
 )
+from tipc.suites.sweep import cells, gpu_dropped, infer_models
 
 NAME = "PaddleRec"
 LINES_READ = 51  # awk 'NR==1, NR==51': the bash never sees a line past it
@@ -173,17 +171,9 @@ class _Trains:
             self.norm_weights = weights_arg
         if cfg.value(23) != NULL:
             evaluate = command(python, cfg.script(23), weights_arg, use_gpu, cfg.param(24))
+            env, log, first = env_of(entry, StageKind.EVAL, options), f"{save}_eval.log", (train_stage.id,)
             stages.append(
-                plan.stage(
-                    chain,
-                    "eval",
-                    StageKind.EVAL,
-                    evaluate,
-                    env_of(entry, StageKind.EVAL, options),
-                    f"{save}_eval.log",
-                    requires=(train_stage.id,),
-                    rank0_only=nodes > 1,
-                )
+                plan.stage(chain, "eval", StageKind.EVAL, evaluate, env, log, requires=first, rank0_only=nodes > 1)
             )
         if export_script == NULL:
             plan.skipped.append(Skipped(f"{chain}::export", "export script is null: nothing to infer with"))
@@ -218,24 +208,19 @@ _PARAMETER_SERVER = (
 
 def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
     """whole_infer: each ``infer_model`` (entry 36), exported first where its ``infer_export`` says, then swept."""
-    exports = ifs_fields(cfg.value(37), "|")
-    quants = ifs_fields(cfg.value(38), "|")
     cpu_only = plan.options.device == "cpu"
     env = whole_infer_env(plan.options.whole_infer_gpu, cpu_only)
     topology = Topology("cpu", "-1") if cpu_only else Topology("gpu", "0", ("0",))
-    for count, model in enumerate(ifs_fields(cfg.value(36), "|")):
-        chain = f"infer_model_{count}"
-        export = exports[count] if count < len(exports) else ""
+    for chain, model, export, quant in infer_models(cfg):
         stages: list[Stage] = []
         model_dir = model
         if export not in (NULL, ""):
             model_dir = dirname(model)
             run = command(plan.interpreter, cfg.script(37, export), cfg.param(28, model), cfg.param(27, model_dir))
-            log = f"{plan.output_dir}/{chain}_export.log"
-            stages.append(plan.stage(chain, "export", StageKind.EXPORT, run, env, log))
-        quant = quants[count] if count < len(quants) else ""
-        requires = tuple(s.id for s in stages)
-        stages.extend(_sweep(plan, cfg, chain, model_dir, cfg.value(47), quant, env, requires))
+            stages.append(
+                plan.stage(chain, "export", StageKind.EXPORT, run, env, f"{plan.output_dir}/{chain}_export.log")
+            )
+        stages.extend(_sweep(plan, cfg, chain, model_dir, cfg.value(47), quant, env, tuple(s.id for s in stages)))
         if stages:
             plan.chains.append(Chain(chain, "", "", topology, "", tuple(stages)))
 
@@ -250,56 +235,32 @@ def _sweep(
     env: Mapping[str, str | None],
     requires: tuple[str, ...],
 ) -> list[Stage]:
-    """func_inference: GPU or CPU cells in the order of the ``--use_gpu`` line; CPU cells mkldnn × threads × batch ×
-    precision (no fp16 without mkldnn, int8 only for a quantized model), GPU cells trt × precision × batch (fp16
-    and int8 only with TensorRT, int8 only for a quantized model, which runs only with TensorRT)."""
+    """func_inference: CPU cells pass mkldnn, threads, the model, batch, data, benchmark and precision; GPU cells
+    TensorRT, precision, the model, batch, data and benchmark; each log names the use_gpu value."""
     if cfg.value(39) == NULL:  # the bash runs 'python null …' for each cell
         plan.skipped.append(Skipped(f"{chain}::infer", f"the inference script (line {cfg.lines.line(39)}) is null"))
         return []
-    mkldnns, threads_list, batches, trts, precisions = (ifs_fields(cfg.value(i), "|") for i in range(41, 46))
     tail = (param(cfg.key(47), data, cfg.lines, 47), cfg.param(49))
     found: list[tuple[InferCase, str, Command]] = []
-    for use_gpu in ifs_fields(cfg.value(40), "|"):
-        device = raw_param(cfg.key(40), use_gpu, cfg.lines, 40)
-        if use_gpu in CPU_VALUES:
-            for mkldnn, threads, batch, precision in product(mkldnns, threads_list, batches, precisions):
-                if _cpu_dropped(mkldnn, precision, quant):
-                    continue
-                run = command(
-                    plan.interpreter, cfg.script(39), device, raw_param(cfg.key(41), mkldnn, cfg.lines, 41),
-                    cfg.param(42, threads), cfg.path(46, model_dir), cfg.param(43, batch), *tail,
-                    cfg.param(45, precision), cfg.param(50),
-                )  # fmt: skip
-                cell = f"usemkldnn_{mkldnn}_threads_{threads}_precision_{precision}_batchsize_{batch}"
-                case = InferCase("cpu", use_gpu, batch, precision, mkldnn, threads)
-                found.append((case, f"python_infer_cpu_gpus_{use_gpu}_{cell}.log", run))
-        elif use_gpu in GPU_VALUES:
-            for trt, precision in product(trts, precisions):
-                if _gpu_dropped(trt, precision, quant):
-                    continue
-                for batch in batches:
-                    run = command(
-                        plan.interpreter, cfg.script(39), device, cfg.param(44, trt), cfg.param(45, precision),
-                        cfg.path(46, model_dir), cfg.param(43, batch), *tail, cfg.param(50),
-                    )  # fmt: skip
-                    cell = f"usetrt_{trt}_precision_{precision}_batchsize_{batch}"
-                    case = InferCase("gpu", use_gpu, batch, precision, use_tensorrt=trt)
-                    found.append((case, f"python_infer_gpu_gpus_{use_gpu}_{cell}.log", run))
+    for cell in cells(cfg, quant, _cpu_dropped, gpu_dropped):
+        case = cell.case
+        options: tuple[Fragment, ...]
+        if case.device == "cpu":
+            options = (
+                raw_param(cfg.key(41), case.enable_mkldnn or "", cfg.lines, 41), cfg.param(42, case.cpu_threads),
+                cfg.path(46, model_dir), cfg.param(43, case.batch_size), *tail, cfg.param(45, case.precision),
+            )  # fmt: skip
+        else:
+            options = (
+                cfg.param(44, case.use_tensorrt), cfg.param(45, case.precision), cfg.path(46, model_dir),
+                cfg.param(43, case.batch_size), *tail,
+            )  # fmt: skip
+        run = command(plan.interpreter, cfg.script(39), cell.device, *options, cfg.param(50))
+        found.append((case, f"python_infer_{case.device}_gpus_{case.use_gpu}_{cell.name}.log", run))
     return infer_stages(plan, chain, found, env, requires)
 
 
 def _cpu_dropped(mkldnn: str, precision: str, quant: str) -> bool:
-    return (
-        (mkldnn == "False" and quant == "True")
-        or (mkldnn == "False" and precision == "fp16")
-        or (quant == "True" and precision != "int8")
-    )
-
-
-def _gpu_dropped(trt: str, precision: str, quant: str) -> bool:
-    int8, fp16 = "int8" in precision, "fp16" in precision
-    return (
-        (quant == "False" and int8)
-        or ((fp16 or int8) and trt == "False")
-        or ((trt == "False" or int8) and quant == "True")
-    )
+    """No quantized model without mkldnn, no fp16 without mkldnn, a quantized model in int8 only."""
+    without_mkldnn = mkldnn == "False" and (quant == "True" or precision == "fp16")
+    return without_mkldnn or (quant == "True" and precision != "int8")

@@ -175,7 +175,7 @@ class _Trains:
             stages.append(
                 plan.stage(chain, "eval", StageKind.EVAL, evaluate, env, log, requires=first, rank0_only=nodes > 1)
             )
-        if export_script == NULL:
+        if export_script in (NULL, ""):  # the bash's unquoted test fails on an empty one: no export either
             plan.skipped.append(Skipped(f"{chain}::export", "export script is null: nothing to infer with"))
             plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
             return

@@ -8,7 +8,7 @@ of those cells by its own rules and spells its commands and logs its own way. ``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import product
 
@@ -19,6 +19,19 @@ from tipc.suites.plans import CPU_VALUES, GPU_VALUES
 
 # (mkldnn or TensorRT, precision, quant flag) -> the suite's bash skips that cell
 Dropped = Callable[[str, str, str], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What one sweep infers with: its chain, the model folder, the data (the train's or whole_infer's line), the
+    model's quant flag as the bash passes it ("" for none), and the stages' environment and prerequisites."""
+
+    chain: str
+    model_dir: str
+    data: str
+    quant: str
+    env: Mapping[str, str | None]
+    requires: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,6 @@ training branch, ``klquant_whole_infer`` included (its mode items match nothing:
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
 
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
@@ -38,7 +37,7 @@ from tipc.suites.plans import (
     infer_stages,
     suite_config,
 )
-from tipc.suites.sweep import cells, gpu_dropped, infer_models
+from tipc.suites.sweep import Target, cells, gpu_dropped, infer_models
 
 NAME = "PaddleGAN"
 TRAIN_MODES = (
@@ -168,7 +167,7 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
     inference_dir = cfg.value(35)
     model_dir = save if inference_dir in (NULL, "##", "") else f"{save}/{inference_dir}"
     env = _env(entry, StageKind.INFER, options)
-    stages.extend(_sweep(plan, cfg, chain, model_dir, cfg.value(11), "False", env, (export_stage.id,)))
+    stages.extend(_sweep(plan, cfg, Target(chain, model_dir, cfg.value(11), "False", env, (export_stage.id,))))
     plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
 
 
@@ -212,35 +211,26 @@ def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
             run = command(plan.interpreter, text(export, cfg.lines, 37), weights, _output_dir(cfg, model_dir))
             log = f"{plan.output_dir}_export_{count}.log"
             stages.append(plan.stage(chain, "export", StageKind.EXPORT, run, env, log))
-        stages.extend(_sweep(plan, cfg, chain, model_dir, cfg.value(47), "", env, tuple(s.id for s in stages)))
+        stages.extend(_sweep(plan, cfg, Target(chain, model_dir, cfg.value(47), "", env, tuple(s.id for s in stages))))
         plan.chains.append(Chain(chain, "", "", topology, "", tuple(stages)))
 
 
-def _sweep(
-    plan: PlanDraft,
-    cfg: Entries,
-    chain: str,
-    model_dir: str,
-    data: str,
-    quant: str,
-    env: Mapping[str, str | None],
-    requires: tuple[str, ...],
-) -> list[Stage]:
+def _sweep(plan: PlanDraft, cfg: Entries, target: Target) -> list[Stage]:
     """func_inference: a CPU cell passes the device and the model only (every cell the same command, each with its
     log); a GPU cell the line's set options too (its benchmark word is never read)."""
-    model = cfg.path(46, model_dir)
+    model = cfg.path(46, target.model_dir)
     found: list[tuple[InferCase, str, Command]] = []
-    for cell in cells(cfg, quant, _cpu_dropped, gpu_dropped):
+    for cell in cells(cfg, target.quant, _cpu_dropped, gpu_dropped):
         case = cell.case
         options: tuple[Fragment, ...] = (model,)
         if case.device == "gpu":
             options = (
                 cfg.param(44, case.use_tensorrt), cfg.param(45, case.precision), model,
-                cfg.param(43, case.batch_size), param(cfg.key(47), data, cfg.lines, 47), cfg.param(50),
+                cfg.param(43, case.batch_size), param(cfg.key(47), target.data, cfg.lines, 47), cfg.param(50),
             )  # fmt: skip
         run = command(plan.interpreter, cfg.script(39), cell.device, *options)
         found.append((case, f"python_infer_{case.device}_{cell.name}.log", run))
-    return infer_stages(plan, chain, found, env, requires)
+    return infer_stages(plan, target.chain, found, target.env, target.requires)
 
 
 def _cpu_dropped(mkldnn: str, precision: str, quant: str) -> bool:

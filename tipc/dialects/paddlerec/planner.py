@@ -16,7 +16,6 @@ chain.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
@@ -38,7 +37,7 @@ from tipc.suites.plans import (
     infer_stages,
     suite_config,
 )
-from tipc.suites.sweep import cells, gpu_dropped, infer_models
+from tipc.suites.sweep import Target, cells, gpu_dropped, infer_models
 
 NAME = "PaddleRec"
 LINES_READ = 51  # awk 'NR==1, NR==51': the bash never sees a line past it
@@ -195,7 +194,7 @@ class _Trains:
         inference_dir = cfg.value(35)
         model_dir = save if inference_dir in (NULL, "##") else f"{save}/{inference_dir}"
         env = env_of(entry, StageKind.INFER, options)
-        stages.extend(_sweep(plan, cfg, chain, model_dir, cfg.value(11), str(quant), env, (export_stage.id,)))
+        stages.extend(_sweep(plan, cfg, Target(chain, model_dir, cfg.value(11), str(quant), env, (export_stage.id,))))
         plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
 
 
@@ -220,44 +219,39 @@ def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
             stages.append(
                 plan.stage(chain, "export", StageKind.EXPORT, run, env, f"{plan.output_dir}/{chain}_export.log")
             )
-        stages.extend(_sweep(plan, cfg, chain, model_dir, cfg.value(47), quant, env, tuple(s.id for s in stages)))
+        stages.extend(
+            _sweep(plan, cfg, Target(chain, model_dir, cfg.value(47), quant, env, tuple(s.id for s in stages)))
+        )
         if stages:
             plan.chains.append(Chain(chain, "", "", topology, "", tuple(stages)))
 
 
-def _sweep(
-    plan: PlanDraft,
-    cfg: Entries,
-    chain: str,
-    model_dir: str,
-    data: str,
-    quant: str,
-    env: Mapping[str, str | None],
-    requires: tuple[str, ...],
-) -> list[Stage]:
+def _sweep(plan: PlanDraft, cfg: Entries, target: Target) -> list[Stage]:
     """func_inference: CPU cells pass mkldnn, threads, the model, batch, data, benchmark and precision; GPU cells
     TensorRT, precision, the model, batch, data and benchmark; each log names the use_gpu value."""
     if cfg.value(39) == NULL:  # the bash runs 'python null …' for each cell
-        plan.skipped.append(Skipped(f"{chain}::infer", f"the inference script (line {cfg.lines.line(39)}) is null"))
+        plan.skipped.append(
+            Skipped(f"{target.chain}::infer", f"the inference script (line {cfg.lines.line(39)}) is null")
+        )
         return []
-    tail = (param(cfg.key(47), data, cfg.lines, 47), cfg.param(49))
+    tail = (param(cfg.key(47), target.data, cfg.lines, 47), cfg.param(49))
     found: list[tuple[InferCase, str, Command]] = []
-    for cell in cells(cfg, quant, _cpu_dropped, gpu_dropped):
+    for cell in cells(cfg, target.quant, _cpu_dropped, gpu_dropped):
         case = cell.case
         options: tuple[Fragment, ...]
         if case.device == "cpu":
             options = (
                 raw_param(cfg.key(41), case.enable_mkldnn or "", cfg.lines, 41), cfg.param(42, case.cpu_threads),
-                cfg.path(46, model_dir), cfg.param(43, case.batch_size), *tail, cfg.param(45, case.precision),
+                cfg.path(46, target.model_dir), cfg.param(43, case.batch_size), *tail, cfg.param(45, case.precision),
             )  # fmt: skip
         else:
             options = (
-                cfg.param(44, case.use_tensorrt), cfg.param(45, case.precision), cfg.path(46, model_dir),
+                cfg.param(44, case.use_tensorrt), cfg.param(45, case.precision), cfg.path(46, target.model_dir),
                 cfg.param(43, case.batch_size), *tail,
             )  # fmt: skip
         run = command(plan.interpreter, cfg.script(39), cell.device, *options, cfg.param(50))
         found.append((case, f"python_infer_{case.device}_gpus_{case.use_gpu}_{cell.name}.log", run))
-    return infer_stages(plan, chain, found, env, requires)
+    return infer_stages(plan, target.chain, found, target.env, target.requires)
 
 
 def _cpu_dropped(mkldnn: str, precision: str, quant: str) -> bool:

@@ -19,6 +19,7 @@ from tipc.dialects.paddlegan.predictions import metric_lines, metrics
 from tipc.dialects.paddlerec.predictions import batch_lines
 from tipc.plan.model import Plan, PlanOptions
 from tipc.results.records import StageRecord, Status
+from tipc.suites.sweep import gpu_dropped
 
 ROOT = Path(__file__).resolve().parents[2]
 Device = Literal["auto", "cpu", "gpu"]
@@ -178,3 +179,20 @@ def test_the_cli_detects_each_suite_from_its_checkout(tmp_path: Path, name: str)
     assert done.returncode == 0, done.stderr
     assert f"suite {dialect.name}: detected from the checkout's {dialect.markers[0]}/ folder" in done.stdout
     assert "tools/trainer.py" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("trt", "precision", "quant", "dropped"),
+    [
+        ("False", "fp32", "False", False),
+        ("False", "fp16", "False", True),  # fp16 only with TensorRT
+        ("True", "fp16", "False", False),
+        ("True", "int8", "False", True),  # int8 only for a quantized model
+        ("True", "int8", "True", True),  # a quantized model not in int8 on GPU
+        ("True", "fp32", "True", False),
+        ("False", "fp32", "True", True),  # a quantized model only with TensorRT
+        ("True", "int8", "", False),  # no flag given (PaddleGAN's whole_infer): nothing dropped for it
+    ],
+)
+def test_the_common_gpu_rule_drops_what_the_bash_skips(trt: str, precision: str, quant: str, dropped: bool) -> None:
+    assert gpu_dropped(trt, precision, quant) is dropped

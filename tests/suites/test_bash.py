@@ -9,8 +9,7 @@ import pytest
 
 from tipc.errors import ConfigError
 from tipc.plan.fragments import DROPPED
-from tipc.suites.bash import BashLines, ifs_fields, mode_param, param, path_param
-from tipc.suites.paddleseg import dirname
+from tipc.suites.bash import BashLines, dirname, ifs_fields, mode_param, param, path_param
 
 SPLITS = ["a:b", "a::b", ":a", "a:", "a:b:c", "", "-o Global.device:gpu", "x"]
 

@@ -22,6 +22,8 @@ import pytest
 from tests.support.suite_bash import record_suite, suites_root
 from tests.support.suite_parity import Cell, compare
 from tipc.config.modes import Mode
+from tipc.dialects.paddlegan import PADDLEGAN
+from tipc.dialects.paddlerec import PADDLEREC
 from tipc.suites import builtin
 from tipc.suites.dialect import CONFIG_DIR, Dialect
 
@@ -53,7 +55,7 @@ def cells(dialect: Dialect) -> list[Cell]:
 
 @pytest.mark.parametrize(
     "dialect",
-    [builtin.PADDLECLAS, builtin.PADDLEDETECTION, builtin.PADDLESEG],
+    [builtin.PADDLECLAS, builtin.PADDLEDETECTION, builtin.PADDLESEG, PADDLEREC, PADDLEGAN],
     ids=lambda d: d.name,
 )
 def test_the_plans_run_what_the_suites_bash_runs(dialect: Dialect) -> None:

@@ -60,12 +60,20 @@ def _key_values(config: Path) -> list[tuple[str, str]]:
     return [(k.strip(), v.strip()) for k, _, v in (line.partition(":") for line in config.read_text().splitlines())]
 
 
+def null_script_fix(config: Path, recorded: tuple[Ran, ...]) -> tuple[Ran, ...]:
+    """PaddleRec (docs/suites.md): where the inference line is ``null`` the bash runs ``python null …`` for each
+    cell; tipc plans no such stage."""
+    del config
+    return tuple(r for r in recorded if r.argv[:1] != ("null",))
+
+
 _ITER = re.compile(r"/iter_\d*/model\.pdparams$")
 # Documented differences (docs/suites.md): suite -> (name, the recording as tipc means to differ from it)
 FIXES: dict[str, tuple[str, Callable[[Path, tuple[Ran, ...]], tuple[Ran, ...]]]] = {
     "PaddleSeg": ("weights after --do_eval", seg_weights_fix),
     "PaddleClas": ("weights where PaddleClas writes them", clas_weights_fix),
     "PaddleDetection": ("no custom operator install", det_custom_op_fix),
+    "PaddleRec": ("no 'null' inference script", null_script_fix),
 }
 
 

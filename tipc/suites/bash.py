@@ -10,6 +10,7 @@ run's mode. A dialect composes these; ``BashLines`` keeps each role's physical l
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 
@@ -162,3 +163,10 @@ class Entries:
 
     def script(self, index: int, value: str | None = None) -> Fragment:
         return text(self.value(index) if value is None else value, self.lines, index)
+
+
+def dirname(path: str) -> str:
+    """``dirname PATH`` as coreutils spells it (trailing slashes ignored, "." for a bare name)."""
+    stripped = path.rstrip("/") or "/"
+    head = posixpath.dirname(stripped).rstrip("/")
+    return head or ("/" if stripped.startswith("/") else ".")

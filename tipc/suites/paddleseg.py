@@ -17,7 +17,6 @@ anything runs, so it reads the same choice off the train line: with ``--do_eval`
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Mapping
 from itertools import product
 
@@ -28,7 +27,7 @@ from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
-from tipc.suites.bash import BashLines, Entries, ifs_fields, mode_param, param, raw_param
+from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, mode_param, param, raw_param
 from tipc.suites.benchmark import SECTION, TRAINER_REWRITE, Bench, Layout, plan_runs
 from tipc.suites.plans import (
     CPU_VALUES,
@@ -230,13 +229,6 @@ def _extra_args(lines: BashLines) -> tuple[str, ...]:
         if fields and fields[0] in ("log_iters", "repeats"):
             found[fields[0]] = fields[1] if len(fields) > 1 else ""
     return tuple(t for key in ("log_iters", "repeats") if found.get(key) for t in (f"--{key}", found[key]))
-
-
-def dirname(path: str) -> str:
-    """``dirname PATH`` as coreutils spells it (trailing slashes ignored, "." for a bare name)."""
-    stripped = path.rstrip("/") or "/"
-    head = posixpath.dirname(stripped).rstrip("/")
-    return head or ("/" if stripped.startswith("/") else ".")
 
 
 def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:

@@ -1,0 +1,22 @@
+"""PaddleGAN's ``test_tipc``: its dialect (``tipc plan --suite PaddleGAN``), added through the same hook a plugin
+uses (``pytest_tipc_add_dialects``, registered by the ``tipc`` entry point ``paddlegan``)."""
+
+from __future__ import annotations
+
+from tipc.dialects.paddlegan import planner, predictions
+from tipc.suites.dialect import Dialect
+
+PADDLEGAN = Dialect(
+    planner.NAME,
+    ("ppgan",),
+    planner.load,
+    planner.modes,
+    planner.build,
+    tags=planner.tags,
+    predictions=predictions.metrics,
+    description="PaddleGAN's test_tipc/test_train_inference_python.sh",
+)
+
+
+def pytest_tipc_add_dialects() -> list[Dialect]:
+    return [PADDLEGAN]

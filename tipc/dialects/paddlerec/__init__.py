@@ -1,0 +1,22 @@
+"""PaddleRec's ``test_tipc``: its dialect (``tipc plan --suite PaddleRec``), added through the same hook a plugin
+uses (``pytest_tipc_add_dialects``, registered by the ``tipc`` entry point ``paddlerec``)."""
+
+from __future__ import annotations
+
+from tipc.dialects.paddlerec import planner, predictions
+from tipc.suites.dialect import Dialect
+
+PADDLEREC = Dialect(
+    planner.NAME,
+    ("models/rank",),
+    planner.load,
+    planner.modes,
+    planner.build,
+    tags=planner.tags,
+    predictions=predictions.batches,
+    description="PaddleRec's test_tipc/test_train_inference_python.sh",
+)
+
+
+def pytest_tipc_add_dialects() -> list[Dialect]:
+    return [PADDLEREC]

@@ -15,6 +15,7 @@ from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Plan, PlanOptions, Stage
 from tipc.suites import paddleclas, paddledetection, paddleseg, predictors, tags
 from tipc.suites.dialect import Dialect
+from tipc.suites.hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from tipc.prepare.sizes import Sizes
@@ -89,6 +90,12 @@ DEFAULT = PADDLEOCR  # a checkout no dialect recognises (tipc's own test_configs
 
 def pytest_tipc_add_dialects() -> list[Dialect]:
     return [PADDLEOCR, PADDLECLAS, PADDLEDETECTION, PADDLESEG]
+
+
+@hookimpl(trylast=True)
+def pytest_tipc_modify_plan(plan: Plan, config: object) -> Plan:
+    """The plan as its dialect built it, when no plugin answers another: wrappers always receive a plan."""
+    return plan
 
 
 def pytest_tipc_stage_figures(stage: Stage, log: Path, since: int, until: int | None) -> dict[str, Any]:

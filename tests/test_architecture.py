@@ -129,3 +129,15 @@ def test_no_front_imports_the_other(front, other):
         if name == other or name.startswith(other + ".")
     }
     assert edges == set()
+
+
+def test_the_public_api_is_tipc_itself_and_costs_nothing_until_asked():
+    """``import tipc`` (pytest's entry point imports it in every run) loads none of the API's modules; each
+    name of ``__all__`` is there when asked, and the example plugin needs no other."""
+    assert loaded_after("import tipc", "tipc.plan", "tipc.suites", "tipc.metrics", "tipc.results") == []
+    import tipc
+
+    assert all(getattr(tipc, name) is not None for name in tipc.__all__)
+    example = ROOT / "tests" / "suites" / "example_plugin" / "tipc_example_suite.py"
+    assert {name for name in imports_of(example) if name.startswith("tipc")} <= {f"tipc.{n}" for n in tipc.__all__}
+    assert (ROOT / "tipc" / "py.typed").is_file()

@@ -37,7 +37,7 @@ def tiny_checkout(root: Path) -> Path:
 
 def test_a_pytest_plugin_adds_a_dialect_and_a_report_section(pytester: pytest.Pytester, monkeypatch) -> None:
     pytester.makeini("[pytest]\n")
-    monkeypatch.setenv("PYTHONPATH", str(EXAMPLE))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join((str(EXAMPLE), os.environ.get("PYTHONPATH", ""))))
     configs = tiny_checkout(pytester.path / "tiny")
     reports = pytester.path / "reports"
     args = [
@@ -78,7 +78,7 @@ def test_the_cli_finds_a_plugin_through_its_tipc_entry_point(tmp_path: Path) -> 
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tipc-example-suite\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text("[tipc]\nexample = tipc_example_suite\n")
     configs = tiny_checkout(tmp_path / "tiny")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(site), str(EXAMPLE)))}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(site), str(EXAMPLE), os.environ.get("PYTHONPATH", "")))}
     done = subprocess.run(
         [sys.executable, "-m", "tipc", "plan", "--config", str(configs / "m" / "m_tiny.txt"), "--mode", MODE],
         cwd=tmp_path / "tiny",

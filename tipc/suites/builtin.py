@@ -88,7 +88,7 @@ PADDLESEG = Dialect(
 DEFAULT = PADDLEOCR  # a checkout no dialect recognises (tipc's own test_configs/) reads as PaddleOCR's
 
 
-def pytest_tipc_add_dialects() -> list[Dialect]:
+def pytest_tipc_add_dialects() -> list[Dialect[Any]]:
     return [PADDLEOCR, PADDLECLAS, PADDLEDETECTION, PADDLESEG]
 
 

@@ -27,7 +27,7 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
 @hookspec
-def pytest_tipc_add_dialects() -> list[Dialect]:  # type: ignore[empty-body]
+def pytest_tipc_add_dialects() -> list[Dialect[Any]]:  # type: ignore[empty-body]
     """Dialects this plugin adds: how a suite's configs are found, read and planned (``tipc.suites.dialect``).
 
     A dialect whose name is already taken is an error naming both plugins."""

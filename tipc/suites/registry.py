@@ -178,12 +178,12 @@ def _owners(call: guard.Call) -> dict[int, str]:
     return {id(item): plugin for plugin, answer in call.answers for item in answer}
 
 
-def dialects() -> tuple[Dialect, ...]:
+def dialects() -> tuple[Dialect[Any], ...]:
     """Every registered dialect, in call order: a plugin's before the built-ins (registered first, so called
     last), so a plugin's dialect is detected first; a name twice is an error."""
     answers, call = _call("pytest_tipc_add_dialects")
     owners = _owners(call)
-    found: dict[str, tuple[Dialect, str]] = {}
+    found: dict[str, tuple[Dialect[Any], str]] = {}
     for dialect in (d for answer in answers for d in answer):
         owner = owners.get(id(dialect), "a wrapper")
         if dialect.name in found:

@@ -3,7 +3,7 @@ figure of its infer stage's log, and chooses where the history store lives.
 
 The "TinySuite" dialect reads ``test_tipc/configs/*_tiny.txt`` files of ``key:value`` lines (``model_name``,
 ``python``, ``train``, ``infer``) in a checkout that has a ``tinysuite/`` folder, and plans one chain: the train
-script, then the infer script on what it saved. It uses only tipc's public types; nothing in tipc names it.
+script, then the infer script on what it saved. It imports only from ``tipc`` itself (its public API); nothing in tipc names it.
 Registered for pytest with ``-p tipc_example_suite``, for the CLI through a ``tipc`` entry point.
 """
 
@@ -12,12 +12,19 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from tipc.config.modes import Mode
-from tipc.errors import ConfigError
-from tipc.metrics.logfile import log_lines
-from tipc.plan.interpreter import PythonCheck
-from tipc.plan.model import Chain, Plan, PlanOptions, Stage, StageKind, Topology
-from tipc.suites.dialect import Dialect
+from tipc import (
+    Chain,
+    ConfigError,
+    Dialect,
+    Mode,
+    Plan,
+    PlanOptions,
+    PythonCheck,
+    Stage,
+    StageKind,
+    Topology,
+    log_lines,
+)
 
 MODES = (Mode.LITE_TRAIN_LITE_INFER,)
 SECTION_TITLE = "TinySuite notes"

@@ -19,7 +19,7 @@ class State(str, Enum):
 @dataclass(frozen=True, slots=True)
 class Check:
     """One verdict of a check, with its fix: the doctor's, and the multi-node preflight's
-    (``tipc.cluster.preflight``, whose lines start with ``tipc preflight:``)."""
+    (``tipc.doctor.preflight``, whose lines start with ``tipc preflight:``)."""
 
     name: str
     state: State

@@ -17,7 +17,7 @@ from tests.suites.faulty_plugin.tipc_faulty_plugin import deep_list
 from tipc.config.modes import Mode
 from tipc.history.store import HISTORY_FILE, history_file
 from tipc.plan.model import Plan, Stage, StageKind
-from tipc.suites import registry
+from tipc.suites import guard, registry
 from tipc.suites.guard import PluginWarning
 from tipc.suites.hookspecs import hookimpl
 
@@ -256,3 +256,10 @@ def test_a_hung_implementation_is_given_up_on_and_not_called_again(
     finally:
         release.set()
     assert found == again == before and len(calls) == 1
+
+
+@pytest.mark.parametrize("given", ["soon", "0", "-1", "inf", "nan"])
+def test_a_bad_hook_timeout_is_named_and_the_default_used(monkeypatch: pytest.MonkeyPatch, given: str) -> None:
+    monkeypatch.setenv("TIPC_HOOK_TIMEOUT", given)
+    with pytest.warns(PluginWarning, match=f"TIPC_HOOK_TIMEOUT='{given}': expected a positive number of seconds"):
+        assert guard.limit() == guard.DEFAULT_LIMIT

@@ -86,12 +86,15 @@ def fault(plugin: str, hook: str, exc: BaseException | str) -> None:
         _hung.add((plugin, hook))
     what = exc if isinstance(exc, str) else describe(exc)
     note(f"{hook} of plugin {plugin} left out ({what})")
-    if (plugin, hook) in _reported:
+    _warn_once((plugin, hook), f"tipc: plugin {plugin}: its {hook} {what}; ignored (docs/hooks.md)")
+
+
+def _warn_once(key: tuple[str, str], text: str) -> None:
+    if key in _reported:
         return
-    _reported.add((plugin, hook))
-    text = f"tipc: plugin {plugin}: its {hook} {what}; ignored (docs/hooks.md)"
+    _reported.add(key)
     try:
-        warnings.warn(PluginWarning(text), stacklevel=2)
+        warnings.warn(PluginWarning(text), stacklevel=3)
     except Warning:  # warnings made errors (-W error): the plugin's fault must not become the run's
         print(text, file=sys.stderr)
 
@@ -104,7 +107,8 @@ def limit() -> float:
     except ValueError:
         seconds = -1.0
     if not 0 < seconds < math.inf:
-        fault("tipc", LIMIT_VARIABLE, f"is {given!r}, expected a positive number of seconds: {DEFAULT_LIMIT:g} used")
+        said = f"tipc: {LIMIT_VARIABLE}={given!r}: expected a positive number of seconds; {DEFAULT_LIMIT:g} used"
+        _warn_once((LIMIT_VARIABLE, given), said)
         return DEFAULT_LIMIT
     return seconds
 

@@ -5,8 +5,8 @@ import time
 import pytest
 
 from tipc.cluster.node import NodeContext
-from tipc.doctor.preflight import PREFLIGHT, run_preflight
 from tipc.doctor.checks import State
+from tipc.doctor.preflight import PREFLIGHT, run_preflight
 
 NODE = """
 import sys

@@ -180,7 +180,19 @@ def _owners(call: guard.Call) -> dict[int, str]:
 
 def dialects() -> tuple[Dialect[Any], ...]:
     """Every registered dialect, in call order: a plugin's before the built-ins (registered first, so called
-    last), so a plugin's dialect is detected first; a name twice is an error."""
+    last), so a plugin's dialect is detected first; a name twice is an error. Asked once for each set of
+    registered plugins (each config asks: every call of a hook costs its guard's threads)."""
+    plugins = frozenset(manager().list_name_plugin())
+    if plugins not in _DIALECTS:
+        _DIALECTS.clear()
+        _DIALECTS[plugins] = _collect_dialects()
+    return _DIALECTS[plugins]
+
+
+_DIALECTS: dict[frozenset[tuple[str, object]], tuple[Dialect[Any], ...]] = {}
+
+
+def _collect_dialects() -> tuple[Dialect[Any], ...]:
     answers, call = _call("pytest_tipc_add_dialects")
     owners = _owners(call)
     found: dict[str, tuple[Dialect[Any], str]] = {}

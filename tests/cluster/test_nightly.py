@@ -184,7 +184,7 @@ import argparse, os, sys, time
 from pathlib import Path
 from tipc.cluster.node import resolve_node
 from tipc.cluster.options import OPTIONS, cluster_args
-from tipc.cluster.preflight import run_preflight
+from tipc.doctor.preflight import run_preflight
 from tipc.results.records import RunInfo, StageRecord, Status
 
 parser = argparse.ArgumentParser()

@@ -5,13 +5,13 @@ import time
 import pytest
 
 from tipc.cluster.node import NodeContext
-from tipc.cluster.preflight import PREFLIGHT, run_preflight
 from tipc.doctor.checks import State
+from tipc.doctor.preflight import PREFLIGHT, run_preflight
 
 NODE = """
 import sys
 from tipc.cluster.node import ClusterArgs, resolve_node
-from tipc.cluster.preflight import run_preflight
+from tipc.doctor.preflight import run_preflight
 host, port, paddle, timeout = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
 ctx = resolve_node(ClusterArgs(ips=("127.0.0.2", "127.0.0.3"), host=host, start_port=port,
                                rendezvous_timeout=timeout, device="cpu"), {})

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
 
 import tipc
-from tests.suites.example_plugin.tipc_example_suite import FIGURE, HISTORY
+from tests.suites.example_plugin.tipc_example_suite import FIGURE, HISTORY, WRAPPED
 
 EXAMPLE = Path(__file__).resolve().parent / "example_plugin"
 TIPC_DIR = str(Path(tipc.__file__).resolve().parent)
@@ -37,7 +39,7 @@ def tiny_checkout(root: Path) -> Path:
 
 def test_a_pytest_plugin_adds_a_dialect_and_a_report_section(pytester: pytest.Pytester, monkeypatch) -> None:
     pytester.makeini("[pytest]\n")
-    monkeypatch.setenv("PYTHONPATH", str(EXAMPLE))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join((str(EXAMPLE), os.environ.get("PYTHONPATH", ""))))
     configs = tiny_checkout(pytester.path / "tiny")
     reports = pytester.path / "reports"
     args = [
@@ -71,23 +73,40 @@ def test_a_pytest_plugin_adds_a_dialect_and_a_report_section(pytester: pytest.Py
     assert stores == [HISTORY], stores
 
 
-def test_the_cli_finds_a_plugin_through_its_tipc_entry_point(tmp_path: Path) -> None:
-    site = tmp_path / "site"
-    info = site / "tipc_example_suite-0.1.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tipc-example-suite\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[tipc]\nexample = tipc_example_suite\n")
-    configs = tiny_checkout(tmp_path / "tiny")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(site), str(EXAMPLE)))}
-    done = subprocess.run(
-        [sys.executable, "-m", "tipc", "plan", "--config", str(configs / "m" / "m_tiny.txt"), "--mode", MODE],
-        cwd=tmp_path / "tiny",
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def installed_in_a_venv(tmp_path: Path) -> Path:
+    """A venv of its own with the example plugin pip-installed (its entry points for both fronts), offline: tipc
+    and its dependencies come from this interpreter's (a ``.pth``), the plugin is built without isolation."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=60)
+    site = next(venv.glob("lib/python*/site-packages"))
+    (site / "tipc-here.pth").write_text(f"{Path(TIPC_DIR).parent}\n{sysconfig.get_paths()['purelib']}\n")
+    source = shutil.copytree(EXAMPLE, tmp_path / "plugin", ignore=shutil.ignore_patterns("__pycache__"))
+    pip = ["-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index", "-q", str(source)]
+    done = subprocess.run([venv / "bin" / "python", *pip], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert "TinySuite: planned by the example plugin" in done.stdout
-    assert "suite TinySuite: detected from the checkout's tinysuite/ folder" in done.stdout
-    assert "train.py --save_dir=" in done.stdout
+    return venv / "bin" / "python"
+
+
+@pytest.mark.slow  # a venv and a pip install: about 10 s before either front runs
+def test_an_installed_plugin_runs_on_both_fronts(tmp_path: Path) -> None:
+    """The plugin as a user installs it (``pip install``), in a venv where it is found only through its entry
+    points: ``tipc run`` and ``pytest tipc`` each run a TinySuite chain, its wrapper notes the plan."""
+    python = installed_in_a_venv(tmp_path)
+    configs = tiny_checkout(tmp_path / "tiny")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the venv's own paths only
+    config = str(configs / "m" / "m_tiny.txt")
+    fronts = {
+        "cli": ["-m", "tipc", "run", "--config", config, "--mode", MODE, "--output-root", "out-cli", "--no-report"],
+        "pytest": ["-m", "pytest", "tipc", f"--config={config}", "--mode", MODE, "--tipc-output-root", "out-pytest",
+                   "--tipc-no-report", "-p", "no:cacheprovider", "-c", str(tmp_path / "tiny" / "tox.ini")],
+    }  # fmt: skip
+    (tmp_path / "tiny" / "tox.ini").write_text("[pytest]\n")
+    for front, argv in fronts.items():
+        done = subprocess.run(
+            [python, *argv], cwd=tmp_path / "tiny", env=env, capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 0, (front, done.stdout, done.stderr)
+        run = json.loads(next((tmp_path / "tiny").glob(f"out-{front}/m/{MODE}/run.json")).read_text())
+        assert WRAPPED in json.dumps(run), front
+        records = (tmp_path / "tiny").glob(f"out-{front}/m/{MODE}/results.jsonl")
+        assert [json.loads(line)["status"] for line in next(records).read_text().splitlines()] == ["passed"] * 2

@@ -19,7 +19,7 @@ class State(str, Enum):
 @dataclass(frozen=True, slots=True)
 class Check:
     """One verdict of a check, with its fix: the doctor's, and the multi-node preflight's
-    (``tipc.cluster.preflight``, whose lines start with ``tipc preflight:``)."""
+    (``tipc.doctor.preflight``, whose lines start with ``tipc preflight:``)."""
 
     name: str
     state: State
@@ -38,10 +38,10 @@ class Check:
         return f"tipc doctor: {self.name} failed: {self.detail}" + (f"; fix: {self.fix}" if self.fix else "")
 
 
-@dataclass(frozen=True, slots=True)
-class Report:
-    config: str  # as the user named it
-    python: str  # the stage interpreter the checks asked
+class Verdicts:
+    """What a set of checks says as a whole: a config's doctor report, a node's preflight."""
+
+    __slots__ = ()
     checks: tuple[Check, ...]
 
     @property
@@ -50,6 +50,13 @@ class Report:
 
     def failures(self) -> tuple[Check, ...]:
         return tuple(c for c in self.checks if c.state is State.FAIL)
+
+
+@dataclass(frozen=True, slots=True)
+class Report(Verdicts):
+    config: str  # as the user named it
+    python: str  # the stage interpreter the checks asked
+    checks: tuple[Check, ...]
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -10,9 +10,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from tipc.cluster.node import NodeContext
-from tipc.cluster.preflight import local_checks
 from tipc.doctor.checks import Check, State
 from tipc.doctor.facts import Environment
+from tipc.doctor.preflight import local_checks
 from tipc.plan.model import Plan
 from tipc.schedule.demand import is_benchmark
 

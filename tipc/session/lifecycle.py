@@ -44,8 +44,8 @@ from tipc.session.settings import ConfigTarget, Settings, check_interpreters, do
 from tipc.suites.front import plan_path
 
 if TYPE_CHECKING:
-    from tipc.cluster.preflight import PreflightReport
     from tipc.doctor.checks import Report
+    from tipc.doctor.preflight import PreflightReport
     from tipc.doctor.probes import Probes
     from tipc.report.trends import Regression
     from tipc.run.criteria import Criteria

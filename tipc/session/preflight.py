@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TypeGuard
 
 from tipc.cluster.node import NodeContext
-from tipc.cluster.preflight import PREFLIGHT, PreflightReport, run_preflight
+from tipc.doctor.preflight import PREFLIGHT, PreflightReport, run_preflight
 from tipc.run.plan_run import PlanRun
 
 FAILED = "tipc preflight failed; nothing was run:"

@@ -15,6 +15,7 @@ from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Plan, PlanOptions, Stage
 from tipc.suites import paddleclas, paddledetection, paddleseg, predictors, tags
 from tipc.suites.dialect import Dialect
+from tipc.suites.hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from tipc.prepare.sizes import Sizes
@@ -87,8 +88,14 @@ PADDLESEG = Dialect(
 DEFAULT = PADDLEOCR  # a checkout no dialect recognises (tipc's own test_configs/) reads as PaddleOCR's
 
 
-def pytest_tipc_add_dialects() -> list[Dialect]:
+def pytest_tipc_add_dialects() -> list[Dialect[Any]]:
     return [PADDLEOCR, PADDLECLAS, PADDLEDETECTION, PADDLESEG]
+
+
+@hookimpl(trylast=True)
+def pytest_tipc_modify_plan(plan: Plan, config: object) -> Plan:
+    """The plan as its dialect built it, when no plugin answers another: wrappers always receive a plan."""
+    return plan
 
 
 def pytest_tipc_stage_figures(stage: Stage, log: Path, since: int, until: int | None) -> dict[str, Any]:

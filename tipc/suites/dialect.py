@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tipc.config.modes import Mode
 from tipc.plan.interpreter import PythonCheck
@@ -26,15 +26,23 @@ if TYPE_CHECKING:
     from tipc.results.records import StageRecord
 
 CONFIG_DIR = "test_tipc/configs"
+C = TypeVar("C")  # a dialect's own config type: what its ``load`` reads and its ``modes`` and ``build`` take
 
 
 @dataclass(frozen=True, slots=True)
-class Dialect:
+class Dialect(Generic[C]):
+    """A suite's dialect (a plugin adds it through ``pytest_tipc_add_dialects``): ``name`` (``--suite NAME``);
+    ``markers``, folders at a checkout's root that name the suite; ``load``, a config path to the dialect's own
+    config object (raise ``ConfigError`` on bad input); ``modes``, the modes that config runs in; ``build``,
+    the config's ``Plan``; ``patterns`` and ``excludes``, file names of its train configs; ``tags``, the
+    ``--tags`` words of a file name; ``prepare``, ``tipc prepare``'s data maker; ``predictions``, what an
+    infer stage predicted, from its record."""
+
     name: str
     markers: tuple[str, ...]  # folders at a checkout's root that name this suite
-    load: Callable[[str], Any]  # config path -> the dialect's config (a ConfigError on bad input)
-    modes: Callable[[Any], tuple[Mode, ...]]  # the modes that config runs in
-    build: Callable[[Any, PlanOptions, PythonCheck], Plan]
+    load: Callable[[str], C]  # config path -> the dialect's config (a ConfigError on bad input)
+    modes: Callable[[C], tuple[Mode, ...]]  # the modes that config runs in
+    build: Callable[[C, PlanOptions, PythonCheck], Plan]
     patterns: tuple[str, ...] = ("*train*infer_python*.txt",)  # file names of its train configs
     excludes: tuple[str, ...] = ("*train_ptq*",)  # PTQ configs belong to another script of the suite
     tags: Callable[[str], tuple[str, ...]] = lambda name: ()
@@ -68,7 +76,7 @@ def checkout_of(path: Path) -> Path | None:
     return None
 
 
-def detect(path: Path, dialects: Sequence[Dialect]) -> tuple[Dialect, str] | None:
+def detect(path: Path, dialects: Sequence[Dialect[Any]]) -> tuple[Dialect[Any], str] | None:
     """The dialect whose marker folder the checkout (``path`` or the one holding it) has, and why."""
     for root in dict.fromkeys(p for p in (checkout_of(path), Path(path)) if p is not None):
         for dialect in dialects:

@@ -20,7 +20,7 @@ from tipc.suites import builtin, registry
 from tipc.suites.dialect import Dialect, detect
 
 
-def named(name: str) -> Dialect:
+def named(name: str) -> Dialect[Any]:
     """``--suite NAME`` (any case); a name no dialect has is the run's error, listing them."""
     found = {d.name.lower(): d for d in registry.dialects()}
     if name.lower() not in found:
@@ -29,7 +29,7 @@ def named(name: str) -> Dialect:
     return found[name.lower()]
 
 
-def dialect_for(path: Path, suite: str | None = None) -> tuple[Dialect, str]:
+def dialect_for(path: Path, suite: str | None = None) -> tuple[Dialect[Any], str]:
     """The dialect a config (or a folder of configs) is read in, and the note saying how it was chosen."""
     if suite:
         dialect = named(suite)
@@ -51,7 +51,7 @@ class Loaded:
     """A config read by its dialect, with the note saying how that dialect was chosen ("" for the default)."""
 
     config: Any
-    dialect: Dialect
+    dialect: Dialect[Any]
     note: str = ""
 
     @property

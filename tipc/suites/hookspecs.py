@@ -4,7 +4,9 @@ Named ``pytest_tipc_*`` as pytest's convention for a plugin's own hooks (``pytes
 module serves both fronts: ``pytest tipc`` adds these specs through ``pytest_addhooks`` and takes implementations
 from any pytest plugin (``conftest.py``, ``-p``, a ``pytest11`` entry point); the ``tipc`` CLI loads the
 modules of the ``tipc`` entry-point group (``[project.entry-points.tipc]``). Plain functions of those names
-are implementations (as pytest takes them); ``pytest.hookimpl`` options (``tryfirst`` …) work too.
+are implementations (as pytest takes them); ``tipc.hookimpl`` (``pytest.hookimpl``, the same marker) options
+(``tryfirst``, ``trylast``, ``wrapper``, ``hookwrapper``) work as in pytest: every hook is called through
+pluggy's hook caller (``tipc.suites.registry``).
 The dialects tipc ships come through ``pytest_tipc_add_dialects`` like any other (``tipc.suites.builtin``).
 """
 
@@ -21,20 +23,23 @@ if TYPE_CHECKING:
 
 PROJECT = "pytest"  # the markers' project: pytest's, so pytest's plugin manager reads the same specs
 hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
 @hookspec
-def pytest_tipc_add_dialects() -> list[Dialect]:  # type: ignore[empty-body]
+def pytest_tipc_add_dialects() -> list[Dialect[Any]]:  # type: ignore[empty-body]
     """Dialects this plugin adds: how a suite's configs are found, read and planned (``tipc.suites.dialect``).
 
     A dialect whose name is already taken is an error naming both plugins."""
 
 
-@hookspec
+@hookspec(firstresult=True)
 def pytest_tipc_modify_plan(plan: Plan, config: Any) -> Plan | None:
-    """A changed plan (``dataclasses.replace``), or None to keep it. Called once per plan, after it is built,
-    each implementation with the previous one's result; what it changed is the plugin's to say in the plan's
-    notes."""
+    """The plan to run (``dataclasses.replace`` of ``plan``), or None to leave the answer to others. Called
+    once per plan, after it is built; the first plan answered is the plan (tipc's own implementation, ``trylast``,
+    answers ``plan`` unchanged). Plugins that each change the plan write a ``wrapper=True`` implementation:
+    ``plan = yield`` receives the plan so far, and what it returns is the plan. What it changed is the
+    plugin's to say in the plan's notes."""
 
 
 @hookspec

@@ -3,25 +3,37 @@ figure of its infer stage's log, and chooses where the history store lives.
 
 The "TinySuite" dialect reads ``test_tipc/configs/*_tiny.txt`` files of ``key:value`` lines (``model_name``,
 ``python``, ``train``, ``infer``) in a checkout that has a ``tinysuite/`` folder, and plans one chain: the train
-script, then the infer script on what it saved. It uses only tipc's public types; nothing in tipc names it.
+script, then the infer script on what it saved; a ``wrapper=True`` implementation of ``pytest_tipc_modify_plan``
+notes each such plan. It imports only from ``tipc`` itself (its public API); nothing in tipc names it.
 Registered for pytest with ``-p tipc_example_suite``, for the CLI through a ``tipc`` entry point.
 """
 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Generator
+from dataclasses import replace
 from pathlib import Path
 
-from tipc.config.modes import Mode
-from tipc.errors import ConfigError
-from tipc.metrics.logfile import log_lines
-from tipc.plan.interpreter import PythonCheck
-from tipc.plan.model import Chain, Plan, PlanOptions, Stage, StageKind, Topology
-from tipc.suites.dialect import Dialect
+from tipc import (
+    Chain,
+    ConfigError,
+    Dialect,
+    Mode,
+    Plan,
+    PlanOptions,
+    PythonCheck,
+    Stage,
+    StageKind,
+    Topology,
+    hookimpl,
+    log_lines,
+)
 
 MODES = (Mode.LITE_TRAIN_LITE_INFER,)
 SECTION_TITLE = "TinySuite notes"
 FIGURE = "tiny_predictions"  # how many images the infer script says it predicted
+WRAPPED = "TinySuite: seen by the example plugin's wrapper"  # the note its modify_plan wrapper adds
 HISTORY = "tiny-history.sqlite"  # beside the output root's folders, where a TinySuite team keeps it
 
 
@@ -64,6 +76,13 @@ TINYSUITE = Dialect("TinySuite", ("tinysuite",), load, modes, build, patterns=("
 
 def pytest_tipc_add_dialects() -> list[Dialect]:
     return [TINYSUITE]
+
+
+@hookimpl(wrapper=True)
+def pytest_tipc_modify_plan(plan: Plan, config: object) -> Generator[None, Plan, Plan]:
+    """A wrapper: a TinySuite plan, as built or as another plugin answered it, gets the plugin's note."""
+    plan = yield
+    return replace(plan, notes=(*plan.notes, WRAPPED)) if TINYSUITE.is_config(Path(plan.config_path).name) else plan
 
 
 def pytest_tipc_report_sections(results: Path) -> list[tuple[str, str]]:

@@ -18,20 +18,13 @@ from tipc.cluster.device import detect_device
 from tipc.cluster.node import NodeContext
 from tipc.cluster.ports import check_ports
 from tipc.cluster.rendezvous import Hello, rendezvous
-from tipc.doctor.checks import Check, State
+from tipc.doctor.checks import Check, State, Verdicts
 from tipc.version import VERSION
 
 
 @dataclass(frozen=True, slots=True)
-class PreflightReport:
+class PreflightReport(Verdicts):
     checks: tuple[Check, ...]
-
-    @property
-    def ok(self) -> bool:
-        return not self.failures()
-
-    def failures(self) -> tuple[Check, ...]:
-        return tuple(c for c in self.checks if c.state is State.FAIL)
 
     def summary(self) -> str:
         """One paragraph for ``pytest.UsageError`` / stderr."""

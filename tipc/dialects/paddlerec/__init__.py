@@ -3,6 +3,8 @@ uses (``pytest_tipc_add_dialects``, registered by the ``tipc`` entry point ``pad
 
 from __future__ import annotations
 
+from typing import Any
+
 from tipc.dialects.paddlerec import planner, predictions
 from tipc.suites.dialect import Dialect
 
@@ -18,5 +20,5 @@ PADDLEREC = Dialect(
 )
 
 
-def pytest_tipc_add_dialects() -> list[Dialect]:
+def pytest_tipc_add_dialects() -> list[Dialect[Any]]:
     return [PADDLEREC]

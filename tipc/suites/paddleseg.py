@@ -30,17 +30,19 @@ from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.suites.bash import BashLines, Entries, ifs_fields, mode_param, param, raw_param
 from tipc.suites.benchmark import SECTION, TRAINER_REWRITE, Bench, Layout, plan_runs
+from tipc.suites.layout import Role
 from tipc.suites.plans import (
     CPU_VALUES,
     GPU_VALUES,
     GpuEntry,
     PlanDraft,
     SuiteConfig,
+    checked_entries,
     command,
     draft,
     env_of,
-    gpu_entry,
     infer_stages,
+    inside,
     suite_config,
 )
 
@@ -95,8 +97,7 @@ class _Trains:
     def build(self) -> None:
         cfg, options = self.cfg, self.plan.options
         use_gpu_values = ifs_fields(cfg.value(4), "|")
-        for index, entry_text in enumerate(ifs_fields(cfg.value(3), "|")):
-            entry = gpu_entry(entry_text, options.device == "cpu")
+        for index, entry in enumerate(checked_entries(self.plan.config, options.device == "cpu")):
             use_gpu = (
                 "cpu"
                 if entry.cpu and options.device == "cpu"
@@ -166,7 +167,8 @@ class _Trains:
             launch = literal("-m", "paddle.distributed.launch", *ips, f"--devices={entry.gpus}")
             train = command(python, launch, script, *body)
         evaluated = DO_EVAL in script.argv
-        weights = f"{save}/{cfg.value(10) if evaluated else f'iter_{self.epochs}/model.pdparams'}"
+        iters = f"{save}/iter_{self.epochs}/model.pdparams"
+        weights = inside(plan.config, save, Role.TRAIN_MODEL_NAME) if evaluated else iters
         train_stage = plan.stage(
             chain,
             "train",
@@ -201,7 +203,7 @@ class _Trains:
             return
         export = command(python, cfg.script(29, export_script), cfg.path(28, weights), cfg.path(27, save))
         inference_dir = cfg.value(35)
-        model_dir = save if inference_dir in (NULL, "##") else f"{save}/{inference_dir}"
+        model_dir = save if inference_dir in (NULL, "##") else inside(plan.config, save, Role.INFERENCE_DIR)
         export_stage = plan.stage(
             chain,
             "export",

@@ -18,7 +18,7 @@ import posixpath
 
 from tipc.config.bounds import excerpt
 from tipc.errors import ConfigError
-from tipc.files.write import component, name_part
+from tipc.files.write import NAME_BYTES, component, name_part
 from tipc.plan.model import InferCase, StageKind, Topology
 
 
@@ -35,11 +35,16 @@ def chain_stem(trainer: str, topology: Topology, autocast: str) -> str:
 def within(folder: str, relative: str, path: str, line: int, role: str) -> str:
     """``folder/relative`` for a path a config names inside a folder tipc made (``train_model_name`` and
     ``inference_dir`` in the save dir): one that is absolute or climbs out of the folder is a ``ConfigError`` at
-    ``path:line``, since tipc would expect (and the stages write or read) outside the output root."""
+    ``path:line``, since tipc would expect (and the stages write or read) outside the output root; so is a name
+    longer than a file system takes."""
     inside = posixpath.normpath(relative)
     if inside.startswith(("/", "../")) or inside == "..":
         raise ConfigError(
             path, line, f"{role} '{excerpt(relative)}' leads out of the save folder: expected a path inside it"
+        )
+    if any(len(name.encode("utf-8", "surrogatepass")) > NAME_BYTES for name in inside.split("/")):
+        raise ConfigError(
+            path, line, f"{role} '{excerpt(relative)}' has a name over {NAME_BYTES} bytes: expected shorter names"
         )
     return f"{folder}/{relative}"
 

@@ -298,10 +298,11 @@ def _sweep(
                 if _cpu_dropped(mkldnn, precision, quant):
                     continue
                 cell = f"usemkldnn_{mkldnn}_threads_{threads}_precision_{precision}_batchsize_{batch}"
+                results = component(name_part(f"python_infer_cpu_{cell}_results"))  # the values are config text
                 run = command(
                     plan.interpreter, cfg.script(39), device, raw_param(cfg.key(41), mkldnn, cfg.lines, 41),
                     cfg.param(42, threads), cfg.path(46, deploy), cfg.param(43, batch), *data,
-                    cfg.param(45, precision), cfg.path(50, f"{plan.output_dir}/python_infer_cpu_{cell}_results"),
+                    cfg.param(45, precision), cfg.path(50, f"{plan.output_dir}/{results}"),
                     cfg.param(51),
                 )  # fmt: skip
                 case = InferCase("cpu", use_gpu, batch, precision, mkldnn, threads)

@@ -10,6 +10,7 @@ from tipc.config.bounds import MAX_STAGES, excerpt, read_bounded
 from tipc.config.model import Field
 from tipc.config.modes import Mode
 from tipc.errors import ConfigError
+from tipc.files.write import component, name_part
 from tipc.plan.env import stage_env
 from tipc.plan.fragments import Command, Fragment, assemble, command_stage, literal
 from tipc.plan.golden import with_golden
@@ -263,7 +264,8 @@ def infer_stages(
         if case.device == "gpu" and plan.options.device == "cpu":
             plan.skipped.append(Skipped(stage_id(chain, name), NO_GPU))
             continue
-        stage = plan.stage(chain, name, StageKind.INFER, run, env, f"{plan.output_dir}/{log}", cwd=cwd,
+        log_path = f"{plan.output_dir}/{component(name_part(log))}"  # the sweep's values are config text
+        stage = plan.stage(chain, name, StageKind.INFER, run, env, log_path, cwd=cwd,
                            requires=requires, infer=case)  # fmt: skip
         stages.append(stage)
     return stages

@@ -46,6 +46,7 @@ from tipc.session.problems import ConfigProblem, ProblemKind, cluster_problem, e
 from tipc.session.selection import Selected, select_configs
 from tipc.suites import front as suites
 from tipc.suites.plans import SuiteConfig
+from tipc.suites.sets import parse_sets
 
 FINDINGS = ("golden", "regression")
 DEFAULT_FAIL_ON: frozenset[str] = frozenset({"golden"})
@@ -165,7 +166,8 @@ def _target(
     path = selected.path
     display = display_name(path, cwd, selected.within)
     try:
-        loaded = suites.load(path, selected.suite)
+        sets = parse_sets(get("tipc_set"))
+        loaded = suites.load(path, selected.suite, sets)
         config = loaded.config
         if selected.within is not None and mode not in suites.modes(loaded):
             # A directory's KL quantization configs in a training mode: not this mode's matter.
@@ -192,6 +194,7 @@ def _target(
         mode=mode,
         repo=str(repo),
         suite=selected.suite or "",
+        sets=sets,
         python=_python(get("tipc_python"), cwd),
         golden_dir=_golden_dir(get("tipc_golden_dir"), path, cwd),
         **({"output_root": get("tipc_output_root")} if get("tipc_output_root") else {}),

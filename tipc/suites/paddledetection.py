@@ -103,6 +103,12 @@ def _train_chains(plan: PlanDraft) -> None:
     cfg = Entries(plan.config.lines, plan.options.mode, first_colon=True)
     if CUSTOM_OP_MODEL in plan.config.model_name.value:
         plan.notes.append(CUSTOM_OP_NOTE)
+    if cfg.param(Role.PRETRAIN) is DROPPED:
+        plan.notes.append(
+            f"line {cfg.lines.line(Role.PRETRAIN)}: {cfg.key(Role.PRETRAIN)} is {cfg.value(Role.PRETRAIN) or 'empty'}, "
+            "so the trainings get no pretrain_weights= (as in the bash) and PaddleDetection loads the yml's own "
+            "pretrain_weights, a download when that is a URL: tipc does not read the yml when it plans"
+        )
     for entry in checked_entries(plan.config, plan.options.device == "cpu"):
         for autocast in ifs_fields(cfg.value(5), "|"):
             for trainer in ifs_fields(cfg.value(14), "|"):

@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import math
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 from tipc.config.bounds import MAX_STAGES, excerpt
 from tipc.errors import ConfigError
-from tipc.suites.bash import BashLines, ifs_fields
+from tipc.suites.bash import ifs_fields
+
+if TYPE_CHECKING:
+    from tipc.suites.plans import SuiteConfig
 
 
 class Role(IntEnum):
@@ -84,18 +88,18 @@ SWEEP_ROLES = (
 CHAIN_STAGES = 4  # train, eval, export and PaddleDetection's export_onnx
 
 
-def check_size(lines: BashLines, value: str = "colon_value") -> None:
-    """A ``ConfigError`` at the longest list when the ``|`` lists could make more than ``MAX_STAGES`` stages;
-    ``value`` is the dialect's reading of a line (``colon_value`` or ``first_colon_value``)."""
-    read = getattr(lines, value)
-    counts = {role: len(ifs_fields(read(role), "|")) for role in (*CHAIN_ROLES, *INFER_CHAIN_ROLES, *SWEEP_ROLES)}
+def check_size(config: SuiteConfig) -> None:
+    """A ``ConfigError`` at the longest list when the ``|`` lists could make more than ``MAX_STAGES`` stages."""
+    lines = config.lines
+    roles = (*CHAIN_ROLES, *INFER_CHAIN_ROLES, *SWEEP_ROLES)
+    counts = {role: len(ifs_fields(config.value(role), "|")) for role in roles}
     chains = math.prod(counts[r] for r in CHAIN_ROLES) + sum(counts[r] for r in INFER_CHAIN_ROLES)
     per_chain = CHAIN_STAGES + math.prod(counts[r] for r in SWEEP_ROLES)
     if chains * per_chain <= MAX_STAGES:
         return
     longest = max(counts, key=lambda role: counts[role])
     raise ConfigError(
-        lines.path,
+        config.path,
         lines.line(longest),
         f"the '|' lists multiply to up to {chains * per_chain} stages ({chains} chains of up to {per_chain} "
         f"stages), over the limit of {MAX_STAGES}: expected shorter lists (the longest: "

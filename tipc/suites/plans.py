@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from tipc.config.bounds import MAX_STAGES, excerpt, read_bounded
@@ -41,15 +41,19 @@ class SuiteConfig:
     notes: tuple[str, ...] = ()
     reading: str = "colon_value"  # the dialect's reading of a value: BashLines.colon_value or first_colon_value
 
+    def value(self, role: Role) -> str:
+        """The role's value as the dialect reads it."""
+        read: Callable[[int], str] = getattr(self.lines, self.reading)
+        return read(role)
+
     @property
     def gpu_entries(self) -> tuple[str, ...]:
-        """The ``gpu_list`` entries (entry 3)."""
-        return tuple(ifs_fields(self.lines.colon_value(3), "|"))
+        return tuple(ifs_fields(self.value(Role.GPU_LIST), "|"))
 
     @property
     def wants_gpu(self) -> bool:
-        """A gpu entry other than -1, or a GPU inference value (entry 40): the bash would use a GPU."""
-        infer = ifs_fields(self.lines.colon_value(40), "|")
+        """A gpu entry other than -1, or a GPU inference value: the bash would use a GPU."""
+        infer = ifs_fields(self.value(Role.INFER_USE_GPU), "|")
         return any(e != CPU_ENTRY for e in self.gpu_entries) or any(v.lower() in ("true", "gpu") for v in infer)
 
     @property
@@ -108,7 +112,7 @@ def checked_entries(config: SuiteConfig, cpu_only: bool) -> list[GpuEntry]:
     (longer than 15 characters without ``<ips>;``, a gpu part that is not a list of ids) is a ``ConfigError`` at
     the line, not a run on the wrong devices."""
     lines = config.lines
-    texts = ifs_fields(getattr(lines, config.reading)(Role.GPU_LIST), "|")
+    texts = config.gpu_entries
     for text in texts:
         why = _entry_problem(text)
         if why:
@@ -149,7 +153,9 @@ def suite_config(dialect: str, path: str, lines: BashLines, value: str, notes: t
             )
         return lines.field(index, role, found)
 
-    return SuiteConfig(dialect, path, lines, read(1, "model_name"), read(2, "python"), notes, value)
+    return SuiteConfig(
+        dialect, path, lines, read(Role.MODEL_NAME, "model_name"), read(Role.PYTHON, "python"), notes, value
+    )
 
 
 @dataclass(slots=True)
@@ -215,7 +221,7 @@ class PlanDraft:
 
 
 def draft(config: SuiteConfig, options: PlanOptions, output_dir: str, check: PythonCheck) -> PlanDraft:
-    check_size(config.lines, config.reading)
+    check_size(config)
     python, note = resolve_python(config.python, options.python, check)
     return PlanDraft(config, options, python, note, output_dir)
 
@@ -230,8 +236,7 @@ def env_of(entry: GpuEntry, kind: StageKind, options: PlanOptions) -> dict[str, 
 
 def inside(config: SuiteConfig, folder: str, role: Role) -> str:
     """``folder/<the role's value>``: a path the config names inside a folder tipc made (``naming.within``)."""
-    value = getattr(config.lines, config.reading)(role)
-    return within(folder, value, config.path, config.lines.line(role), role.name.lower())
+    return within(folder, config.value(role), config.path, config.lines.line(role), role.name.lower())
 
 
 def command(*fragments: Fragment) -> Command:

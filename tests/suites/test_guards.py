@@ -54,13 +54,13 @@ def _sources(dialect: Dialect) -> tuple[Path, ...]:
 
 
 @cache
-def sample(name: str) -> Sample | None:
-    """The first config of the dialect that plans a train stage reading a yml (``-c``) in a train mode."""
+def sample(name: str, modes: tuple[Mode, ...] = TRAIN_MODES) -> Sample | None:
+    """The first config of the dialect that plans a train stage reading a yml (``-c``) in one of ``modes``."""
     dialect = next(d for d in dialects() if d.name == name)
     for source in _sources(dialect):
         try:
             config = dialect.load(str(source))
-            mode = next((m for m in dialect.modes(config) if m in TRAIN_MODES), None)
+            mode = next((m for m in dialect.modes(config) if m in modes), None)
             plan = None if mode is None else dialect.build(config, PlanOptions(mode, python="py"), _no_check)
         except ConfigError:
             continue
@@ -106,11 +106,20 @@ class Checkout:
 
 @pytest.fixture(params=dialects(), ids=lambda d: d.name)
 def checkout(request: pytest.FixtureRequest, tmp_path: Path) -> Checkout:
-    dialect: Dialect = request.param
-    found = sample(dialect.name)
+    return scratch(request.param, tmp_path, TRAIN_MODES)
+
+
+@pytest.fixture(params=dialects(), ids=lambda d: d.name)
+def bench_checkout(request: pytest.FixtureRequest, tmp_path: Path) -> Checkout:
+    return scratch(request.param, tmp_path, (Mode.BENCHMARK_TRAIN,))
+
+
+def scratch(dialect: Dialect, tmp_path: Path, modes: tuple[Mode, ...]) -> Checkout:
+    found = sample(dialect.name, modes)
     if found is None:
         pytest.skip(
-            f"no {dialect.name} config that plans a train stage: no snapshot of the suite beside the repository"
+            f"no {dialect.name} config that plans a train stage in {', '.join(modes)}: no snapshot of the suite "
+            "beside the repository, or none of its configs runs in that mode"
         )
     for marker in dialect.markers:
         (tmp_path / marker).mkdir(parents=True, exist_ok=True)
@@ -211,6 +220,33 @@ def test_a_storm_of_bars_on_any_line_is_planned_or_refused_quickly(checkout: Che
         else:
             assert len(list(found.stages())) <= MAX_STAGES, role
             contained(found, checkout.out)
+
+
+def test_a_storm_of_bars_in_the_benchmark_section_is_planned_or_refused_quickly(bench_checkout: Checkout) -> None:
+    original = bench_checkout.config.read_text()
+    physical = original.split("\n")
+    header = next(i for i, line in enumerate(physical) if "train_benchmark_params" in line)
+    for index in range(header + 1, len(physical)):
+        if ":" not in physical[index] or physical[index].startswith("="):
+            continue
+        stormed = [*physical[:index], physical[index] + STORM, *physical[index + 1 :]]
+        bench_checkout.write("\n".join(stormed))
+        found = outcome(bench_checkout, device="cpu")
+        if isinstance(found, ConfigError):
+            assert found.path == str(bench_checkout.config) and found.line > 0, excerpt(str(found), 300)
+        else:
+            assert len(list(found.stages())) <= MAX_STAGES, index
+
+
+def test_a_benchmark_batch_size_that_is_no_number_is_refused_at_its_line(bench_checkout: Checkout) -> None:
+    physical = bench_checkout.config.read_text().split("\n")
+    header = next(i for i, line in enumerate(physical) if "train_benchmark_params" in line)
+    index = next(i for i in range(header, len(physical)) if physical[i].startswith("batch_size:"))
+    physical[index] = "batch_size:8|x"
+    bench_checkout.write("\n".join(physical))
+    found = outcome(bench_checkout, device="cpu")
+    assert isinstance(found, ConfigError) and (found.path, found.line) == (str(bench_checkout.config), index + 1)
+    assert "'x'" in found.message
 
 
 def _physical(text: str, role: int) -> int:

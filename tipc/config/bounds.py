@@ -31,6 +31,17 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+def check_line(path: str, number: int, raw: str) -> None:
+    """A ``ConfigError`` at line ``number`` when it is longer than ``MAX_LINE_CHARS``."""
+    if len(raw) > MAX_LINE_CHARS:
+        raise ConfigError(
+            path,
+            number,
+            f"line of {len(raw)} characters, over the limit of {MAX_LINE_CHARS}: "
+            f"expected a 'key:value' line, found '{excerpt(raw.strip())}'",
+        )
+
+
 def stat_path(path: str | Path, expected: str = CONFIG_FILE) -> os.stat_result | None:
     """``os.stat`` of ``path``; None when nothing is there. A symlink loop, or a path that cannot be
     looked at (permissions, a name too long), is a ``ConfigError`` naming the path."""

@@ -35,8 +35,12 @@ PADDLEOCR_MODES = tuple(m for m in Mode if m not in (Mode.KLQUANT_WHOLE_INFER, *
 
 def load_any_config(path: str | Path) -> AnyConfig:
     """Read and parse one config file of either format; every problem is a ``ConfigError``."""
-    shown = str(path)
-    return parse_any_config_text(_decode(read_bounded(path), shown), shown)
+    return parse_any_config_text(config_text(path), str(path))
+
+
+def config_text(path: str | Path) -> str:
+    """A config file's text, bounded and decoded as the parser reads it."""
+    return _decode(read_bounded(path), str(path))
 
 
 def parse_any_config_text(text: str, path: str) -> AnyConfig:

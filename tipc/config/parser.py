@@ -39,7 +39,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tipc.config.bounds import MAX_LINE_CHARS, excerpt, read_bounded
+from tipc.config.bounds import check_line, excerpt, read_bounded
 from tipc.config.model import NULL, Field, TipcConfig, TrainBenchmark
 from tipc.config.roles import KeyKind, KeyRole, role_warnings
 from tipc.config.values import mode_items
@@ -211,13 +211,7 @@ def _scan(text: str, path: str) -> _Document:
     name, header_line = "", 0
     placeholder, last_line, last_text = 0, 0, ""
     for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
-        if len(raw) > MAX_LINE_CHARS:
-            raise ConfigError(
-                path,
-                number,
-                f"line of {len(raw)} characters, over the limit of {MAX_LINE_CHARS}: "
-                f"expected a 'key:value' line, found '{excerpt(raw.strip())}'",
-            )
+        check_line(path, number, raw)
         line = raw.strip()
         if not line:
             continue

@@ -9,7 +9,8 @@ Hostile YAML is refused, each time as a ``ConfigError`` at ``file:line``: nestin
 ``MAX_DEPTH`` (PyYAML's composer recurses: deep nesting was a ``RecursionError``), a document that
 aliases expand to more than ``MAX_NODES`` nodes (an alias chain of 2 KB stands for billions),
 numbers longer than ``MAX_NUMBER_CHARS`` (a 5000-digit integer was a ``ValueError``), and control
-characters, raw or escaped (``"\\0"``), in any string.
+characters, raw or escaped (``"\\0"``), in any string. PaddleDetection's ymls tag their mappings with classes
+(``!COCODataSet``): ``tagged=True`` reads a local tag's node as the plain data it tags.
 """
 
 from __future__ import annotations
@@ -92,18 +93,18 @@ class YamlDoc:
         return ConfigError(*self.where(*keys), message)
 
 
-def read_yaml(path: Path, expected: str = "a YAML training config") -> YamlDoc:
+def read_yaml(path: Path, expected: str = "a YAML training config", tagged: bool = False) -> YamlDoc:
     # Bounded like a config: a yml named by a config may be a FIFO or /dev/zero as well.
     text = read_bounded(path, expected=expected).decode("utf-8", errors="replace")
-    root, data = load_yaml(text, str(path))
+    root, data = load_yaml(text, str(path), tagged=tagged)
     return YamlDoc(Path(path), data, root)
 
 
-def load_yaml(text: str, shown: str, line: int = 0) -> tuple[yaml.Node | None, Any]:
+def load_yaml(text: str, shown: str, line: int = 0, tagged: bool = False) -> tuple[yaml.Node | None, Any]:
     """The node tree and the value of one YAML document; ``shown`` names it in errors, ``line`` is
     where it begins (text from a config line: its errors name that line)."""
     try:
-        loader = _BoundedLoader(text)
+        loader = _TaggedLoader(text) if tagged else _BoundedLoader(text)
     except yaml.reader.ReaderError as exc:  # a raw control character: found before any parsing
         where = line or text.count("\n", 0, exc.position) + 1
         character = exc.character if isinstance(exc.character, str) else chr(exc.character)
@@ -208,3 +209,19 @@ def _string(loader: _BoundedLoader, node: yaml.ScalarNode) -> str:
 _BoundedLoader.add_constructor("tag:yaml.org,2002:int", _number("int"))
 _BoundedLoader.add_constructor("tag:yaml.org,2002:float", _number("float"))
 _BoundedLoader.add_constructor("tag:yaml.org,2002:str", _string)
+
+
+class _TaggedLoader(_BoundedLoader):
+    """The bounded loader that reads a local tag's node (``!COCODataSet``) as plain data."""
+
+
+def _untagged(loader: _BoundedLoader, suffix: str, node: yaml.Node) -> Any:
+    del suffix
+    if isinstance(node, yaml.MappingNode):
+        return loader.construct_mapping(node, deep=True)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node, deep=True)
+    return _string(loader, node)  # type: ignore[arg-type]
+
+
+_TaggedLoader.add_multi_constructor("!", _untagged)

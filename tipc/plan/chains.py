@@ -32,6 +32,7 @@ from tipc.plan.naming import (
     train_chain_id,
     whole_infer_chain_id,
     whole_infer_export_log,
+    within,
 )
 from tipc.plan.sweep import GpuRule, infer_sweep
 from tipc.plan.trainers import Trainer
@@ -162,12 +163,15 @@ class _TrainRun:
 
     @property
     def weights(self) -> str:
-        return f"{self.save}/{self.ctx.config.train_model_name.value}"
+        return self._within(self.ctx.config.train_model_name, "train_model_name")
 
     @property
     def model_dir(self) -> str:
-        inference_dir = self.ctx.config.inference_dir.value
-        return self.save if inference_dir in NO_SUBDIR else f"{self.save}/{inference_dir}"
+        inference_dir = self.ctx.config.inference_dir
+        return self.save if inference_dir.value in NO_SUBDIR else self._within(inference_dir, "inference_dir")
+
+    def _within(self, field: Field, role: str) -> str:
+        return within(self.save, field.value, self.ctx.config.path, field.line, role)
 
     @property
     def rank0(self) -> bool:

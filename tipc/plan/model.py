@@ -170,6 +170,7 @@ class PlanOptions:
     benchmark: BenchmarkOptions = BenchmarkOptions()
     golden_dir: str = ""  # a golden check closes every chain, with goldens from this folder ("": none)
     suite: str = ""  # --suite: the dialect that reads the config (tipc.suites; "": detected from its checkout)
+    sets: tuple[tuple[str, str], ...] = ()  # --set KEY=VALUE: config values changed as the config is read
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,12 +9,16 @@ cannot add or climb a directory level and two distinct values never share a name
 are spelled exactly as the bash spelled them, so legacy names are byte-identical. Paths the config
 names itself (ymls, image dirs, whole_infer's model dirs, ``train_model_name`` and ``inference_dir``
 inside the save dir) are the target's to read or write and are passed on as written; tipc creates
-nothing there.
+nothing there, and those inside the save dir (``within``) must stay inside it.
 """
 
 from __future__ import annotations
 
-from tipc.files.write import component, name_part
+import posixpath
+
+from tipc.config.bounds import excerpt
+from tipc.errors import ConfigError
+from tipc.files.write import NAME_BYTES, component, name_part
 from tipc.plan.model import InferCase, StageKind, Topology
 
 
@@ -26,6 +30,23 @@ def output_dir(output_root: str, model: str, mode: str, node_rank: int | None = 
 
 def chain_stem(trainer: str, topology: Topology, autocast: str) -> str:
     return name_part(f"{trainer}_gpus_{topology.gpu_label}_autocast_{autocast}")
+
+
+def within(folder: str, relative: str, path: str, line: int, role: str) -> str:
+    """``folder/relative`` for a path a config names inside a folder tipc made (``train_model_name`` and
+    ``inference_dir`` in the save dir): one that is absolute or climbs out of the folder is a ``ConfigError`` at
+    ``path:line``, since tipc would expect (and the stages write or read) outside the output root; so is a name
+    longer than a file system takes."""
+    inside = posixpath.normpath(relative)
+    if inside.startswith(("/", "../")) or inside == "..":
+        raise ConfigError(
+            path, line, f"{role} '{excerpt(relative)}' leads out of the save folder: expected a path inside it"
+        )
+    if any(len(name.encode("utf-8", "surrogatepass")) > NAME_BYTES for name in inside.split("/")):
+        raise ConfigError(
+            path, line, f"{role} '{excerpt(relative)}' has a name over {NAME_BYTES} bytes: expected shorter names"
+        )
+    return f"{folder}/{relative}"
 
 
 def save_dir(log_path: str, trainer: str, topology: Topology, autocast: str) -> str:

@@ -47,6 +47,7 @@ FILE_SETTINGS = (
     "--autolog-shim",
     "--jobs",
     "--mem-per-chain",
+    "--set",
 )
 ENV_NAMES = {"--python": "TIPC_STAGE_PYTHON"}
 COMMAND_LINE = "command line"

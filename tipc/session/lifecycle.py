@@ -41,6 +41,7 @@ from tipc.session.doctor import run_doctor
 from tipc.session.preflight import preflight
 from tipc.session.report import final_report, report_root
 from tipc.session.settings import ConfigTarget, Settings, check_interpreters, doctor_on
+from tipc.suites.downloads import download_refusal
 from tipc.suites.front import plan_path
 
 if TYPE_CHECKING:
@@ -108,6 +109,17 @@ class TipcSession:
             self._plans[target.path] = plan if self._sharding is None else self._sharding.restrict(plan)
         return self._plans[target.path]
 
+    def _refuse_downloads(self) -> None:
+        """Weights a stage would download stop the run before anything starts (``tipc.suites.downloads``)."""
+        for target in self.settings.targets:
+            try:
+                plan = self.plan(target)
+            except ConfigError:
+                continue  # left to the front, as in begin()
+            refusal = download_refusal(plan, target.options.sets)
+            if refusal is not None:
+                raise refusal
+
     def plan_run(self, target: ConfigTarget) -> PlanRun:
         if target.path not in self._runs:
             plan = self.plan(target)
@@ -138,6 +150,7 @@ class TipcSession:
             return []
         if not self.settings.run.dry_run:
             check_interpreters(self.settings)
+            self._refuse_downloads()
             self._warn_without_paddle(emit)
             self._watchdog = start_watchdog(self.run_id)
         runs = []

@@ -97,6 +97,17 @@ PLAN_OPTIONS: tuple[Option, ...] = (
         ),
     ),
     (
+        ("--set",),
+        dict(
+            dest="tipc_set",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="read the config with the line of this key set to VALUE, e.g. pretrain_weights=null or "
+            "Global.pretrained_model=null (repeatable; the plan's notes name each line changed)",
+        ),
+    ),
+    (
         ("--output-root",),
         dict(
             dest="tipc_output_root",

@@ -46,6 +46,7 @@ from tipc.session.problems import ConfigProblem, ProblemKind, cluster_problem, e
 from tipc.session.selection import Selected, select_configs
 from tipc.suites import front as suites
 from tipc.suites.plans import SuiteConfig
+from tipc.suites.sets import parse_sets
 
 FINDINGS = ("golden", "regression")
 MAX_CONFIRM = 10  # a stage that failed ten times more is no flake
@@ -177,7 +178,8 @@ def _target(
     path = selected.path
     display = display_name(path, cwd, selected.within)
     try:
-        loaded = suites.load(path, selected.suite)
+        sets = parse_sets(get("tipc_set"))
+        loaded = suites.load(path, selected.suite, sets)
         config = loaded.config
         if selected.within is not None and mode not in suites.modes(loaded):
             # A directory's KL quantization configs in a training mode: not this mode's matter.
@@ -204,6 +206,7 @@ def _target(
         mode=mode,
         repo=str(repo),
         suite=selected.suite or "",
+        sets=sets,
         python=_python(get("tipc_python"), cwd),
         golden_dir=_golden_dir(get("tipc_golden_dir"), path, cwd),
         **({"output_root": get("tipc_output_root")} if get("tipc_output_root") else {}),

@@ -14,7 +14,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-from tipc.config.bounds import excerpt, read_bounded
+from tipc.config.bounds import check_line, excerpt, read_bounded
 from tipc.config.model import NULL, Field
 from tipc.errors import ConfigError
 from tipc.plan.fragments import DROPPED, Fragment, shell_tokens
@@ -51,6 +51,8 @@ class BashLines:
     @classmethod
     def parse(cls, text: str, path: str) -> BashLines:
         kept = [(n, line) for n, line in enumerate(text.split("\n"), start=1) if line]
+        for number, line in kept:
+            check_line(path, number, line)
         if not kept or not kept[0][1].strip().startswith(HEADER_PREFIX):
             found = excerpt(kept[0][1].strip()) if kept else "an empty file"
             raise ConfigError(path, kept[0][0] if kept else 0, f"expected the 'train_params' header, found '{found}'")

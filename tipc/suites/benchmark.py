@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from tipc.config.benchmark import DEFAULT_DEVICE, TO_STATIC_WORD, DeviceNum, Selector
-from tipc.config.bounds import read_bounded
+from tipc.config.bounds import MAX_STAGES, excerpt, read_bounded
 from tipc.config.model import NULL
 from tipc.errors import ConfigError
 from tipc.files.write import component, name_part
@@ -133,8 +133,15 @@ def _section(lines: BashLines, layout: Layout) -> Section:
     # ``export null`` (PaddleSeg's 'flags:null') sets nothing: only NAME=VALUE words are flags.
     flags = tuple((k, v) for k, eq, v in (f.partition("=") for f in ifs_fields(value[FLAGS], ";")) if k and eq)
     known = {"batch_size", "fp_items", "epoch", MODEL_TYPE, WORKERS, PROFILE, FLAGS}
+    batch_sizes = tuple(ifs_fields(value["batch_size"], "|"))
+    wrong = next((b for b in batch_sizes if not b.strip().isdigit()), None)
+    if wrong is not None:  # the analysis step takes it as a number
+        raise ConfigError(
+            lines.path, lines.line(at["batch_size"]), f"mode 'benchmark_train': batch size '{excerpt(wrong)}' is "
+            f"not a whole number: expected {key(at['batch_size'])}:<n>|<n>…"
+        )  # fmt: skip
     return Section(
-        tuple(ifs_fields(value["batch_size"], "|")),
+        batch_sizes,
         tuple(ifs_fields(value["fp_items"], "|")),
         value["epoch"],
         tuple(ifs_fields(value[MODEL_TYPE], "|")) if MODEL_TYPE in value else (NORM_TRAINER,),
@@ -165,6 +172,19 @@ def runs(section: Section, selectors: tuple[Selector, ...], layout: Layout) -> t
             trainer = TO_STATIC_TRAINER if selector.model_type == TO_STATIC_WORD else NORM_TRAINER
             found.append(Run(selector.batch_size, precision, selector.run_mode, selector.device, trainer))
     return tuple(dict.fromkeys(found))
+
+
+def _check_size(section: Section, layout: Layout, lines: BashLines) -> None:
+    """The section's lists multiply into runs of two stages each (a profile and a timed train): past
+    ``MAX_STAGES`` the config is refused at the section before one run is listed."""
+    count = len(section.batch_sizes) * len(section.fp_items) * len(layout.devices) * len(section.model_types)
+    if 2 * count > MAX_STAGES:
+        raise ConfigError(
+            lines.path,
+            lines.header_index(SECTION) or 0,
+            f"mode 'benchmark_train': the {SECTION} lists make {count} runs of 2 stages, over the limit of "
+            f"{MAX_STAGES} stages: expected shorter lists",
+        )
 
 
 def _edited(
@@ -226,7 +246,9 @@ def plan_runs(bench: Bench, config: SuiteConfig, plan: PlanDraft) -> Section:
     options = plan.options
     raw = read_bounded(config.path).decode("utf-8-sig", errors="replace")
     before = _edited(raw, bench.layout, None, None, None)
-    section = _section(BashLines.parse(before, config.path), bench.layout)
+    lines = BashLines.parse(before, config.path)
+    section = _section(lines, bench.layout)
+    _check_size(section, bench.layout, lines)
     selected = runs(section, options.benchmark.selectors, bench.layout)
     if not selected:
         plan.skipped.append(

@@ -18,6 +18,7 @@ from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Plan, PlanOptions
 from tipc.suites import builtin, registry
 from tipc.suites.dialect import Dialect, detect
+from tipc.suites.sets import Sets, apply_sets
 
 
 def named(name: str) -> Dialect[Any]:
@@ -53,19 +54,22 @@ class Loaded:
     config: Any
     dialect: Dialect[Any]
     note: str = ""
+    changes: tuple[str, ...] = ()  # what --set changed, one note per line
 
     @property
     def path(self) -> str:
         return str(getattr(self.config, "path", ""))
 
 
-def load(path: str | Path, suite: str | None = None) -> Loaded:
+def load(path: str | Path, suite: str | None = None, sets: Sets = ()) -> Loaded:
+    """The config read by its dialect, with the ``--set`` values (``sets``) in place of the config's."""
     dialect, note = dialect_for(Path(path), suite)
     if dialect is not builtin.PADDLEOCR and is_paddle2onnx_file(path):
         # Every suite's paddle2onnx config is read by tipc.config.paddle2onnx, which knows each
         # suite's layout of it, and planned as PaddleOCR's formats are.
         dialect = builtin.PADDLEOCR
-    return Loaded(dialect.load(str(path)), dialect, note)
+    config, changes = apply_sets(dialect.load(str(path)), dialect.name, sets)
+    return Loaded(config, dialect, note, changes)
 
 
 def modes(loaded: Loaded) -> tuple[Mode, ...]:
@@ -95,12 +99,12 @@ def plan(loaded: Loaded, options: PlanOptions, check: PythonCheck = on_path) -> 
     """The dialect's plan (with the dialect's note), then each plugin's ``pytest_tipc_modify_plan``."""
     check_mode(loaded, options.mode)
     built = loaded.dialect.build(loaded.config, options, check)
-    if loaded.note:
-        built = replace(built, notes=(loaded.note, *built.notes))
+    if loaded.note or loaded.changes:
+        built = replace(built, notes=(*([loaded.note] if loaded.note else []), *loaded.changes, *built.notes))
     changed: Plan = registry.modify_plan(built, loaded.config)
     return changed
 
 
 def plan_path(path: str | Path, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
     """Read and plan one config, in the dialect ``options.suite`` names (else the detected one)."""
-    return plan(load(path, options.suite or None), options, check)
+    return plan(load(path, options.suite or None, options.sets), options, check)

@@ -27,17 +27,20 @@ from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
 from tipc.suites.bash import BashLines, Entries, ifs_fields, raw_param
 from tipc.suites.benchmark import SECTION, Bench, Layout, plan_runs
+from tipc.suites.layout import Role
 from tipc.suites.plans import (
     CPU_VALUES,
     GPU_VALUES,
     GpuEntry,
     PlanDraft,
     SuiteConfig,
+    checked_entries,
     command,
     draft,
     env_of,
     gpu_entry,
     infer_stages,
+    inside,
     refuse,
     suite_config,
 )
@@ -116,8 +119,7 @@ def _train_chains(plan: PlanDraft) -> None:
             "device cpu: every gpu entry trains as one CPU process (-o Global.device=cpu, on the export too), "
             "GPU inference cases are skipped"
         )
-    for entry_text in ifs_fields(cfg.value(3), "|"):
-        entry = gpu_entry(entry_text, cpu_only)
+    for entry in checked_entries(plan.config, cpu_only):
         for autocast in ifs_fields(cfg.value(5), "|"):
             for trainer in ifs_fields(cfg.value(14), "|"):
                 _train_chain(plan, cfg, entry, autocast, trainer, model)
@@ -174,7 +176,7 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
         )
     # Documented fix (docs/suites.md): PaddleClas writes its checkpoints into Global.output_dir itself; the bash
     # still looks in <save>/<model>/ (<save>/RecModel/), where older PaddleClas wrote them.
-    weights = f"{save}/{cfg.value(10)}"
+    weights = inside(plan.config, save, Role.TRAIN_MODEL_NAME)
     train_stage = plan.stage(
         chain,
         "train",

@@ -27,17 +27,19 @@ from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param, text
 from tipc.suites.benchmark import SECTION, TRAINER_REWRITE, Bench, Layout, Section, plan_runs
+from tipc.suites.layout import Role
 from tipc.suites.plans import (
     CPU_VALUES,
     GPU_VALUES,
     GpuEntry,
     PlanDraft,
     SuiteConfig,
+    checked_entries,
     command,
     draft,
     env_of,
-    gpu_entry,
     infer_stages,
+    inside,
     refuse,
     suite_config,
 )
@@ -101,8 +103,13 @@ def _train_chains(plan: PlanDraft) -> None:
     cfg = Entries(plan.config.lines, plan.options.mode, first_colon=True)
     if CUSTOM_OP_MODEL in plan.config.model_name.value:
         plan.notes.append(CUSTOM_OP_NOTE)
-    for entry_text in ifs_fields(cfg.value(3), "|"):
-        entry = gpu_entry(entry_text, plan.options.device == "cpu")
+    if cfg.param(Role.PRETRAIN) is DROPPED:
+        plan.notes.append(
+            f"line {cfg.lines.line(Role.PRETRAIN)}: {cfg.key(Role.PRETRAIN)} is {cfg.value(Role.PRETRAIN) or 'empty'}, "
+            "so the trainings get no pretrain_weights= (as in the bash) and PaddleDetection loads the yml's own "
+            "pretrain_weights, a download when that is a URL: tipc does not read the yml when it plans"
+        )
+    for entry in checked_entries(plan.config, plan.options.device == "cpu"):
         for autocast in ifs_fields(cfg.value(5), "|"):
             for trainer in ifs_fields(cfg.value(14), "|"):
                 _train_chain(plan, cfg, entry, autocast, trainer)
@@ -134,13 +141,13 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
         plan.skipped.append(Skipped(chain, f"trainer '{trainer}': no train script of that name, or it is null"))
         return
     script, export_script, quant, to_static = chosen
-    model = plan.config.model_name.value
+    folder = component(name_part(plan.config.model_name.value))  # the trainer's filename=: one folder in save
     options = plan.options
     use_gpu = cfg.param(4, "False" if entry.cpu else cfg.value(4))
     stem = name_part(f"{trainer}_gpus_{entry.gpus}_autocast_{autocast}")
     save = f"{plan.output_dir}/{component(stem + (f'_nodes_{entry.nodes}' if entry.machines else ''))}"
     logs = f"{plan.output_dir}/{component(f'{stem}_nodes_{entry.nodes}')}"
-    filename = param("filename", model, cfg.lines, 1)
+    filename = param("filename", folder, cfg.lines, 1)
     amp = {"amp": ("--amp", "amp_level=O1"), "fp16": ("--amp", "amp_level=O2")}.get(autocast)
     benchmark = options.mode is Mode.BENCHMARK_TRAIN
     tail = (
@@ -158,7 +165,7 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
         ips = (f"--ips={entry.ips}",) if entry.machines else ()
         launch = literal("-m", "paddle.distributed.launch", *ips, f"--gpus={entry.gpus}")
         train = command(python, launch, script, literal("log_iter=1"), *tail)
-    weights = f"{save}/{model}/{cfg.value(10)}"
+    weights = inside(plan.config, f"{save}/{folder}", Role.TRAIN_MODEL_NAME)
     train_stage = plan.stage(
         chain,
         "train",
@@ -206,7 +213,7 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
             )
         )
     export = command(python, export_script_text, weights_arg, filename, save_arg)
-    model_dir = f"{save}/{model}"
+    model_dir = f"{save}/{folder}"
     export_stage = plan.stage(
         chain,
         "export",
@@ -231,7 +238,7 @@ def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
     klquant = plan.options.mode is Mode.KLQUANT_WHOLE_INFER
     cpu_only = plan.options.device == "cpu"
     env: dict[str, str | None] = {"CUDA_VISIBLE_DEVICES": None} if cpu_only else {}
-    model = plan.config.model_name.value
+    folder = component(name_part(plan.config.model_name.value))
     for infer_mode in ifs_fields(cfg.value(INFER_MODES), "|"):
         if infer_mode == NULL or klquant != (infer_mode == "kl_quant"):
             continue
@@ -246,9 +253,9 @@ def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
         chain = f"infer_mode_{count}_{infer_mode}"
         export = command(
             plan.interpreter, text(cfg.value(EXPORTS[infer_mode]), cfg.lines, EXPORTS[infer_mode]),
-            cfg.param(28), param("filename", model, cfg.lines, 1), cfg.param(27),
+            cfg.param(28), param("filename", folder, cfg.lines, 1), cfg.param(27),
         )  # fmt: skip
-        model_dir = f"{cfg.value(27)}/{model}"
+        model_dir = f"{cfg.value(27)}/{folder}"
         stage = plan.stage(
             chain,
             "export",

@@ -29,17 +29,19 @@ from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, mode_param, param, raw_param
 from tipc.suites.benchmark import SECTION, TRAINER_REWRITE, Bench, Layout, plan_runs
+from tipc.suites.layout import Role
 from tipc.suites.plans import (
     CPU_VALUES,
     GPU_VALUES,
     GpuEntry,
     PlanDraft,
     SuiteConfig,
+    checked_entries,
     command,
     draft,
     env_of,
-    gpu_entry,
     infer_stages,
+    inside,
     suite_config,
 )
 
@@ -94,8 +96,7 @@ class _Trains:
     def build(self) -> None:
         cfg, options = self.cfg, self.plan.options
         use_gpu_values = ifs_fields(cfg.value(4), "|")
-        for index, entry_text in enumerate(ifs_fields(cfg.value(3), "|")):
-            entry = gpu_entry(entry_text, options.device == "cpu")
+        for index, entry in enumerate(checked_entries(self.plan.config, options.device == "cpu")):
             use_gpu = (
                 "cpu"
                 if entry.cpu and options.device == "cpu"
@@ -165,7 +166,8 @@ class _Trains:
             launch = literal("-m", "paddle.distributed.launch", *ips, f"--devices={entry.gpus}")
             train = command(python, launch, script, *body)
         evaluated = DO_EVAL in script.argv
-        weights = f"{save}/{cfg.value(10) if evaluated else f'iter_{self.epochs}/model.pdparams'}"
+        iters = f"{save}/iter_{self.epochs}/model.pdparams"
+        weights = inside(plan.config, save, Role.TRAIN_MODEL_NAME) if evaluated else iters
         train_stage = plan.stage(
             chain,
             "train",
@@ -200,7 +202,7 @@ class _Trains:
             return
         export = command(python, cfg.script(29, export_script), cfg.path(28, weights), cfg.path(27, save))
         inference_dir = cfg.value(35)
-        model_dir = save if inference_dir in (NULL, "##") else f"{save}/{inference_dir}"
+        model_dir = save if inference_dir in (NULL, "##") else inside(plan.config, save, Role.INFERENCE_DIR)
         export_stage = plan.stage(
             chain,
             "export",
@@ -288,10 +290,11 @@ def _sweep(
                 if _cpu_dropped(mkldnn, precision, quant):
                     continue
                 cell = f"usemkldnn_{mkldnn}_threads_{threads}_precision_{precision}_batchsize_{batch}"
+                results = component(name_part(f"python_infer_cpu_{cell}_results"))  # the values are config text
                 run = command(
                     plan.interpreter, cfg.script(39), device, raw_param(cfg.key(41), mkldnn, cfg.lines, 41),
                     cfg.param(42, threads), cfg.path(46, deploy), cfg.param(43, batch), *data,
-                    cfg.param(45, precision), cfg.path(50, f"{plan.output_dir}/python_infer_cpu_{cell}_results"),
+                    cfg.param(45, precision), cfg.path(50, f"{plan.output_dir}/{results}"),
                     cfg.param(51),
                 )  # fmt: skip
                 case = InferCase("cpu", use_gpu, batch, precision, mkldnn, threads)

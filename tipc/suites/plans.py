@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from tipc.config.bounds import read_bounded
+from tipc.config.bounds import MAX_STAGES, excerpt, read_bounded
 from tipc.config.model import Field
 from tipc.config.modes import Mode
 from tipc.errors import ConfigError
+from tipc.files.write import component, name_part
 from tipc.plan.env import stage_env
 from tipc.plan.fragments import Command, Fragment, assemble, command_stage, literal
 from tipc.plan.golden import with_golden
 from tipc.plan.interpreter import PythonCheck, resolve_python
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
-from tipc.plan.naming import stage_id
+from tipc.plan.naming import stage_id, within
 from tipc.plan.topology import classify
 from tipc.suites.bash import BashLines, ifs_fields
+from tipc.suites.layout import Role, check_size
 
 CPU_ENTRY = "-1"
 CPU_VALUES = ("False", "cpu")  # the sweep's use_gpu values for the CPU branch
@@ -37,16 +39,21 @@ class SuiteConfig:
     model_name: Field
     python: Field
     notes: tuple[str, ...] = ()
+    reading: str = "colon_value"  # the dialect's reading of a value: BashLines.colon_value or first_colon_value
+
+    def value(self, role: Role) -> str:
+        """The role's value as the dialect reads it."""
+        read: Callable[[int], str] = getattr(self.lines, self.reading)
+        return read(role)
 
     @property
     def gpu_entries(self) -> tuple[str, ...]:
-        """The ``gpu_list`` entries (entry 3)."""
-        return tuple(ifs_fields(self.lines.colon_value(3), "|"))
+        return tuple(ifs_fields(self.value(Role.GPU_LIST), "|"))
 
     @property
     def wants_gpu(self) -> bool:
-        """A gpu entry other than -1, or a GPU inference value (entry 40): the bash would use a GPU."""
-        infer = ifs_fields(self.lines.colon_value(40), "|")
+        """A gpu entry other than -1, or a GPU inference value: the bash would use a GPU."""
+        infer = ifs_fields(self.value(Role.INFER_USE_GPU), "|")
         return any(e != CPU_ENTRY for e in self.gpu_entries) or any(v.lower() in ("true", "gpu") for v in infer)
 
     @property
@@ -86,12 +93,52 @@ class GpuEntry:
 def gpu_entry(text: str, cpu_only: bool) -> GpuEntry:
     if text == CPU_ENTRY or (cpu_only and len(text) <= MULTI_NODE_CHARS):
         return GpuEntry(text, text, "", Topology("cpu", CPU_ENTRY if text == CPU_ENTRY else text))
-    ips, gpus = ("", text) if len(text) <= MULTI_NODE_CHARS else (text.split(";", maxsplit=1)[0], text.split(";")[1])
+    ips, gpus = ("", text) if len(text) <= MULTI_NODE_CHARS else _ips_gpus(text)
     devices = tuple(ifs_fields(gpus, ","))
     topology = classify(text, devices, tuple(ifs_fields(ips, ",")))
     if cpu_only:
         topology = Topology("cpu", text)
     return GpuEntry(text, gpus, ips, topology)
+
+
+def _ips_gpus(text: str) -> tuple[str, str]:
+    """``IFS=";"; array=(${gpu}); ips=${array[0]}; gpu=${array[1]}``: an entry without ``;`` has no gpu part."""
+    parts = ifs_fields(text, ";")
+    return (parts[0] if parts else "", parts[1] if len(parts) > 1 else "")
+
+
+def checked_entries(config: SuiteConfig, cpu_only: bool) -> list[GpuEntry]:
+    """The ``gpu_list`` entries (entry 3) as the bash splits them, each checked first: one the bash would misread
+    (longer than 15 characters without ``<ips>;``, a gpu part that is not a list of ids) is a ``ConfigError`` at
+    the line, not a run on the wrong devices."""
+    lines = config.lines
+    texts = config.gpu_entries
+    for text in texts:
+        why = _entry_problem(text)
+        if why:
+            raise ConfigError(
+                config.path,
+                lines.line(Role.GPU_LIST),
+                f"gpu_list entry '{excerpt(text)}' {why}: expected -1 (CPU), a GPU id or a comma list of ids "
+                f"(at most {MULTI_NODE_CHARS} characters), or '<ip>,<ip>;<ids>'",
+            )
+    return [gpu_entry(text, cpu_only) for text in texts]
+
+
+def _entry_problem(text: str) -> str:
+    """Why the bash would misread a gpu entry ("" when it reads it as meant)."""
+    if text == CPU_ENTRY:
+        return ""
+    if len(text) > MULTI_NODE_CHARS:
+        if ";" not in text:
+            return f"is over {MULTI_NODE_CHARS} characters, which the bash reads as '<ips>;<gpus>', and has no ';'"
+        ips, gpus = _ips_gpus(text)
+        if not all(ifs_fields(ips, ",")) or not ips:
+            return "has an empty ip"
+        text = gpus
+    if not text or not all(part.isdigit() for part in text.split(",")):
+        return "names a GPU that is not a number"
+    return ""
 
 
 def suite_config(dialect: str, path: str, lines: BashLines, value: str, notes: tuple[str, ...] = ()) -> SuiteConfig:
@@ -106,7 +153,9 @@ def suite_config(dialect: str, path: str, lines: BashLines, value: str, notes: t
             )
         return lines.field(index, role, found)
 
-    return SuiteConfig(dialect, path, lines, read(1, "model_name"), read(2, "python"), notes)
+    return SuiteConfig(
+        dialect, path, lines, read(Role.MODEL_NAME, "model_name"), read(Role.PYTHON, "python"), notes, value
+    )
 
 
 @dataclass(slots=True)
@@ -121,6 +170,7 @@ class PlanDraft:
     chains: list[Chain] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    made: int = 0  # stages made so far: past MAX_STAGES the plan is refused, whatever list multiplied them
 
     @property
     def interpreter(self) -> Fragment:
@@ -142,6 +192,11 @@ class PlanDraft:
         rank0_only: bool = False,
     ) -> Stage:
         cwd = self.options.repo if cwd is None else cwd
+        self.made += 1
+        if self.made > MAX_STAGES:
+            raise ConfigError(
+                self.config.path, 0, f"the plan makes more than {MAX_STAGES} stages: expected shorter '|' lists"
+            )
         return command_stage(
             chain, name, kind, command, env, log, cwd, requires=requires, outputs=outputs, rank0_only=rank0_only,
             infer=infer,
@@ -166,6 +221,7 @@ class PlanDraft:
 
 
 def draft(config: SuiteConfig, options: PlanOptions, output_dir: str, check: PythonCheck) -> PlanDraft:
+    check_size(config)
     python, note = resolve_python(config.python, options.python, check)
     return PlanDraft(config, options, python, note, output_dir)
 
@@ -176,6 +232,11 @@ def env_of(entry: GpuEntry, kind: StageKind, options: PlanOptions) -> dict[str, 
     if kind is StageKind.TRAIN and not entry.single and not entry.cpu:
         topology = Topology("multi_gpu", entry.text, topology.devices, topology.ips, max(2, topology.nproc))
     return stage_env(topology, kind, options.start_port)
+
+
+def inside(config: SuiteConfig, folder: str, role: Role) -> str:
+    """``folder/<the role's value>``: a path the config names inside a folder tipc made (``naming.within``)."""
+    return within(folder, config.value(role), config.path, config.lines.line(role), role.name.lower())
 
 
 def command(*fragments: Fragment) -> Command:
@@ -208,7 +269,8 @@ def infer_stages(
         if case.device == "gpu" and plan.options.device == "cpu":
             plan.skipped.append(Skipped(stage_id(chain, name), NO_GPU))
             continue
-        stage = plan.stage(chain, name, StageKind.INFER, run, env, f"{plan.output_dir}/{log}", cwd=cwd,
+        log_path = f"{plan.output_dir}/{component(name_part(log))}"  # the sweep's values are config text
+        stage = plan.stage(chain, name, StageKind.INFER, run, env, log_path, cwd=cwd,
                            requires=requires, infer=case)  # fmt: skip
         stages.append(stage)
     return stages

@@ -22,9 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from tipc.config.bounds import read_bounded
 from tipc.config.yamldoc import read_yaml
 from tipc.errors import ConfigError
 from tipc.plan.model import Plan, Stage, StageKind
@@ -260,28 +257,9 @@ COCO_CATEGORIES = 3
 COCO_SETS = {StageKind.TRAIN: "TrainDataset", StageKind.EVAL: "EvalDataset"}
 
 
-class _TaggedLoader(yaml.SafeLoader):
-    """PaddleDetection's ymls tag their mappings with classes (``!COCODataSet``): read as plain data."""
-
-
-def _untagged(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
-    del suffix
-    if isinstance(node, yaml.MappingNode):
-        return loader.construct_mapping(node, deep=True)
-    if isinstance(node, yaml.SequenceNode):
-        return loader.construct_sequence(node, deep=True)
-    return loader.construct_scalar(node)  # type: ignore[arg-type]
-
-
-_TaggedLoader.add_multi_constructor("!", _untagged)
-
-
 def det_yml(path: Path, depth: int = 0) -> dict[str, Any]:
     """A PaddleDetection yml with its ``_BASE_`` files merged under it."""
-    try:
-        data = yaml.load(read_bounded(path, expected="a YAML training config"), Loader=_TaggedLoader)
-    except yaml.YAMLError as exc:
-        raise ConfigError(str(path), 0, f"cannot read it as YAML: {exc}") from None
+    data = read_yaml(path, tagged=True).data
     data = dict(data) if isinstance(data, dict) else {}
     merged: dict[str, Any] = {}
     for base in data.pop("_BASE_", ()) or ():

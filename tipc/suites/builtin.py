@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from tipc.config.formats import config_modes, load_any_config
 from tipc.config.modes import Mode
 from tipc.config.tags import tag_words
+from tipc.dialects import paddlespeech, paddlevideo
 from tipc.metrics.logfile import extract_file
 from tipc.plan.builder import build_plan
 from tipc.plan.interpreter import PythonCheck
@@ -84,11 +85,19 @@ PADDLESEG = Dialect(
     predictions=predictors.segmentation_masks,
     description="PaddleSeg's test_tipc/test_train_inference_python.sh",
 )
+# Dialect packages of their own: each implements the hook as any plugin does, so the core names none of them.
+PACKAGES = (paddlevideo, paddlespeech)
 DEFAULT = PADDLEOCR  # a checkout no dialect recognises (tipc's own test_configs/) reads as PaddleOCR's
 
 
 def pytest_tipc_add_dialects() -> list[Dialect]:
-    return [PADDLEOCR, PADDLECLAS, PADDLEDETECTION, PADDLESEG]
+    return [
+        PADDLEOCR,
+        PADDLECLAS,
+        PADDLEDETECTION,
+        PADDLESEG,
+        *(d for p in PACKAGES for d in p.pytest_tipc_add_dialects()),
+    ]
 
 
 def pytest_tipc_stage_figures(stage: Stage, log: Path, since: int, until: int | None) -> dict[str, Any]:

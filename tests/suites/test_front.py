@@ -94,7 +94,8 @@ def test_a_named_suite_wins_and_an_unknown_one_is_the_runs_error(tmp_path: Path)
     with pytest.raises(SettingsError) as error:
         front.load(config, "PaddleNLP")
     assert str(error.value) == (
-        "--suite PaddleNLP: no such suite dialect; expected one of PaddleOCR, PaddleClas, PaddleDetection, PaddleSeg"
+        "--suite PaddleNLP: no such suite dialect; expected one of PaddleOCR, PaddleClas, PaddleDetection, PaddleSeg, "
+        "PaddleVideo, PaddleSpeech"
     )
 
 

@@ -14,27 +14,27 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
-from itertools import product
 
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
 from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
-from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
+from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
 from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param
 from tipc.suites.plans import (
-    CPU_VALUES,
-    GPU_VALUES,
     GpuEntry,
     PlanDraft,
     SuiteConfig,
+    cell_stem,
     command,
     draft,
     env_of,
     gpu_entry,
     infer_stages,
     suite_config,
+    sweep_cells,
+    whole_infer_env,
 )
 
 NAME = "PaddleVideo"
@@ -123,7 +123,7 @@ def _train_chain(
         train = command(
             python, literal("-B", "-m", "paddle.distributed.launch", *ips, f"--devices={entry.gpus}"), run, *body
         )
-    weights = f"{save}/{plan.config.model_name.value.replace('PP-', 'pp', 1)}{WEIGHTS}"
+    weights = f"{save}/{component(name_part(plan.config.model_name.value.replace('PP-', 'pp', 1)), WEIGHTS)}"
     env = env_of(entry, StageKind.TRAIN, options)
     train_stage = plan.stage(chain, "train", StageKind.TRAIN, train, env, f"{save}.log", outputs=(weights,))
     stages = [train_stage]
@@ -163,12 +163,7 @@ def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
     the sweep on that folder; the bash passes no gpu to the sweep's log names."""
     exports = ifs_fields(cfg.value(37), "|")
     quants = ifs_fields(cfg.value(38), "|")
-    cpu_only = plan.options.device == "cpu"
-    gpu = plan.options.whole_infer_gpu
-    env: dict[str, str | None] = {"CUDA_VISIBLE_DEVICES": None} if cpu_only else {}
-    if gpu and not cpu_only:
-        env = {"CUDA_VISIBLE_DEVICES": gpu}
-    topology = Topology("cpu", "-1") if cpu_only else Topology("gpu", gpu or "0", (gpu or "0",))
+    env, topology = whole_infer_env(plan.options)
     for count, model in enumerate(ifs_fields(cfg.value(36), "|")):
         chain = f"infer_model_{count}"
         export = exports[count] if count < len(exports) else ""
@@ -194,43 +189,23 @@ def _sweep(
     env: Mapping[str, str | None],
     requires: tuple[str, ...],
 ) -> list[Stage]:
-    """func_inference: CPU cells (mkldnn × threads × batch × precision; fp16 only with mkldnn, a quantized model
-    only with mkldnn and int8) and GPU cells (trt × precision × batch; int8 only for a quantized model, fp16 and
-    int8 only with TensorRT, a quantized model only with TensorRT and without int8)."""
-    mkldnns, threads_list, batches, trts, precisions = (ifs_fields(cfg.value(i), "|") for i in range(41, 46))
+    """func_inference on ``folder``: each cell ``sweep_cells`` keeps, as this bash spells its command and log."""
     model = param(cfg.key(46), f"{folder}/{cfg.value(46)}", cfg.lines, 46)
     data = (cfg.param(47), cfg.param(49))
     params = param(cfg.key(50), f"{folder}/{cfg.value(50)}", cfg.lines, 50)
     found: list[tuple[InferCase, str, Command]] = []
-    for use_gpu in ifs_fields(cfg.value(40), "|"):
-        device = raw_param(cfg.key(40), use_gpu, cfg.lines, 40)
-        if use_gpu in CPU_VALUES:
-            for mkldnn, threads, batch, precision in product(mkldnns, threads_list, batches, precisions):
-                if (mkldnn == "False" and (quant == "True" or precision == "fp16")) or (
-                    quant == "True" and precision != "int8"
-                ):
-                    continue
-                run = command(
-                    plan.interpreter, cfg.script(INFERENCE), device, raw_param(cfg.key(41), mkldnn, cfg.lines, 41),
-                    cfg.param(42, threads), model, cfg.param(43, batch), *data, cfg.param(45, precision), params,
-                )  # fmt: skip
-                case = InferCase("cpu", use_gpu, batch, precision, mkldnn, threads)
-                cell = f"usemkldnn_{mkldnn}_threads_{threads}_precision_{precision}_batchsize_{batch}"
-                found.append((case, f"python_infer_cpu_gpus_{gpu}_{cell}.log", run))
-        elif use_gpu in GPU_VALUES:
-            for trt, precision, batch in product(trts, precisions, batches):
-                int8, fp16 = "int8" in precision, "fp16" in precision
-                if (
-                    (quant == "False" and int8)
-                    or ((fp16 or int8) and trt == "False")
-                    or ((trt == "False" or int8) and quant == "True")
-                ):
-                    continue
-                run = command(
-                    plan.interpreter, cfg.script(INFERENCE), device, cfg.param(44, trt), cfg.param(45, precision),
-                    model, cfg.param(43, batch), *data, params,
-                )  # fmt: skip
-                case = InferCase("gpu", use_gpu, batch, precision, use_tensorrt=trt)
-                cell = f"usetrt_{trt}_precision_{precision}_batchsize_{batch}"
-                found.append((case, f"python_infer_gpu_gpus_{gpu}_{cell}.log", run))
+    for case in sweep_cells(cfg.value, quant):
+        device = raw_param(cfg.key(40), case.use_gpu, cfg.lines, 40)
+        if case.device == "cpu":
+            run = command(
+                plan.interpreter, cfg.script(INFERENCE), device, raw_param(cfg.key(41), str(case.enable_mkldnn),
+                cfg.lines, 41), cfg.param(42, case.cpu_threads), model, cfg.param(43, case.batch_size), *data,
+                cfg.param(45, case.precision), params,
+            )  # fmt: skip
+        else:
+            run = command(
+                plan.interpreter, cfg.script(INFERENCE), device, cfg.param(44, case.use_tensorrt),
+                cfg.param(45, case.precision), model, cfg.param(43, case.batch_size), *data, params,
+            )  # fmt: skip
+        found.append((case, f"python_infer_{case.device}_gpus_{gpu}_{cell_stem(case)}.log", run))
     return infer_stages(plan, chain, found, env, requires)

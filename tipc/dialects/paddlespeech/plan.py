@@ -16,11 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tipc.config.model import NULL
 from tipc.config.modes import Mode
 from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, literal
-from tipc.plan.interpreter import PythonCheck, on_path
+from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
 from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param
 from tipc.suites.plans import (
@@ -38,6 +37,7 @@ from tipc.suites.plans import (
     whole_infer_env,
 )
 
+NULL = "null"  # the configs' word for an unset value
 NAME = "PaddleSpeech"
 TRAIN_MODES = (Mode.LITE_TRAIN_LITE_INFER, Mode.LITE_TRAIN_WHOLE_INFER, Mode.WHOLE_TRAIN_WHOLE_INFER)
 READ_LINES = 51  # the bash reads no further
@@ -61,7 +61,7 @@ def modes(config: SuiteConfig) -> tuple[Mode, ...]:
     return TRAIN_MODES if _null(Entries(config.lines).value(INFERENCE)) else (*TRAIN_MODES, Mode.WHOLE_INFER)
 
 
-def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
+def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck) -> Plan:
     mode = options.mode
     output = f"{options.output_root.rstrip('/')}/{component(name_part(config.model_name.value))}/{mode}"
     plan = draft(config, options, output, check)

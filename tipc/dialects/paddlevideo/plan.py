@@ -15,11 +15,10 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping
 
-from tipc.config.model import NULL
 from tipc.config.modes import Mode
 from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
-from tipc.plan.interpreter import PythonCheck, on_path
+from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
 from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param
 from tipc.suites.plans import (
@@ -37,6 +36,7 @@ from tipc.suites.plans import (
     whole_infer_env,
 )
 
+NULL = "null"  # the configs' word for an unset value
 NAME = "PaddleVideo"
 TRAIN_MODES = (Mode.LITE_TRAIN_LITE_INFER, Mode.LITE_TRAIN_WHOLE_INFER, Mode.WHOLE_TRAIN_WHOLE_INFER)
 MAX_ITERS = "--max_iters=30"  # the lite modes' short training
@@ -56,7 +56,7 @@ def modes(config: SuiteConfig) -> tuple[Mode, ...]:
     return (*TRAIN_MODES, Mode.WHOLE_INFER) if infers else TRAIN_MODES
 
 
-def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
+def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck) -> Plan:
     mode = options.mode
     output = f"{options.output_root.rstrip('/')}/{component(name_part(config.model_name.value))}/{mode}"
     plan = draft(config, options, output, check)

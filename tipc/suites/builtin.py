@@ -85,6 +85,7 @@ PADDLESEG = Dialect(
     predictions=predictors.segmentation_masks,
     description="PaddleSeg's test_tipc/test_train_inference_python.sh",
 )
+# Dialect packages of their own: each implements the hook as any plugin does, so the core names none of them.
 DEFAULT = PADDLEOCR  # a checkout no dialect recognises (tipc's own test_configs/) reads as PaddleOCR's
 
 

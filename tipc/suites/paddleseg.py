@@ -40,6 +40,7 @@ from tipc.suites.plans import (
     command,
     draft,
     env_of,
+    gpu_cell_dropped,
     infer_stages,
     inside,
     suite_config,
@@ -301,7 +302,7 @@ def _sweep(
                 found.append((case, f"python_infer_cpu_gpu_{gpu}_{cell}.log", run))
         elif use_gpu in GPU_VALUES:
             for trt, precision, batch in product(trts, precisions, batches):
-                if _gpu_dropped(trt, precision, quant):
+                if gpu_cell_dropped(trt, precision, quant):
                     continue
                 run = command(
                     plan.interpreter, cfg.script(39), device, cfg.param(44, trt), cfg.param(45, precision),
@@ -320,12 +321,6 @@ def _cpu_dropped(mkldnn: str, precision: str, quant: str) -> bool:
         or (quant == "True" and precision != "int8")
         or (quant == "False" and precision != "fp32")
     )
-
-
-def _gpu_dropped(trt: str, precision: str, quant: str) -> bool:
-    int8, fp16 = "int8" in precision, "fp16" in precision
-    return (quant == "False" and int8) or ((fp16 or int8) and trt == "False") or (
-        (trt == "False" or int8) and quant == "True")  # fmt: skip
 
 
 def _bench_trains(plan: PlanDraft) -> None:

@@ -1,0 +1,24 @@
+"""PaddleVideo's TIPC (``test_tipc/``): its dialect, registered through ``pytest_tipc_add_dialects``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tipc.dialects.paddlevideo import plan, predict
+from tipc.suites.dialect import Dialect
+from tipc.suites.tags import model_tags
+
+DIALECT = Dialect(
+    plan.NAME,
+    ("paddlevideo",),
+    plan.load,
+    plan.modes,
+    plan.build,
+    tags=model_tags,
+    predictions=predict.top1,
+    description="PaddleVideo's test_tipc/test_train_inference_python.sh",
+)
+
+
+def pytest_tipc_add_dialects() -> list[Dialect[Any]]:
+    return [DIALECT]

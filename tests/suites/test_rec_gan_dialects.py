@@ -149,7 +149,7 @@ def test_paddlegans_metrics_read_from_the_file_this_stage_wrote(tmp_path: Path) 
 def test_each_dialect_package_is_a_tipc_entry_point() -> None:
     pyproject = (ROOT / "pyproject.toml").read_text()
     packages = sorted(p.name for p in (ROOT / "tipc" / "dialects").iterdir() if (p / "__init__.py").is_file())
-    assert packages == sorted(DIALECTS)
+    assert set(DIALECTS) <= set(packages)
     assert all(f'{name} = "tipc.dialects.{name}"' in pyproject for name in packages)
 
 

@@ -39,6 +39,15 @@ def test_gpu_checks_apply_unless_told_cpu_or_the_config_is_cpu_only(wants, devic
     assert gpu_need(wants, device, reason).severity is state
 
 
+@pytest.mark.parametrize(("device", "runtime"), [("npu", "CANN"), ("xpu", "XRE")])
+def test_on_an_npu_or_xpu_the_doctor_says_what_it_cannot_check(device, runtime):
+    need = gpu_need(True, device, f"--device {device}")
+    assert need.severity is State.NA  # no NVIDIA check applies, and none is failed for a GPU that is not asked for
+    check = need.not_applicable("nvidia driver")
+    assert f"tipc checks no {device.upper()} driver or {runtime} runtime" in check.detail
+    assert "run_check" in check.detail
+
+
 def test_an_interpreter_that_does_not_answer_fails_with_the_fix():
     check = check_interpreter("python3.7", Environment(problem="cannot start 'python3.7': No such file"))
     assert (check.state, check.detail) == (State.FAIL, "cannot start 'python3.7': No such file")

@@ -99,17 +99,20 @@ def _copy_config(config: Path, where: Path, recorder: Path) -> Path:
     return where
 
 
-def record_one(suite: Path, config: Path, mode: str, work: Path) -> tuple[Ran, ...]:
-    """What the suite's bash runs for ``config`` in ``mode`` (``work``: an empty folder of its own)."""
+def record_one(suite: Path, config: Path, mode: str, work: Path, script: str = SCRIPT) -> tuple[Ran, ...]:
+    """What the suite's bash runs for ``config`` in ``mode`` (``work``: an empty folder of its own). A device script
+    (``script``: ``…_npu.sh``) gets the config at its own path in the checkout, as a user passes it: PaddleClas's
+    takes the model from that path."""
     root = _scratch(suite, work)
     for folder in extra_folders(config):
         (root / folder).mkdir(parents=True, exist_ok=True)
-    copy = _copy_config(config, root / ".config" / config.name, root / ".bin" / "record")
+    where = config.relative_to(suite) if script != SCRIPT else Path(".config") / config.name
+    copy = _copy_config(config, root / where, root / ".bin" / "record")
     out = root / ".recorded.jsonl"
     env = {k: v for k, v in os.environ.items() if k not in ("CUDA_VISIBLE_DEVICES", "OLDPWD")}
     env.update(PATH=f"{root / '.bin'}{os.pathsep}{env['PATH']}", TIPC_RECORD_FILE=str(out))
     subprocess.run(
-        ["bash", f"test_tipc/{SCRIPT}", str(copy), mode],
+        ["bash", f"test_tipc/{script}", str(copy if script == SCRIPT else where), mode],
         cwd=root,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -142,10 +145,11 @@ def extra_folders(config: Path) -> tuple[str, ...]:
 
 
 def record_suite(
-    suite: Path, configs: tuple[Path, ...], modes: tuple[str, ...]
+    suite: Path, configs: tuple[Path, ...], modes: tuple[str, ...], script: str = SCRIPT
 ) -> dict[tuple[str, str], tuple[Ran, ...]]:
     """Every config × mode, from the cache when this snapshot was recorded before."""
-    cache = Path(tempfile.gettempdir()) / "tipc-suite-recordings" / f"{suite.name}-{snapshot_key(suite, configs)}"
+    name = suite.name if script == SCRIPT else f"{suite.name}-{script.removesuffix('.sh')}"
+    cache = Path(tempfile.gettempdir()) / "tipc-suite-recordings" / f"{name}-{snapshot_key(suite, configs)}"
     done = cache / "recordings.json"
     if done.is_file():
         saved = json.loads(done.read_text())
@@ -156,7 +160,7 @@ def record_suite(
 
     def one(index: int) -> tuple[Ran, ...]:
         config, mode = jobs[index]
-        return record_one(suite, config, mode, work / str(index))
+        return record_one(suite, config, mode, work / str(index), script)
 
     try:
         with ThreadPoolExecutor(WORKERS) as pool:

@@ -13,6 +13,7 @@ from tipc.errors import ConfigError
 from tipc.plan import PlanOptions
 from tipc.suites import paddledetection
 from tipc.suites.dialect import Dialect
+from tipc.suites.variants import apply_variant
 
 PLAN_ROOT = "/tipc-parity-root"  # the repo the plans are built for; shown as ROOT, as in the recordings
 # Launch flags that depend on the machine, which tipc adds and the suites' bash does not (README: left out).
@@ -97,13 +98,15 @@ class Cell:
         return self.verdict.startswith(("match", "fixed:", "nothing:"))
 
 
-def planned(dialect: Dialect, config: Path, mode: Mode) -> tuple[Ran, ...] | str:
-    """What tipc would run, as the recorder writes it; the refusal's message when it refuses."""
+def planned(dialect: Dialect, config: Path, mode: Mode, device: str = "") -> tuple[Ran, ...] | str:
+    """What tipc would run, as the recorder writes it; the refusal's message when it refuses. ``device``: npu or
+    xpu, as the suite's device script runs it."""
     try:
-        loaded = dialect.load(str(config))
+        loaded, _ = apply_variant(dialect.load(str(config)), dialect.name, dialect.devices, device)
         if mode not in dialect.modes(loaded):
             return f"refused: mode {mode} not among {', '.join(dialect.modes(loaded))}"
-        plan = dialect.build(loaded, PlanOptions(mode, repo=PLAN_ROOT, python="python"), lambda name: "")
+        options = PlanOptions(mode, repo=PLAN_ROOT, python="python", device=device or "gpu")  # type: ignore[arg-type]
+        plan = dialect.build(loaded, options, lambda name: "")
     except ConfigError as error:
         return f"refused: {error}"
     return tuple(
@@ -116,8 +119,8 @@ def planned(dialect: Dialect, config: Path, mode: Mode) -> tuple[Ran, ...] | str
     )
 
 
-def compare(dialect: Dialect, config: Path, mode: Mode, recorded: tuple[Ran, ...]) -> Cell:
-    ours = planned(dialect, config, mode)
+def compare(dialect: Dialect, config: Path, mode: Mode, recorded: tuple[Ran, ...], device: str = "") -> Cell:
+    ours = planned(dialect, config, mode, device)
     if isinstance(ours, str):
         # No command either way is agreement: the bash runs nothing where tipc refuses (and says why).
         verdict = f"nothing: {ours}" if not recorded else ours

@@ -1,4 +1,4 @@
-"""CPU or GPU: the device a run targets, decided once, with the reason stated."""
+"""CPU or GPU (or an NPU or XPU, named): the device a run targets, decided once, with the reason stated."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from typing import Literal
 
 from tipc.errors import ClusterError
 
-Device = Literal["cpu", "gpu"]
+Device = Literal["cpu", "gpu", "npu", "xpu"]
+# Accelerators planned as each suite's device script plans them (tipc.suites.variants); never detected: named.
+NAMED_ONLY = ("npu", "xpu")
 
 
 def detect_device(
@@ -32,10 +34,10 @@ def choose_device(
     which: Callable[[str], str | None],
     exists: Callable[[str], bool] = os.path.exists,
 ) -> tuple[Device, str]:
-    """``--device auto`` detects; an explicit ``cpu``/``gpu`` is taken as given."""
-    if requested in ("cpu", "gpu"):
+    """``--device auto`` detects a GPU; an explicit ``cpu``, ``gpu``, ``npu`` or ``xpu`` is taken as given."""
+    if requested in ("cpu", "gpu", *NAMED_ONLY):
         return requested, f"--device {requested}"  # type: ignore[return-value]
     if requested != "auto":
-        raise ClusterError(f"--device {requested!r}: expected auto, cpu or gpu")
+        raise ClusterError(f"--device {requested!r}: expected auto, cpu, gpu, npu or xpu")
     device, reason = detect_device(environ, which, exists)
     return device, f"--device auto: {reason}"

@@ -59,9 +59,10 @@ OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
         ("--device",),
         dict(
             dest="tipc_device",
-            choices=("auto", "cpu", "gpu"),
+            choices=("auto", "cpu", "gpu", "npu", "xpu"),
             default="auto",
-            help="auto: GPU when nvidia-smi or /dev/nvidia0 is present; cpu: retarget GPU topologies to CPU processes",
+            help="auto: GPU when nvidia-smi or /dev/nvidia0 is present; cpu: retarget GPU topologies to CPU processes; "
+            "npu, xpu: plan what the suite's test_train_inference_python_<device>.sh runs",
         ),
     ),
     (

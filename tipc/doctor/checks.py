@@ -92,11 +92,18 @@ class GpuNeed:
 
 
 def gpu_need(config_wants_gpu: bool, device: str, device_reason: str) -> GpuNeed:
-    """``device``: the run's device (cpu, gpu) as decided with ``device_reason`` (tipc.cluster.device)."""
+    """``device``: the run's device (cpu, gpu, npu, xpu) as decided with ``device_reason`` (tipc.cluster.device)."""
     if not config_wants_gpu:
         return GpuNeed(State.NA, "the config runs on the CPU only")
     if device == "gpu":
         return GpuNeed(State.FAIL, f"the stages run on the GPU: {device_reason}")
+    if device in ("npu", "xpu"):
+        runtime = "CANN" if device == "npu" else "XRE"
+        return GpuNeed(
+            State.NA,
+            f"the stages run on an {device.upper()} ({device_reason}): tipc checks no {device.upper()} driver or "
+            f"{runtime} runtime; paddle's own run_check says whether this machine's paddle sees one",
+        )
     if device_reason.startswith("--device auto"):
         return GpuNeed(State.WARN, f"the config asks for a GPU but the stages will run on the CPU: {device_reason}")
     return GpuNeed(State.NA, f"the stages run on the CPU: {device_reason}")

@@ -160,7 +160,8 @@ class PlanOptions:
     repo: str = "."
     python: str | None = None  # --python; None = config's value if on PATH, else sys.executable
     output_root: str = "./test_tipc/output"
-    device: Literal["auto", "cpu", "gpu"] = "gpu"  # "cpu": retarget GPU topologies to CPU processes
+    # "cpu": retarget GPU topologies to CPU processes; "npu"/"xpu": the suite's device script's rewrites
+    device: Literal["auto", "cpu", "gpu", "npu", "xpu"] = "gpu"
     ips: tuple[str, ...] = ()  # overrides the config's multi-node ip list
     host: str | None = None  # this node's address (passed to launch as --host=)
     node_rank: int | None = None  # multi-node: this node's rank; output goes to <mode>/node<rank>/

@@ -16,7 +16,8 @@ from tipc.plan.model import InferCase
 from tipc.plan.naming import infer_stage_name
 
 CPU_VALUES = ("False", "cpu")
-GPU_VALUES = ("True", "gpu")
+# An accelerator's cells: "npu"/"xpu" where a device script rewrote the main script's "gpu" (tipc.suites.variants)
+GPU_VALUES = ("True", "gpu", "npu", "xpu")
 NO_GPU = "no GPU on this node (device cpu)"
 # (use_tensorrt, precision, quant) -> why the GPU cell is dropped, or None: the scripts differ here.
 GpuRule = Callable[[str, str, bool], str | None]

@@ -179,7 +179,7 @@ def _target(
     display = display_name(path, cwd, selected.within)
     try:
         sets = parse_sets(get("tipc_set"))
-        loaded = suites.load(path, selected.suite, sets)
+        loaded = suites.load(path, selected.suite, sets, get("tipc_device") or "")
         config = loaded.config
         if selected.within is not None and mode not in suites.modes(loaded):
             # A directory's KL quantization configs in a training mode: not this mode's matter.

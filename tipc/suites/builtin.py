@@ -16,6 +16,7 @@ from tipc.plan.model import Plan, PlanOptions, Stage
 from tipc.suites import paddleclas, paddledetection, paddleseg, predictors, tags
 from tipc.suites.dialect import Dialect
 from tipc.suites.hookspecs import hookimpl
+from tipc.suites.variants import MKLDNN_OFF, VARIANT_DEVICES, Rewrite, Variant, yml_note
 
 if TYPE_CHECKING:
     from tipc.prepare.sizes import Sizes
@@ -41,6 +42,25 @@ def _ocr_build(config: Any, options: PlanOptions, check: PythonCheck) -> Plan:
     return build_plan(config, options, check)
 
 
+def _ocr_device(device: str) -> Variant:
+    """PaddleOCR's test_train_inference_python_<device>.sh (npu and xpu differ only in the word)."""
+    slow = ("rec_r31_sar", "rec_mtb_nrtr")
+    return Variant(
+        (
+            *MKLDNN_OFF,
+            Rewrite("use_gpu", f"use_{device}"),
+            Rewrite("--benchmark:True", "--benchmark:False"),
+            Rewrite("python3.7", "python3.9"),
+            Rewrite("Global.epoch_num:lite_train_lite_infer=2", "Global.epoch_num:lite_train_lite_infer=1", slow),
+            Rewrite("gpu_list:0|0,1", "gpu_list:0,1", slow),
+            Rewrite(f"Global.use_{device}:True|True", f"Global.use_{device}:True", slow),
+            Rewrite("", " -o Global.use_gpu=False", ("ch_ppocr_mobile_v2_0_rec_FPGM",), line=18),
+            Rewrite("", " Global.use_gpu=False", ("ch_ppocr_mobile_v2_0_rec_FPGM",), line=32),
+        ),
+        notes=(yml_note(device, f"each trainer yml (use_gpu to use_{device}, use_sync_bn off)"),),
+    )
+
+
 PADDLEOCR = Dialect(
     "PaddleOCR",
     ("ppocr",),
@@ -51,6 +71,7 @@ PADDLEOCR = Dialect(
     excludes=(),
     tags=tag_words,
     description="PaddleOCR's test_train_inference_python.sh and test_ptq_inference_python.sh (tipc's first)",
+    devices={device: _ocr_device(device) for device in VARIANT_DEVICES},
 )
 PADDLECLAS = Dialect(
     paddleclas.NAME,
@@ -58,6 +79,7 @@ PADDLECLAS = Dialect(
     paddleclas.load,
     paddleclas.modes,
     paddleclas.build,
+    devices=paddleclas.DEVICES,
     tags=tags.model_tags,
     prepare=_prepare("prepare_imagenet"),
     predictions=predictors.classification,
@@ -69,6 +91,7 @@ PADDLEDETECTION = Dialect(
     paddledetection.load,
     paddledetection.modes,
     paddledetection.build,
+    devices=paddledetection.DEVICES,
     tags=tags.model_tags,
     prepare=_prepare("prepare_coco"),
     predictions=predictors.detection,
@@ -80,6 +103,7 @@ PADDLESEG = Dialect(
     paddleseg.load,
     paddleseg.modes,
     paddleseg.build,
+    devices=paddleseg.DEVICES,
     tags=tags.model_tags,
     prepare=_prepare("prepare_pairs"),
     predictions=predictors.segmentation_masks,

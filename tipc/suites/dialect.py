@@ -10,8 +10,8 @@ it plans what that bash runs.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from tipc.metrics.predictions import Prediction
     from tipc.prepare.sizes import Sizes
     from tipc.results.records import StageRecord
+    from tipc.suites.variants import Variant
 
 CONFIG_DIR = "test_tipc/configs"
 C = TypeVar("C")  # a dialect's own config type: what its ``load`` reads and its ``modes`` and ``build`` take
@@ -52,6 +53,8 @@ class Dialect(Generic[C]):
     # What an infer stage predicted, from its record (its log, its argv's output folder), as goldens and the
     # report read it; None: PaddleOCR's predictor lines in its log (tipc.metrics.predictions)
     predictions: Callable[[StageRecord], tuple[Prediction, ...]] | None = None
+    # --device npu / xpu: how the suite's test_train_inference_python_<device>.sh rewrites a config
+    devices: Mapping[str, Variant] = field(default_factory=dict)
 
     def is_config(self, file_name: str) -> bool:
         return any(fnmatch(file_name, p) for p in self.patterns) and not any(

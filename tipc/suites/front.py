@@ -19,6 +19,7 @@ from tipc.plan.model import Plan, PlanOptions
 from tipc.suites import builtin, registry
 from tipc.suites.dialect import Dialect, detect
 from tipc.suites.sets import Sets, apply_sets
+from tipc.suites.variants import apply_variant
 
 
 def named(name: str) -> Dialect[Any]:
@@ -61,15 +62,17 @@ class Loaded:
         return str(getattr(self.config, "path", ""))
 
 
-def load(path: str | Path, suite: str | None = None, sets: Sets = ()) -> Loaded:
-    """The config read by its dialect, with the ``--set`` values (``sets``) in place of the config's."""
+def load(path: str | Path, suite: str | None = None, sets: Sets = (), device: str = "") -> Loaded:
+    """The config read by its dialect, with the ``--set`` values (``sets``) in place of the config's, as the suite's
+    script for ``device`` (npu, xpu) rewrites it."""
     dialect, note = dialect_for(Path(path), suite)
     if dialect is not builtin.PADDLEOCR and is_paddle2onnx_file(path):
         # Every suite's paddle2onnx config is read by tipc.config.paddle2onnx, which knows each
         # suite's layout of it, and planned as PaddleOCR's formats are.
         dialect = builtin.PADDLEOCR
     config, changes = apply_sets(dialect.load(str(path)), dialect.name, sets)
-    return Loaded(config, dialect, note, changes)
+    config, rewritten = apply_variant(config, dialect.name, dialect.devices, device)
+    return Loaded(config, dialect, note, (*changes, *rewritten))
 
 
 def modes(loaded: Loaded) -> tuple[Mode, ...]:
@@ -107,4 +110,4 @@ def plan(loaded: Loaded, options: PlanOptions, check: PythonCheck = on_path) -> 
 
 def plan_path(path: str | Path, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
     """Read and plan one config, in the dialect ``options.suite`` names (else the detected one)."""
-    return plan(load(path, options.suite or None, options.sets), options, check)
+    return plan(load(path, options.suite or None, options.sets, options.device), options, check)

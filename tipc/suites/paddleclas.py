@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from itertools import product
+from pathlib import PurePath
 
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
@@ -44,8 +45,38 @@ from tipc.suites.plans import (
     refuse,
     suite_config,
 )
+from tipc.suites.variants import VARIANT_DEVICES, Rewrite, Variant, yml_note
 
 NAME = "PaddleClas"
+
+
+def _model_folder(path: str, texts: tuple[str, ...]) -> str:
+    """The script's model: the folder below ``configs/`` that holds the config (``cut -d / -f3`` of its path)."""
+    del texts
+    parts = PurePath(path).parts
+    return parts[parts.index("configs") + 1] if "configs" in parts[:-1] else ""
+
+
+def _device(device: str) -> Variant:
+    """PaddleClas's test_train_inference_python_<device>.sh."""
+    return Variant(
+        (
+            Rewrite("Global.device:gpu", f"Global.device:{device}"),
+            Rewrite("Global.use_gpu", f"Global.use_{device}"),
+            Rewrite("Global.use_tensorrt:True|False", "Global.use_tensorrt:False"),
+            Rewrite("Global.save_interval=2", "Global.save_interval=1"),
+            Rewrite("-o Global.epochs:lite_train_lite_infer=2", "-o Global.epochs:lite_train_lite_infer=1"),
+            Rewrite("enable_mkldnn:True|False", "enable_mkldnn:False"),
+            Rewrite("python3.7", "python3.9"),
+            Rewrite("python3.10", "python3.9"),
+            Rewrite("gpu_list:0|0,1", "gpu_list:0,1", ("PVTV2", "Twins", "SwinTransformer")),
+        ),
+        model_of=_model_folder,
+        notes=(yml_note(device, f"the inference yml of deploy/ (use_gpu to use_{device}) and each trainer yml"),),
+    )
+
+
+DEVICES = {device: _device(device) for device in VARIANT_DEVICES}
 DEFAULT_EPOCHS = "2"
 # The bash exports these without weights: it sets the eval weights again where the export's belong.
 REC_MODELS = ("GeneralRecognition", "MetaBIN_ResNet50")

@@ -43,8 +43,42 @@ from tipc.suites.plans import (
     refuse,
     suite_config,
 )
+from tipc.suites.variants import VARIANT_DEVICES, Rewrite, Variant, yml_note
 
 NAME = "PaddleDetection"
+
+
+def _device(device: str) -> Variant:
+    """PaddleDetection's test_train_inference_python_<device>.sh: no slim trainer on an NPU or XPU."""
+    npu = device == "npu"
+    return Variant(
+        (
+            Rewrite("use_gpu:True", f"use_{device}:True"),
+            Rewrite("--device:gpu|cpu", f"--device:{device}|cpu"),
+            *(
+                (Rewrite("--device:gpu", "--device:npu"), Rewrite("--device:cpu|gpu", "--device:cpu|npu"))
+                if npu
+                else ()
+            ),
+            Rewrite("trainer:pact_train", "trainer:norm_train"),
+            Rewrite("trainer:fpgm_train", "trainer:norm_train"),
+            Rewrite("--slim_config _template_pact", " "),
+            Rewrite("--slim_config _template_fpgm", " "),
+            Rewrite("--slim_config _template_kl_quant", " "),
+            *((Rewrite("python3.7", "python3.9"),) if npu else ()),
+        ),
+        notes=(
+            yml_note(device, f"each trainer yml and the ymls it includes (use_gpu to use_{device}, aligned off)"),
+            *(
+                ("the npu script also swaps in a smaller COCO annotation file it downloads; tipc downloads nothing",)
+                if npu
+                else ()
+            ),
+        ),
+    )
+
+
+DEVICES = {device: _device(device) for device in VARIANT_DEVICES}
 TRAIN_MODES = (Mode.LITE_TRAIN_LITE_INFER, Mode.LITE_TRAIN_WHOLE_INFER, Mode.WHOLE_TRAIN_WHOLE_INFER)
 EXPORTS = {"norm": 29, "pact": 30, "fpgm": 31, "distill": 32, "kl_quant": 35}  # infer_mode -> its export line
 INFER_MODES = 37

@@ -45,8 +45,38 @@ from tipc.suites.plans import (
     inside,
     suite_config,
 )
+from tipc.suites.variants import MKLDNN_OFF, VARIANT_DEVICES, Rewrite, Variant
 
 NAME = "PaddleSeg"
+
+
+def _device(device: str) -> Variant:
+    """PaddleSeg's test_train_inference_python_<device>.sh (the xpu one leaves --device:gpu, python and the slow
+    models alone)."""
+    npu = device == "npu"
+    slow = ("hrnet_w48_contrast", "pfpnnet", "knet", "maskformer", "ocrnet_hrformer_small")
+    return Variant(
+        (
+            *MKLDNN_OFF,
+            Rewrite("Global.use_gpu", f"Global.use_{device}"),
+            Rewrite("--device gpu", f"--device {device}"),
+            *((Rewrite("--device:gpu", "--device:npu"),) if npu else ()),
+            Rewrite("--device:cpu|gpu", f"--device:cpu|{device}"),
+            Rewrite("--benchmark:True", "--benchmark:False"),
+            *(
+                (
+                    Rewrite("python3.7", "python3.9"),
+                    Rewrite("lite_train_lite_infer=20", "lite_train_lite_infer=2", slow),
+                    Rewrite("--save_interval 500", "--save_interval 50", slow),
+                )
+                if npu
+                else ()
+            ),
+        )
+    )
+
+
+DEVICES = {device: _device(device) for device in VARIANT_DEVICES}
 TRAIN_MODES = (Mode.LITE_TRAIN_LITE_INFER, Mode.LITE_TRAIN_WHOLE_INFER, Mode.WHOLE_TRAIN_WHOLE_INFER)
 MODES = (*TRAIN_MODES, Mode.WHOLE_INFER, Mode.KLQUANT_WHOLE_INFER)  # the bash runs klquant as whole_infer
 AMP = ("Global.use_amp=True", "Global.scale_loss=1024.0", "Global.use_dynamic_loss_scaling=True")

@@ -24,7 +24,7 @@ from tipc.suites.layout import Role, check_size
 
 CPU_ENTRY = "-1"
 CPU_VALUES = ("False", "cpu")  # the sweep's use_gpu values for the CPU branch
-GPU_VALUES = ("True", "gpu")
+GPU_VALUES = ("True", "gpu", "npu", "xpu")  # "npu"/"xpu": a device script's word for "gpu" (tipc.suites.variants)
 NO_GPU = "no GPU on this node (device cpu)"
 MULTI_NODE_CHARS = 15  # the bash: an entry longer than this is '<ips>;<gpus>'
 SINGLE_TRAIN_CHARS = 2  # the bash: a gpu part this short trains without a launch
@@ -55,7 +55,9 @@ class SuiteConfig:
     def wants_gpu(self) -> bool:
         """A gpu entry other than -1, or a GPU inference value: the bash would use a GPU."""
         infer = ifs_fields(self.value(Role.INFER_USE_GPU), "|")
-        return any(e != CPU_ENTRY for e in self.gpu_entries) or any(v.lower() in ("true", "gpu") for v in infer)
+        return any(e != CPU_ENTRY for e in self.gpu_entries) or any(
+            v in GPU_VALUES or v.lower() == "true" for v in infer
+        )
 
     @property
     def processes(self) -> int:

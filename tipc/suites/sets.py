@@ -15,10 +15,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from tipc.config.bounds import check_line, excerpt
-from tipc.config.formats import AnyConfig, config_text, parse_any_config_text
 from tipc.errors import ConfigError, SettingsError
-from tipc.suites.bash import HEADER_PREFIX, BashLines
-from tipc.suites.plans import SuiteConfig, suite_config
+from tipc.suites.bash import HEADER_PREFIX
+from tipc.suites.reread import reread
 
 Sets = tuple[tuple[str, str], ...]
 FLAG = "--set"
@@ -76,15 +75,4 @@ def apply_sets(config: Any, dialect: str, sets: Sets) -> tuple[Any, tuple[str, .
     """The config read again with the sets applied, and a note per changed line."""
     if not sets:
         return config, ()
-    if isinstance(config, SuiteConfig):
-        texts, numbers = list(config.lines.texts), list(config.lines.numbers)
-        notes = _changed(config.path, texts, numbers, sets)
-        lines = BashLines(config.path, tuple(texts), tuple(numbers))
-        return suite_config(config.dialect, config.path, lines, config.reading, config.notes), notes
-    if isinstance(config, AnyConfig):
-        text = config_text(config.path)
-        physical = text.removeprefix("\ufeff").split("\n")
-        notes = _changed(config.path, physical, list(range(1, len(physical) + 1)), sets)
-        return parse_any_config_text("\n".join(physical), config.path), notes
-    path = str(getattr(config, "path", dialect))
-    raise ConfigError(path, 0, f"{FLAG}: {dialect}'s configs take no {FLAG} (its reader is a plugin's): expected none")
+    return reread(config, dialect, lambda path, texts, numbers: _changed(path, texts, numbers, sets), FLAG)

@@ -103,3 +103,46 @@ def test_paddledetection_converts_the_export_it_makes():
     assert convert.requires == (export.id,) and not convert.inputs  # the chain makes its model
     assert infer.argv[2:4] == ("--infer_cfg=./out/picodet/infer_cfg.yml", "--onnx_file=./out/picodet/model.onnx")
     assert plan.status_tail == "  "
+
+
+CLAS = [
+    HEADER, "model_name:MobileNetV3", "python:python3.7", "2onnx: paddle2onnx", "--model_dir:./deploy/models/m/",
+    "--model_filename:inference.pdmodel", "--params_filename:inference.pdiparams", "--save_file:{save}",
+    "--opset_version:10", "--enable_onnx_checker:True", "inference_model_url:https://x/m.tar",
+    "inference:./python/predict_cls.py", "Global.use_onnx:True", "Global.inference_model_dir:./models/m",
+    "Global.use_gpu:False", "-c:configs/inference_cls.yaml",
+]  # fmt: skip
+SEG = [
+    HEADER, "model_name:pp_liteseg", "python:python3.7", "2onnx: paddle2onnx", "--model_dir:./infer_models/m/",
+    "--model_filename:model.pdmodel", "--params_filename:model.pdiparams", "--save_file:{save}",
+    "--opset_version:11", "--enable_onnx_checker:True", "inference:deploy/python/infer_onnx.py",
+    "--onnx_file:", "--img_path:test.jpg",
+]  # fmt: skip
+
+
+def _written(plan: Plan) -> list[str]:
+    """Every path a stage of the plan writes: its outputs, and what its argv names to save."""
+    paths = [o for s in plan.stages() for o in s.outputs]
+    return paths + [a.partition("=")[2] for s in plan.stages() for a in s.argv if "save_file=" in a]
+
+
+@pytest.mark.parametrize("save", ["../../outside/model.onnx", "/tmp/model.onnx", "./inference/../../x.onnx"])
+@pytest.mark.parametrize("layout", ["ocr-rec", "clas", "seg"], ids=["PaddleOCR", "PaddleClas", "PaddleSeg"])
+def test_a_save_path_that_leaves_the_checkout_is_kept_under_the_output_root(layout, save):
+    text = {
+        "ocr-rec": ocr("x_rec", use_gpu="False").replace("./inference/rec_onnx/model.onnx", save),
+        "clas": "\n".join(CLAS).format(save=save) + "\n",
+        "seg": "\n".join(SEG).format(save=save) + "\n",
+    }[layout]
+    plan = plan_of(text)
+    written = _written(plan)
+    root = plan.output_dir.rstrip("/") + "/"
+    assert written and all(p.startswith(root) and ".." not in p.split("/") for p in written), written
+    infer = next(s for s in plan.stages() if s.name == "infer_onnx[cpu]")
+    if layout != "clas":  # PaddleClas's predictor reads its own model dir, as the bash's did
+        assert any(a.endswith("=" + written[0]) for a in infer.argv)  # the predictor reads what was written
+
+
+def test_a_save_path_inside_the_checkout_is_written_where_the_config_says():
+    plan = plan_of("\n".join(CLAS).format(save="./deploy/models/m/inference.onnx") + "\n")
+    assert _written(plan)[0] == "./deploy/models/m/inference.onnx"

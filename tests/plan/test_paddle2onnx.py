@@ -146,3 +146,11 @@ def test_a_save_path_that_leaves_the_checkout_is_kept_under_the_output_root(layo
 def test_a_save_path_inside_the_checkout_is_written_where_the_config_says():
     plan = plan_of("\n".join(CLAS).format(save="./deploy/models/m/inference.onnx") + "\n")
     assert _written(plan)[0] == "./deploy/models/m/inference.onnx"
+
+
+def test_a_conversion_may_install_nothing():
+    """paddle2onnx 2.1 tells Polygraphy to pip-install what constant folding misses, from an outside index."""
+    plan = plan_of(ocr("ch_PP-OCRv3", use_gpu="False", det="./inference/det/"))
+    converts = [s for s in plan.stages() if s.kind is StageKind.CONVERT]
+    assert len(converts) == 2 and all(s.env.get("PIP_NO_INDEX") == "1" for s in converts)
+    assert not any("PIP_NO_INDEX" in s.env for s in plan.stages() if s.kind is not StageKind.CONVERT)

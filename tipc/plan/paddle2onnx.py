@@ -55,6 +55,11 @@ DET_EXPORTS = {"norm": "norm_export", "quant": "quant_export", "fpgm": "fpgm_exp
                "distill": "distill_export", "kl_quant": "kl_quant_export"}  # fmt: skip
 # What each suite's status_check writes after the log path.
 STATUS_TAILS = {"PaddleOCR": " ", "PaddleClas": " ! ", "PaddleDetection": "  ", "PaddleSeg": "  "}
+# paddle2onnx 2.x folds constants with Polygraphy, which it tells to pip-install what it misses
+# (onnx_graphsurgeon) from an outside index at run time: ten retries offline, then an unfolded model and
+# exit 0. A test run must not change the stage's environment: the ``onnx`` extra brings what folding
+# needs, and a conversion's pip may use no index, so a missing module fails at once, named in its log.
+NO_INSTALL = {"PIP_NO_INDEX": "1"}
 _TOPOLOGY = Topology("cpu", CPU_ENTRY)
 _DEVICES = {"False": "cpu", "cpu": "cpu", "True": "gpu", "gpu": "gpu"}
 
@@ -124,8 +129,9 @@ class _Ctx:
         status_line: bool = True,
     ) -> Stage:
         cwd = self.options.repo if cwd is None else cwd
+        env = {**self.env, **NO_INSTALL} if kind is StageKind.CONVERT else self.env
         return command_stage(
-            chain, name, kind, command, self.env, log, cwd, legacy_log=legacy_log, requires=requires, outputs=outputs,
+            chain, name, kind, command, env, log, cwd, legacy_log=legacy_log, requires=requires, outputs=outputs,
             inputs=inputs, status_line=status_line,
         )  # fmt: skip
 
@@ -148,6 +154,8 @@ def paddle2onnx_plan(config: Paddle2OnnxConfig, options: PlanOptions, python: st
         f"{config.layout} layout: read as {config.layout}'s test_tipc/test_paddle2onnx.sh reads it; status lines "
         f"go to {STATUS_LOG}",
         *notes,
+        "each conversion runs with PIP_NO_INDEX=1: paddle2onnx's constant folding would pip-install what it misses "
+        "at run time; the onnx extra brings it (onnx-graphsurgeon)",
     ]
     chains = _chains(stages)
     out = log_path.rstrip("/") if sub else log_path

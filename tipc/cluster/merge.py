@@ -32,7 +32,7 @@ from tipc.results.folder import (
     SHARDS,
     load_results_dir,
     newest_part,
-    part_dirs,
+    part_paths,
     read_run_info,
     record_line,
 )
@@ -70,12 +70,14 @@ def default_out(dirs: Sequence[Path]) -> Path:
 
 
 def _candidates(paths: Sequence[str | Path]) -> list[tuple[Path, RunInfo]]:
-    """The parts named: a ``<mode>`` folder stands for every part it holds (of any night)."""
+    """The parts named: a ``<mode>`` folder stands for every part it holds (of any night). A part
+    whose ``run.json`` does not read (a shard that is no ``K/N``) is an error naming it, never left
+    out: it would be counted as a part that did not report."""
     out: list[tuple[Path, RunInfo]] = []
     for raw in paths:
         path = Path(raw)
-        parts = part_dirs(path)
-        out.extend(parts or [(path, read_run_info(path / RUN_INFO))])
+        parts = [p for p in part_paths(path) if (p / RUN_INFO).exists()]
+        out.extend((p, read_run_info(p / RUN_INFO)) for p in parts or [path])
     return out
 
 
@@ -135,6 +137,7 @@ def merge_dirs(paths: Sequence[str | Path], out: str | Path | None = None) -> Pa
 def _check_same_run(nodes: list[NodeResults]) -> None:
     first_dir, first, _ = nodes[0]
     ranks: dict[tuple[int, str], Path] = {}
+    stages: dict[tuple[str, str, int], tuple[Path, int]] = {}  # where each stage's record was read
     for d, info, records in nodes:
         for name in ("model", "mode", "config_sha256", "partition"):
             if getattr(info, name) != getattr(first, name):
@@ -151,6 +154,15 @@ def _check_same_run(nodes: list[NodeResults]) -> None:
             raise ResultsError(str(d / RUN_INFO), 0, f"{what} again (also in {seen / RUN_INFO}); each {each} once")
         ranks[info.node_rank, info.shard] = d
         for number, record in enumerate(records, 1):
+            earlier = stages.setdefault(record.key, (d, number))
+            if earlier[0] != d:
+                raise ResultsError(
+                    str(d / RECORDS),
+                    number,
+                    f"record {record.id!r} of node {record.node_rank} is also in "
+                    f"{earlier[0] / RECORDS}:{earlier[1]}; each stage is recorded by one part (a record copied "
+                    "from another part?)",
+                )
             if (record.model, record.mode) != (info.model, info.mode) or record.node_rank != info.node_rank:
                 raise ResultsError(
                     str(d / RECORDS),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.config.test_paddle2onnx import CLAS, SEG
 from tipc.config import Paddle2OnnxConfig, parse_any_config_text
 from tipc.config.modes import Mode
 from tipc.plan import PlanOptions, StageKind, build_plan
@@ -105,19 +106,9 @@ def test_paddledetection_converts_the_export_it_makes():
     assert plan.status_tail == "  "
 
 
-CLAS = [
-    HEADER, "model_name:MobileNetV3", "python:python3.7", "2onnx: paddle2onnx", "--model_dir:./deploy/models/m/",
-    "--model_filename:inference.pdmodel", "--params_filename:inference.pdiparams", "--save_file:{save}",
-    "--opset_version:10", "--enable_onnx_checker:True", "inference_model_url:https://x/m.tar",
-    "inference:./python/predict_cls.py", "Global.use_onnx:True", "Global.inference_model_dir:./models/m",
-    "Global.use_gpu:False", "-c:configs/inference_cls.yaml",
-]  # fmt: skip
-SEG = [
-    HEADER, "model_name:pp_liteseg", "python:python3.7", "2onnx: paddle2onnx", "--model_dir:./infer_models/m/",
-    "--model_filename:model.pdmodel", "--params_filename:model.pdiparams", "--save_file:{save}",
-    "--opset_version:11", "--enable_onnx_checker:True", "inference:deploy/python/infer_onnx.py",
-    "--onnx_file:", "--img_path:test.jpg",
-]  # fmt: skip
+def _saving(lines: list[str], save: str) -> str:
+    """A config of ``tests/config``'s whose ``--save_file`` line names ``save``."""
+    return "\n".join(f"--save_file:{save}" if line.startswith("--save_file:") else line for line in lines) + "\n"
 
 
 def _written(plan: Plan) -> list[str]:
@@ -131,8 +122,8 @@ def _written(plan: Plan) -> list[str]:
 def test_a_save_path_that_leaves_the_checkout_is_kept_under_the_output_root(layout, save):
     text = {
         "ocr-rec": ocr("x_rec", use_gpu="False").replace("./inference/rec_onnx/model.onnx", save),
-        "clas": "\n".join(CLAS).format(save=save) + "\n",
-        "seg": "\n".join(SEG).format(save=save) + "\n",
+        "clas": _saving(CLAS, save),
+        "seg": _saving(SEG, save),
     }[layout]
     plan = plan_of(text)
     written = _written(plan)
@@ -144,8 +135,8 @@ def test_a_save_path_that_leaves_the_checkout_is_kept_under_the_output_root(layo
 
 
 def test_a_save_path_inside_the_checkout_is_written_where_the_config_says():
-    plan = plan_of("\n".join(CLAS).format(save="./deploy/models/m/inference.onnx") + "\n")
-    assert _written(plan)[0] == "./deploy/models/m/inference.onnx"
+    plan = plan_of(_saving(CLAS, "./deploy/models/r/inference.onnx"))
+    assert _written(plan)[0] == "./deploy/models/r/inference.onnx"
 
 
 def test_a_conversion_may_install_nothing():

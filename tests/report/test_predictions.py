@@ -10,9 +10,9 @@ from PIL import Image
 
 from tests.support.htmlq import parse
 from tests.support.recorded_runs import CPU_CHAIN, HOSTILE, ResultsWriter, case
+from tipc.files.image import MAX_BYTES, looks_like_image
 from tipc.report import write_report
 from tipc.report.predictions import SHOWN
-from tipc.files.image import MAX_BYTES, looks_like_image
 from tipc.results.records import Status
 
 PREFIX = "[2026/12/01 01:52:42] ppocr INFO: "

@@ -47,7 +47,7 @@ def shard_dirs(tmp_path: Path, *shards: str) -> list[str]:
     dirs = []
     for k, label in enumerate(shards or ("1/2", "2/2"), 1):
         writer = ResultsWriter(tmp_path / "mode" / f"shard{k}", run_id=f"r{k}")
-        writer.add("c", "train", Status.PASSED)
+        writer.add(f"c{k}", "train", Status.PASSED)  # each shard runs chains of its own
         writer.write(shard=label, partition="p")
         (writer.root / "results_python.log").write_text("ok\n")
         dirs.append(str(writer.root))

@@ -15,6 +15,8 @@ from tests.support.config_text import YML, ptq_config_text
 from tests.support.fake_target import CPU_CONFIG
 from tests.support.processes import alive, wait_for
 from tipc.cli.main import main
+from tipc.results.folder import ResultsDir
+from tipc.results.records import RunInfo, StageRecord, Status
 
 
 def tipc_run(repo, *extra: str) -> int:
@@ -242,3 +244,20 @@ def test_an_interpreter_without_paddle_is_said_at_the_start_not_found_at_the_end
     assert out.index(warning) < out.index("Run successfully")  # before the first stage's line
     assert main([*argv, "--python", sys.executable, "--no-report"]) == 0
     assert "has no paddle" not in capsys.readouterr().out
+
+
+def test_a_refused_run_leaves_the_running_runs_folder_as_it_was(fake_repo, capsys):
+    """The run that holds the folder goes on: its ``run.json`` must still say it is running (and whose
+    it is), so that the next run finds it interrupted should its harness die."""
+    out_dir = fake_repo / "test_tipc/output/fake_rec/lite_train_lite_infer"
+    holder = ResultsDir(out_dir)
+    holder.begin(RunInfo(model="fake_rec", mode="lite_train_lite_infer", config="a.txt", run_id="holder-run"))
+    holder.append_record(StageRecord(id="c::train", kind="train", chain="c", status=Status.PASSED, run_id="holder-run"))
+    before = {p.name: p.read_bytes() for p in out_dir.iterdir() if p.is_file()}
+    try:
+        assert tipc_run(fake_repo) == 2
+        assert "is in use by run holder-run" in capsys.readouterr().err
+        assert {p.name: p.read_bytes() for p in out_dir.iterdir() if p.is_file()} == before
+        assert not (out_dir / "runs").exists()
+    finally:
+        holder.end(RunInfo(model="fake_rec", mode="lite_train_lite_infer", config="a.txt", run_id="holder-run"))

@@ -16,7 +16,7 @@ def write_node(root, rank, host, start, stages, **info_changes):
     return write_part(root / f"node{rank}", rank, host, start, stages, **info_changes)
 
 
-def write_part(d, rank, host, start, stages, **info_changes):
+def write_part(d, rank, host, start, stages, chain="c", **info_changes):
     d.mkdir(parents=True, exist_ok=True)
     info = dict(
         model=MODEL,
@@ -38,9 +38,9 @@ def write_part(d, rank, host, start, stages, **info_changes):
     (d / "run.json").write_text(RunInfo(**info).to_json())
     records = [
         StageRecord(
-            id=f"c::{name}",
+            id=f"{chain}::{name}",
             kind=name,
-            chain="c",
+            chain=chain,
             status=status,
             start=start + offset,
             duration=1.0,
@@ -182,7 +182,7 @@ TRAIN = [("train", Status.PASSED, 0)]
 def write_shard(mode_dir, group, label, start):
     index = label.partition("/")[0]
     d = mode_dir / "shards" / group / f"shard{index}"
-    return write_part(d, 0, "h", start, TRAIN, shard=label, partition=f"split-{group}", run_group=group)
+    return write_part(d, 0, "h", start, TRAIN, f"c{index}", shard=label, partition=f"split-{group}", run_group=group)
 
 
 def merge_cli(*args):
@@ -247,3 +247,23 @@ def test_sharded_and_multi_node_runs_of_one_model_both_merge(tmp_path, capsys):
 def test_a_group_with_no_part_here_is_an_error(two_nodes):
     with pytest.raises(ResultsError, match="no part of run group nope here; found run group"):
         merge([two_nodes], None, "nope")
+
+
+def test_a_shard_whose_run_json_does_not_read_is_named_not_counted_as_missing(tmp_path, capsys):
+    mode_dir = tmp_path / MODEL / MODE
+    write_shard(mode_dir, "slurm-3", "1/2", 100.0)
+    bad = write_shard(mode_dir, "slurm-3", "2/2", 101.0)
+    (bad / "run.json").write_text((bad / "run.json").read_text().replace('"2/2"', '"two of 2"'))
+    with pytest.raises(ResultsError, match=r"shard2/run.json: not a tipc run.json \(field 'shard' is "):
+        merge([mode_dir])
+
+
+def test_a_record_copied_into_a_second_shard_is_named(tmp_path):
+    mode_dir = tmp_path / MODEL / MODE
+    first = write_shard(mode_dir, "slurm-4", "1/2", 100.0)
+    second = write_shard(mode_dir, "slurm-4", "2/2", 101.0)
+    copied = (first / "results.jsonl").read_text()
+    (second / "results.jsonl").write_text((second / "results.jsonl").read_text() + copied)
+    with pytest.raises(ResultsError, match=r"shard2/results.jsonl:2: record 'c1::train' of node 0 is also in "
+                       r".*shard1/results.jsonl:1; each stage is recorded by one part"):  # fmt: skip
+        merge([mode_dir])

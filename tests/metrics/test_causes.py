@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from tipc.metrics.causes import Cause, Failure, from_log, group, normalise, of_failure, rule_from_dict
+from tipc.metrics.causes import (
+    Cause,
+    Failure,
+    builtin_rules,
+    from_log,
+    group,
+    nested_repeat,
+    normalise,
+    of_failure,
+    rule_from_dict,
+)
 
 PY_TRACEBACK = """\
 [2026/12/01 02:00:01] ppocr INFO: epoch: [1/2], global_step: 10, loss: 1.5
@@ -128,8 +140,9 @@ def test_rules_added_by_a_target_come_first() -> None:
         {"kind": "", "pattern": "a"},
         {"kind": "x", "pattern": "("},
         {"kind": "x", "pattern": "a", "group": 2},
+        {"kind": "x", "pattern": "^(a+)+$"},
     ],
-    ids=["no-pattern", "empty-kind", "bad-regex", "no-such-group"],
+    ids=["no-pattern", "empty-kind", "bad-regex", "no-such-group", "nested-repeat"],
 )
 def test_a_bad_rule_is_refused_by_name(bad: dict[str, object]) -> None:
     with pytest.raises(ValueError, match="my rule"):
@@ -166,3 +179,42 @@ def test_a_recurring_cause_says_since_which_run() -> None:
     assert recurring.line().endswith("(missing-module; since night3)")
     (new,) = group(_failures(("a.txt", "t", sig)), [("night1", frozenset({sig})), ("night2", frozenset())])
     assert new.since is None
+
+
+@pytest.mark.parametrize(
+    ("pattern", "nested"),
+    [
+        (r"^(a+)+$", True),
+        (r"(\w+\s?)*", True),
+        (r"(x*){2,}", True),
+        (r"(a+){3}", True),
+        (r"(?P<word>a+)+", True),
+        (r"((a+)b)c+", False),
+        (r"(a|b)+", False),
+        (r"a+b+", False),
+        (r"([+*])+", False),
+        (r"\(a+\)+", False),
+        (r"[(]a+[)]+", False),
+        (r"(a+)?", False),
+        (r"(x{2,5}){3}", False),
+    ],
+)
+def test_a_group_that_repeats_an_unbounded_repeat_is_found(pattern: str, nested: bool) -> None:
+    assert nested_repeat(pattern) is nested
+
+
+def test_the_builtin_rules_hold_no_nested_repeat() -> None:
+    assert builtin_rules()  # each was checked as it was loaded
+
+
+def test_a_rule_is_judged_in_bounded_time_on_a_long_line() -> None:
+    """A rule with one repeat inside another is refused; the others judge the ends of a 64 KiB line."""
+    line = "a" * 30 + "!"
+    with pytest.raises(ValueError, match=r"repeats a group that itself repeats without bound"):
+        rule_from_dict({"kind": "slow", "pattern": r"^(a+)+$"}, "a plugin's rule")
+    quadratic = rule_from_dict({"kind": "slow", "pattern": r"(a.*a.*b)"})
+    huge = "x" * 60_000 + " CUDA error: 700\n"
+    started = time.monotonic()
+    assert from_log(line + "\n" + "a " * 30_000 + "\n", [quadratic]) is None
+    assert from_log(huge, [quadratic]) == Cause("cuda", "CUDA error: N")
+    assert time.monotonic() - started < 5

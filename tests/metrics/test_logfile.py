@@ -9,7 +9,7 @@ import pytest
 
 from tests.support.hang import without_hanging
 from tipc.metrics import extract
-from tipc.metrics.logfile import contains, extract_file, log_lines, tail_window
+from tipc.metrics.logfile import CLIPPED, contains, extract_file, log_lines, log_tail, tail_window
 
 STEP = (
     "[2026/11/30 02:34:48] ppocr INFO: epoch: [1/1], global_step: {n}, lr: 0.001, loss: {loss}, ips: {ips} samples/s\n"
@@ -106,5 +106,79 @@ def test_a_log_replaced_by_a_link_to_a_device_or_fifo_is_refused_at_once(tmp_pat
         os.mkfifo(tmp_path / "pipe")
         target = str(tmp_path / "pipe")
     log.symlink_to(target)
-    for read in (lambda: extract_file("train", log), lambda: extract_file("eval", log), lambda: contains(log, "x")):
+    reads = (lambda: extract_file("train", log), lambda: extract_file("eval", log), lambda: contains(log, "x"),
+             lambda: log_tail(log, 4096))  # fmt: skip
+    for read in reads:
         assert isinstance(without_hanging(read), OSError)
+
+
+EARLIER_PART = "run 1 line\nTraceback (most recent call last):\nold boom\n"
+TENSOR_LINE = "ValueError: (InvalidArgument) got Tensor(shape=[9999]," + " 0.12345678," * 9000 + " CUDA error: 700 ..."
+
+
+@pytest.mark.parametrize(
+    ("content", "lines", "size", "since", "tail", "cut"),
+    [
+        ("a\nb\nc\n", 80, 1024, 0, "a\nb\nc", False),
+        ("".join(f"line {i}\n" for i in range(100)), 3, 1024, 0, "line 97\nline 98\nline 99", True),
+        ("x" * 50 + "\nlast line\n", 80, 20, 0, "last line", True),
+        ("\x1b[33mRun failed\x1b[0m\n", 80, 1024, 0, "Run failed", False),
+        ("caf\xe9\n".encode("latin-1"), 80, 1024, 0, "caf\ufffd", False),
+        ("x" * 100 + "the end\n", 80, 20, 0, CLIPPED + "xxxxxxxxxxxxthe end", True),
+        ("x" * 100 + "the end", 80, 20, 0, CLIPPED + "xxxxxxxxxxxxxthe end", True),
+        (
+            EARLIER_PART + "run 2 line a\nrun 2 line b\n",
+            80,
+            1024,
+            0,
+            EARLIER_PART + "run 2 line a\nrun 2 line b",
+            False,
+        ),
+        (
+            EARLIER_PART + "run 2 line a\nrun 2 line b\n",
+            80,
+            1024,
+            len(EARLIER_PART),
+            "run 2 line a\nrun 2 line b",
+            False,
+        ),
+        (EARLIER_PART + "run 2 line a\nrun 2 line b\n", 80, 14, len(EARLIER_PART), "run 2 line b", True),
+        (EARLIER_PART + "run 2 line a\nrun 2 line b\n", 80, 1024, len(EARLIER_PART) + 6, "line a\nrun 2 line b", False),
+        (EARLIER_PART + "run 2 line a\n", 80, 1024, 10_000, EARLIER_PART + "run 2 line a", False),
+    ],
+    ids=[
+        "whole-file",
+        "line-cap",
+        "byte-cap-drops-fragment",
+        "ansi-stripped",
+        "bad-utf8",
+        "last-line-over-the-window",
+        "last-line-over-the-window-without-newline",
+        "whole-appended-file",
+        "own-part-only",
+        "own-part-byte-cap",
+        "offset-mid-line-kept",
+        "file-replaced-read-all",
+    ],
+)
+def test_a_logs_tail(tmp_path, content, lines, size, since, tail, cut):
+    p = tmp_path / "x.log"
+    (p.write_bytes if isinstance(content, bytes) else p.write_text)(content)
+    assert log_tail(p, size, since, lines) == (tail.strip("\n"), cut)
+
+
+def test_a_tail_reads_only_the_end_of_a_big_file(tmp_path):
+    p = tmp_path / "big.log"
+    p.write_text("".join(f"step {i} loss 0.1 ips 100 samples/s\n" for i in range(100_000)))
+    text, cut = log_tail(p, 16 * 1024, lines=80)
+    assert cut and text.endswith("step 99999 loss 0.1 ips 100 samples/s")
+    assert len(text.splitlines()) == 80 and len(text.encode()) <= 16 * 1024
+
+
+def test_a_last_line_over_64_kib_shows_its_end_clipped(tmp_path):
+    """A Paddle error that prints a whole tensor on its last line: its end is shown, marked as cut."""
+    p = tmp_path / "train.log"
+    p.write_text("step 1\n" + TENSOR_LINE + "\n")
+    text, cut = log_tail(p, 64 * 1024, lines=20)
+    assert cut and text.startswith(CLIPPED) and text.endswith(" CUDA error: 700 ...")
+    assert len(text.encode()) <= 64 * 1024 + len(CLIPPED.encode())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.config.test_paddle2onnx import CLAS, SEG
 from tipc.config import Paddle2OnnxConfig, parse_any_config_text
 from tipc.config.modes import Mode
 from tipc.plan import PlanOptions, StageKind, build_plan
@@ -103,3 +104,44 @@ def test_paddledetection_converts_the_export_it_makes():
     assert convert.requires == (export.id,) and not convert.inputs  # the chain makes its model
     assert infer.argv[2:4] == ("--infer_cfg=./out/picodet/infer_cfg.yml", "--onnx_file=./out/picodet/model.onnx")
     assert plan.status_tail == "  "
+
+
+def _saving(lines: list[str], save: str) -> str:
+    """A config of ``tests/config``'s whose ``--save_file`` line names ``save``."""
+    return "\n".join(f"--save_file:{save}" if line.startswith("--save_file:") else line for line in lines) + "\n"
+
+
+def _written(plan: Plan) -> list[str]:
+    """Every path a stage of the plan writes: its outputs, and what its argv names to save."""
+    paths = [o for s in plan.stages() for o in s.outputs]
+    return paths + [a.partition("=")[2] for s in plan.stages() for a in s.argv if "save_file=" in a]
+
+
+@pytest.mark.parametrize("save", ["../../outside/model.onnx", "/tmp/model.onnx", "./inference/../../x.onnx"])
+@pytest.mark.parametrize("layout", ["ocr-rec", "clas", "seg"], ids=["PaddleOCR", "PaddleClas", "PaddleSeg"])
+def test_a_save_path_that_leaves_the_checkout_is_kept_under_the_output_root(layout, save):
+    text = {
+        "ocr-rec": ocr("x_rec", use_gpu="False").replace("./inference/rec_onnx/model.onnx", save),
+        "clas": _saving(CLAS, save),
+        "seg": _saving(SEG, save),
+    }[layout]
+    plan = plan_of(text)
+    written = _written(plan)
+    root = plan.output_dir.rstrip("/") + "/"
+    assert written and all(p.startswith(root) and ".." not in p.split("/") for p in written), written
+    infer = next(s for s in plan.stages() if s.name == "infer_onnx[cpu]")
+    if layout != "clas":  # PaddleClas's predictor reads its own model dir, as the bash's did
+        assert any(a.endswith("=" + written[0]) for a in infer.argv)  # the predictor reads what was written
+
+
+def test_a_save_path_inside_the_checkout_is_written_where_the_config_says():
+    plan = plan_of(_saving(CLAS, "./deploy/models/r/inference.onnx"))
+    assert _written(plan)[0] == "./deploy/models/r/inference.onnx"
+
+
+def test_a_conversion_may_install_nothing():
+    """paddle2onnx 2.1 tells Polygraphy to pip-install what constant folding misses, from an outside index."""
+    plan = plan_of(ocr("ch_PP-OCRv3", use_gpu="False", det="./inference/det/"))
+    converts = [s for s in plan.stages() if s.kind is StageKind.CONVERT]
+    assert len(converts) == 2 and all(s.env.get("PIP_NO_INDEX") == "1" for s in converts)
+    assert not any("PIP_NO_INDEX" in s.env for s in plan.stages() if s.kind is not StageKind.CONVERT)

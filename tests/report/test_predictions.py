@@ -10,9 +10,9 @@ from PIL import Image
 
 from tests.support.htmlq import parse
 from tests.support.recorded_runs import CPU_CHAIN, HOSTILE, ResultsWriter, case
+from tipc.files.image import MAX_BYTES, looks_like_image
 from tipc.report import write_report
 from tipc.report.predictions import SHOWN
-from tipc.report.thumbs import MAX_BYTES, looks_like_image
 from tipc.results.records import Status
 
 PREFIX = "[2026/12/01 01:52:42] ppocr INFO: "
@@ -229,8 +229,9 @@ def test_the_other_suites_predictions_are_shown_in_their_kind(tmp_path):
     assert shown == "owl 0.81, hawk 0.12"
     seg = ResultsWriter(tmp_path / "seg", config=str(tmp_path / "seg" / SUITE_CONFIG))
     (seg.root / "paddleseg").mkdir()
-    (seg.root / "out").mkdir()
-    Image.new("L", (4, 2), 1).save(seg.root / "out" / "city.png")
-    infer(seg, 1, "done\n", argv=("python3", "deploy/python/infer.py", "--save_dir", "out"))
+    logs = seg.root / CPU_CHAIN  # where the writer puts the chain's logs: PaddleSeg's --save_dir lies beside them
+    (logs / "out").mkdir(parents=True)
+    Image.new("L", (4, 2), 1).save(logs / "out" / "city.png")
+    infer(seg, 1, "done\n", argv=("python3", "deploy/python/infer.py", "--save_dir", f"{CPU_CHAIN}/out"))
     shown = render(seg, tmp_path / "s").find("figure").find("span", cls="pred").attrs["data-text"]
     assert shown == "2x4 mask: class 1 100.0%"

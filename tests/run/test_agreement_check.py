@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.script_executor import ScriptExecutor
 from tipc.config import parse_any_config_text
 from tipc.config.modes import Mode
 from tipc.plan import PlanOptions, build_plan
-from tipc.proc.executor import ProcessExecutor
 from tipc.results.records import Status
 from tipc.run.plan_run import PlanRun, RunSettings
 
@@ -39,7 +39,7 @@ def run(repo: Path):
     config = parse_any_config_text(CONFIG, str(repo / "p2o.txt"))
     options = PlanOptions(mode=Mode.PADDLE2ONNX_INFER, repo=str(repo), python=sys.executable, device="cpu")
     plan = build_plan(config, options)
-    session = PlanRun(plan, RunSettings(), ProcessExecutor(grace=0.2))
+    session = PlanRun(plan, RunSettings(), ScriptExecutor())
     session.begin()
     records = {s.name: session.run_stage(s) for s in plan.stages()}
     session.end()

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from tests.support.fake_target import CPU_CONFIG
+from tests.support.script_executor import ScriptExecutor
 from tipc.config import load_config
 from tipc.plan import PlanOptions, build_plan
 from tipc.plan.model import StageKind
-from tipc.proc.executor import ProcessExecutor
 from tipc.results.records import Status
 from tipc.run.plan_run import PlanRun, RunSettings
 from tipc.run.summary import failure_text
@@ -36,7 +36,7 @@ def plan_with(fake_repo: Path, golden_dir: Path, golden: str | None):
 
 
 def run(plan, only=None, **settings):
-    session = PlanRun(plan, RunSettings(**settings), ProcessExecutor(grace=0.2))
+    session = PlanRun(plan, RunSettings(**settings), ScriptExecutor())
     session.begin()
     records = {s.id: session.run_stage(s) for s in plan.stages() if only is None or only(s)}
     session.end()

@@ -97,10 +97,22 @@ def _out(repo: Path) -> Path:
     return repo / "test_tipc" / "output" / "fake_rec" / MODE
 
 
-def test_tipc_run_live_into_head_runs_records_and_reports_everything(fake_repo, tmp_path):
-    """``tipc run --live | head -1``: the reader leaves after a line; the run goes on unechoed."""
+def _ran_everything(repo: Path, reports: Path) -> None:
+    """Every stage of the fake target's plan passed and was recorded, the run ended and was reported."""
+    out = _out(repo)
+    info = json.loads((out / "run.json").read_text())
+    assert info["ended"]
+    assert [json.loads(line)["status"] for line in (out / "results.jsonl").read_text().splitlines()] == ["passed"] * 5
+    assert len((out / "results_python.log").read_text().splitlines()) == 5
+    assert list(reports.rglob("index.html"))
+    assert marked(RUN_MARKER, info["run_id"]) == {}
+
+
+@pytest.mark.parametrize("live", [["--live"], []], ids=["live", "status-lines"])
+def test_tipc_run_into_head_runs_records_and_reports_everything(fake_repo, tmp_path, live):
+    """``tipc run [--live] | head -1``: the reader leaves after a line; the run goes on unechoed."""
     harness = subprocess.Popen(
-        _cli(fake_repo, "--live", "--report-dir", str(tmp_path / "reports")),
+        _cli(fake_repo, *live, "--report-dir", str(tmp_path / "reports")),
         cwd=fake_repo,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -112,13 +124,16 @@ def test_tipc_run_live_into_head_runs_records_and_reports_everything(fake_repo, 
     harness.stderr.close()
     assert harness.wait(120) == 0, err
     assert "tipc: stdout was closed before the run ended" in err
-    out = _out(fake_repo)
-    info = json.loads((out / "run.json").read_text())
-    assert info["ended"]
-    assert [json.loads(line)["status"] for line in (out / "results.jsonl").read_text().splitlines()] == ["passed"] * 5
-    assert len((out / "results_python.log").read_text().splitlines()) == 5
-    assert list((tmp_path / "reports").rglob("index.html"))
-    assert marked(RUN_MARKER, info["run_id"]) == {}
+    _ran_everything(fake_repo, tmp_path / "reports")
+
+
+def test_tipc_run_with_stdout_closed_from_the_start_runs_everything(fake_repo, tmp_path):
+    """``tipc run >&-``: what would be printed is dropped; the run, its records and report are whole."""
+    argv = ["sh", "-c", 'exec "$@" >&-', "sh", *_cli(fake_repo, "--report-dir", str(tmp_path / "reports"))]
+    done = subprocess.run(argv, cwd=fake_repo, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    _ran_everything(fake_repo, tmp_path / "reports")
 
 
 @pytest.mark.parametrize("until", ["", "PASSED"], ids=["during-its-start", "after-the-first-stage"])

@@ -1,4 +1,7 @@
-"""PlanRun on the fake target: records, legacy lines, gating, train-log copy."""
+"""PlanRun on the fake target: records, legacy lines, gating, train-log copy.
+
+The loop's logic runs the fake target's scripts in this process (``ScriptExecutor``); what needs a
+process (a time limit, a launcher, the stage's environment and its log's header) runs real ones."""
 
 from __future__ import annotations
 
@@ -8,7 +11,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from tipc.proc.executor import ProcessExecutor
+from tests.support.script_executor import ScriptExecutor
+from tipc.proc.executor import Executor, ProcessExecutor
 from tipc.results.records import Status
 from tipc.run.limits import resolve_limits
 from tipc.run.plan_run import PlanRun, RunSettings
@@ -26,9 +30,13 @@ IDS = [
 ]
 
 
-def run_all(plan, **settings) -> tuple[PlanRun, list]:
-    """Every stage in order, as the fronts run them."""
-    session = PlanRun(plan, RunSettings(**settings), ProcessExecutor(grace=0.2))
+def processes() -> ProcessExecutor:
+    return ProcessExecutor(grace=0.2)
+
+
+def run_all(plan, executor: Executor | None = None, **settings) -> tuple[PlanRun, list]:
+    """Every stage in order, as the fronts run them (in this process unless ``executor`` says)."""
+    session = PlanRun(plan, RunSettings(**settings), executor or ScriptExecutor())
     session.begin()
     stages = list(plan.stages())
     records = [session.run_stage(s) for s in stages]
@@ -108,7 +116,7 @@ def test_failed_export_blocks_infer_not_eval_and_results_jsonl_tells_it_all(fake
 
 def test_one_infer_case_runs_against_existing_export(fake_plan):
     run_all(fake_plan)
-    session = PlanRun(fake_plan, RunSettings(), ProcessExecutor())
+    session = PlanRun(fake_plan, RunSettings(), ScriptExecutor())
     session.begin()
     record = session.run_stage(fake_plan.stage(IDS[4]))
     assert record.status is Status.PASSED
@@ -116,7 +124,7 @@ def test_one_infer_case_runs_against_existing_export(fake_plan):
 
 
 def test_deselected_prerequisite_without_outputs_blocks_with_hint(fake_plan):
-    session = PlanRun(fake_plan, RunSettings(), ProcessExecutor(), include_hint=lambda s: f"add -k {s.chain}")
+    session = PlanRun(fake_plan, RunSettings(), ScriptExecutor(), include_hint=lambda s: f"add -k {s.chain}")
     record = session.run_stage(fake_plan.stage(IDS[3]))
     assert record.status is Status.BLOCKED
     assert "blocked: export is not in this run and its outputs are missing" in record.reason
@@ -125,7 +133,7 @@ def test_deselected_prerequisite_without_outputs_blocks_with_hint(fake_plan):
 
 def test_timeout_is_recorded(fake_plan, monkeypatch):
     monkeypatch.setenv("TIPC_FAKE", "train:hang")
-    _, records = run_all(fake_plan, limits=resolve_limits("lite_train_lite_infer", ("train=0.5",)))
+    _, records = run_all(fake_plan, processes(), limits=resolve_limits("lite_train_lite_infer", ("train=0.5",)))
     assert records[0].status is Status.TIMEOUT
     assert records[0].reason.startswith("timed out after 0.5 s")
     assert records[2].reason.startswith("blocked: train timed out")
@@ -156,7 +164,7 @@ def test_metrics_come_from_tipc_metrics_extract_file(fake_plan, monkeypatch):
         return {"kind": kind}
 
     monkeypatch.setattr(tipc.suites.builtin, "extract_file", extract_file)
-    _, records = run_all(fake_plan)
+    _, records = run_all(fake_plan, processes())
     assert [r.metrics for r in records] == [{"kind": r.kind} for r in records]
     train_text = seen[0][1]
     assert "ips:" in train_text and not train_text.startswith("# tipc stage")  # rank 0's train.log
@@ -200,7 +208,7 @@ def launch_plan(fake_plan, tmp_path, ips=("127.0.0.2", "127.0.0.3")):
 def test_failed_launch_names_the_failing_rank_and_shows_its_log(fake_plan, tmp_path):
     from tipc.run.summary import failure_text
 
-    _session, records = run_all(launch_plan(fake_plan, tmp_path))
+    _session, records = run_all(launch_plan(fake_plan, tmp_path), processes())
     train = records[0]
     assert train.status is Status.FAILED
     worker = Path(train.cwd) / f"{fake_plan.chains[0].save_dir}_launch_log" / "workerlog.1"
@@ -214,6 +222,7 @@ def test_timed_out_launch_names_the_peers_it_waited_for(fake_plan, tmp_path, mon
     monkeypatch.setenv("FAKE_LAUNCH", "hang")
     _, records = run_all(
         launch_plan(fake_plan, tmp_path, ips=("127.0.0.2", "127.0.0.3", "127.0.0.4")),
+        processes(),
         node_rank=1,
         limits=resolve_limits("lite_train_lite_infer", ("train=1",)),
     )
@@ -222,7 +231,7 @@ def test_timed_out_launch_names_the_peers_it_waited_for(fake_plan, tmp_path, mon
 
 
 def test_block_all_records_every_stage_and_keeps_the_legacy_log(fake_plan):
-    session = PlanRun(fake_plan, RunSettings(), ProcessExecutor(grace=0.2))
+    session = PlanRun(fake_plan, RunSettings(), ScriptExecutor())
     session.begin()
     session.block_all("blocked: tipc preflight failed")
     session.end()
@@ -242,7 +251,7 @@ def test_autolog_shim_goes_first_on_the_stages_pythonpath(fake_plan, monkeypatch
     probe = "import auto_log, os; print('AUTOLOG', auto_log.__file__, os.environ['PYTHONPATH'])"
     train = replace(fake_plan.chains[0].stages[0], argv=(sys.executable, "-c", probe), copy_train_log=None, outputs=())
     plan = replace(fake_plan, chains=(replace(fake_plan.chains[0], stages=(train,)),))
-    _session, (record,) = run_all(plan, pythonpath=(shim_path(),))
+    _session, (record,) = run_all(plan, processes(), pythonpath=(shim_path(),))
     assert record.status is Status.PASSED
     line = next(row for row in Path(record.log).read_text().splitlines() if row.startswith("AUTOLOG"))
     _, module, pythonpath = line.split(" ")

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tipc.metrics.causes import Cause
+from tipc.metrics.logfile import CLIPPED
 from tipc.results.records import StageRecord, Status
+from tipc.run.cause import cause_of
 from tipc.run.summary import causes_lines, failure_text
 
 
@@ -54,3 +57,16 @@ def test_failures_are_grouped_by_cause_and_told_new_or_since_when(earlier, expec
     ]
     assert causes_lines(failed, earlier) == ["tipc: failures by cause:", *expected]
     assert causes_lines([], earlier) == []
+
+
+def test_a_last_line_over_the_tail_window_is_shown_clipped_and_judged(tmp_path, monkeypatch):
+    """A Paddle error that prints a whole tensor on its last line (over 64 KiB): the console shows
+    that line's end, marked as cut, and the cause rules read it, not "exit code 1"."""
+    monkeypatch.setattr("tipc.suites.registry.cause_rules", list)  # the built-in rules only
+    log = tmp_path / "train.log"
+    log.write_text("step 1\n" + "ValueError: got Tensor(" + " 0.12345678," * 9000 + ") CUDA error: 700 ...\n")
+    record = StageRecord(id="c::train", kind="train", chain="c", status=Status.FAILED, log=str(log),
+                         returncode=1, reason="exit code 1")  # fmt: skip
+    last = failure_text(record).splitlines()[-1]
+    assert last.startswith(CLIPPED) and last.endswith(" 0.12345678,) CUDA error: 700 ...")
+    assert cause_of(record, print) == Cause("cuda", "CUDA error: N ...")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from tipc.files.image import NotAnImage
 from tipc.golden.evidence import predictions_of
 from tipc.metrics.predictions import Detected, MaskSummary, Prediction, Ranked
 from tipc.results.records import StageRecord, Status
@@ -122,9 +123,10 @@ def test_mask_summary(tmp_path, rows, mode, expected):
     assert mask_summary(tmp_path / "m.png") == expected
 
 
-def test_not_an_image_is_no_mask(tmp_path):
+def test_not_an_image_is_no_mask_and_says_why(tmp_path):
     (tmp_path / "m.png").write_text("not a png")
-    assert mask_summary(tmp_path / "m.png") is None
+    with pytest.raises(NotAnImage, match="not a PNG, JPEG"):
+        mask_summary(tmp_path / "m.png")
 
 
 def record(tmp_path: Path, argv: tuple[str, ...], start: float, config: str = "", log: str = "") -> StageRecord:
@@ -146,13 +148,35 @@ def test_segmentation_masks_are_this_stages_own(tmp_path, argv):
     start = time.time() - 5
     mask(folder / "city.png", [[0, 1], [1, 1]])
     (folder / "notes.txt").write_text("not a mask")
-    found = segmentation_masks(record(tmp_path, argv, start))
+    found = segmentation_masks(record(tmp_path, argv, start, log=str(tmp_path / "out" / "infer.log")))
     assert found == (Prediction(str(folder / "city.png"), mask=MaskSummary(2, 2, ((0, 0.25), (1, 0.75)))),)
     assert found[0].key == "city.png"
 
 
 def test_segmentation_without_a_save_dir_has_no_masks(tmp_path):
-    assert segmentation_masks(record(tmp_path, ("python", "infer.py"), 0.0)) == ()
+    assert segmentation_masks(record(tmp_path, ("python", "infer.py"), 0.0, log=str(tmp_path / "x.log"))) == ()
+
+
+def test_a_mask_bomb_is_a_prediction_that_says_why_it_was_not_read(tmp_path):
+    """A 20000 × 20000 mask PNG of one class is a few hundred KB: decoded it is 400 MB."""
+    (tmp_path / "out").mkdir()
+    Image.new("L", (20000, 20000)).save(tmp_path / "out" / "bomb.png", optimize=True)
+    started = time.monotonic()
+    found = segmentation_masks(record(tmp_path, ("infer.py", "--save_dir=out"), 0.0, log=str(tmp_path / "x.log")))
+    assert found == (Prediction(str(tmp_path / "out" / "bomb.png"),
+                                text="mask not read: it has more pixels than the 25 Mpixel limit"),)  # fmt: skip
+    assert time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize("save_dir", ["../elsewhere", "/tmp", "out/../../elsewhere"])
+def test_masks_are_read_only_in_the_folder_of_the_stages_log(tmp_path, save_dir):
+    """A record's argv is input: its ``--save_dir`` must not make a report read PNGs anywhere."""
+    (tmp_path / "elsewhere").mkdir()
+    mask(tmp_path / "elsewhere" / "secret.png", [[1]])
+    repo = tmp_path / "repo"
+    (repo / "out").mkdir(parents=True)
+    argv = ("infer.py", f"--save_dir={save_dir}")
+    assert segmentation_masks(record(repo, argv, 0.0, log=str(repo / "out" / "infer.log"))) == ()
 
 
 def test_an_infer_stage_is_read_in_its_config_dialect(tmp_path):

@@ -50,7 +50,21 @@ def command_of(argv: list[str]) -> str | None:
     return first if first in COMMANDS else None
 
 
+def _closed_streams_to_devnull() -> None:
+    """A stream closed before tipc started (``tipc run >&-``): Python gives it as None, and every
+    write would raise. Its descriptor is pointed at /dev/null instead, so that what would have been
+    printed is dropped, the run goes on, and no file a stage opens can take the descriptor's number."""
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is None:
+            null = os.open(os.devnull, os.O_WRONLY)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            setattr(sys, name, open(fd, "w", closefd=False))  # noqa: SIM115 (the process's own stream)
+
+
 def main(argv: list[str] | None = None) -> int:
+    _closed_streams_to_devnull()
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser(command_of(argv)).parse_args(argv)
     try:

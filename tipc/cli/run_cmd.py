@@ -10,7 +10,8 @@ not run: ``tipc.results.outcome``) and every config planned (and, with
 2 for bad options, 5 for a dry run (every command printed, nothing ran: never 0, which reads as
 a pass), 130 when interrupted (results so far are kept). A stdout closed before the
 end (``tipc run --live | head -1``) stops the echo, not the run: every stage is run, recorded
-and reported as without the pipe, stderr says so, and the status is the run's. A failed multi-node
+and reported as without the pipe, stderr says so, and the status is the run's; a stdout closed
+from the start (``tipc run >&-``) is /dev/null, and the run is whole too. A failed multi-node
 preflight stops before the first stage with exit 1; a config that failed a ``--doctor`` check has
 its stages blocked, and the run exits 1. The lifecycle itself is
 ``tipc.session``'s, shared with pytest.

@@ -32,7 +32,7 @@ from tipc.results.folder import (
     SHARDS,
     load_results_dir,
     newest_part,
-    part_dirs,
+    part_paths,
     read_run_info,
     record_line,
 )
@@ -70,12 +70,14 @@ def default_out(dirs: Sequence[Path]) -> Path:
 
 
 def _candidates(paths: Sequence[str | Path]) -> list[tuple[Path, RunInfo]]:
-    """The parts named: a ``<mode>`` folder stands for every part it holds (of any night)."""
+    """The parts named: a ``<mode>`` folder stands for every part it holds (of any night). A part
+    whose ``run.json`` does not read (a shard that is no ``K/N``) is an error naming it, never left
+    out: it would be counted as a part that did not report."""
     out: list[tuple[Path, RunInfo]] = []
     for raw in paths:
         path = Path(raw)
-        parts = part_dirs(path)
-        out.extend(parts or [(path, read_run_info(path / RUN_INFO))])
+        parts = [p for p in part_paths(path) if (p / RUN_INFO).exists()]
+        out.extend((p, read_run_info(p / RUN_INFO)) for p in parts or [path])
     return out
 
 
@@ -135,9 +137,10 @@ def _lines(nodes: Sequence[Part], target: Path, count: list[int]) -> Iterator[st
     """Every part's records as lines of ``target``'s results, part by part, each part's by start time:
     one part is read at a time, so a merge holds a shard's records, never the night's. ``count``
     hears how many records each part gave."""
+    seen: dict[tuple[str, str, int], tuple[Path, int]] = {}
     for d, info in nodes:
         _, records = load_results_dir(d)
-        _check_records(d, info, records)
+        _check_records(d, info, records, seen)
         count.append(len(records))
         for record in sorted(records, key=lambda r: r.start):
             yield record_line(record, target)
@@ -163,8 +166,21 @@ def _check_same_run(nodes: Sequence[Part]) -> None:
         ranks[info.node_rank, info.shard] = d
 
 
-def _check_records(d: Path, info: RunInfo, records: Sequence[StageRecord]) -> None:
+def _check_records(
+    d: Path, info: RunInfo, records: Sequence[StageRecord], seen: dict[tuple[str, str, int], tuple[Path, int]]
+) -> None:
+    """A part's records against its ``run.json``; ``seen``: where each stage's record was read so far (a key a
+    record, not the record: a stage in two parts is named without holding the night)."""
     for number, record in enumerate(records, 1):
+        earlier = seen.setdefault(record.key, (d, number))
+        if earlier[0] != d:
+            raise ResultsError(
+                str(d / RECORDS),
+                number,
+                f"record {record.id!r} of node {record.node_rank} is also in "
+                f"{earlier[0] / RECORDS}:{earlier[1]}; each stage is recorded by one part (a record copied "
+                "from another part?)",
+            )
         if (record.model, record.mode) != (info.model, info.mode) or record.node_rank != info.node_rank:
             raise ResultsError(
                 str(d / RECORDS),

@@ -160,16 +160,18 @@ def split_lines(chunks: Iterable[bytes], max_line: int = MAX_LINE) -> Iterator[b
         yield bytes(buffer)
 
 
-def tail(path: str | Path, size: int, since: int = 0, until: int | None = None) -> tuple[bytes, bool]:
+def tail(
+    path: str | Path, size: int, since: int = 0, until: int | None = None, *, whole_lines: bool = True
+) -> tuple[bytes, bool]:
     """The last ``size`` bytes after byte ``since`` (and before ``until``), from a line start where
-    the window cuts one; True when something before it was left out."""
+    the window cuts one (``whole_lines``; else as cut); True when something before it was left out."""
     with open_regular(path) as (file, length):
         start = _start(since, length)
         end = _end(start, until, length)
         cut = max(start, end - size)
         file.seek(cut)
         data = file.read(end - cut)
-    if cut > start:
+    if cut > start and whole_lines:
         data = data.partition(b"\n")[2]  # the first line is a fragment
     return data, cut > start
 

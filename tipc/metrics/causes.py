@@ -24,6 +24,9 @@ from importlib import resources
 from typing import Protocol
 
 MAX_SIGNATURE = 160  # characters: a message, not a paragraph
+# A rule judges each line by its first and its last MAX_RULE_LINE characters: a line may be a whole
+# tensor (64 KiB), and what a rule costs grows with the length of what it is run on.
+MAX_RULE_LINE = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +54,65 @@ def rule_from_dict(d: dict[str, object], where: str = "a cause rule") -> Rule:
         compiled = re.compile(pattern)
     except re.error as exc:
         raise ValueError(f"{where}: pattern {pattern!r} is not a regular expression: {exc}") from None
+    if nested_repeat(pattern):
+        raise ValueError(
+            f"{where}: pattern {pattern!r} repeats a group that itself repeats without bound (like (a+)+): such a "
+            "pattern can take minutes on one short line; expected each repeated group to match a bounded text "
+            "(write (a+)+ as a+)"
+        )
     if group > compiled.groups:
         raise ValueError(f"{where}: pattern {pattern!r} has no group {group}")
     return Rule(kind, compiled, group)
+
+
+# What repeats the atom before it: unbounded (*, +, {n,}) or up to a count ({n}, {n,m}); ``?`` does not.
+_UNBOUNDED = re.compile(r"[*+]|\{\d*,\}")
+_REPEAT = re.compile(r"[*+]|\{\d*(?:,\d*)?\}")
+
+
+def nested_repeat(pattern: str) -> bool:
+    r"""Whether ``pattern`` repeats a group that holds an unbounded repeat (``(a+)+``, ``(\w+\s?)*``,
+    ``(x*){2,}``): Python's ``re`` backtracks through every way of splitting a line among them, which
+    is exponential in the line's length (``^(a+)+$`` took 79 s on 31 characters). Such a rule is refused
+    when it is loaded: a thread cannot stop ``re`` once it runs, a process per rule and line costs more
+    than the judging. Repeated alternatives that overlap (``(a|a)+``) are not found: they are rare."""
+    holds: list[bool] = []  # per open group: it holds an unbounded repeat
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+        elif char == "[":
+            i = _class_end(pattern, i)
+        elif char == "(":
+            holds.append(False)
+            i += 1
+        elif char == ")":
+            held = holds.pop() if holds else False
+            i += 1
+            if held and _REPEAT.match(pattern, i):
+                return True
+            if held and holds:
+                holds[-1] = True
+        elif (found := _UNBOUNDED.match(pattern, i)) is not None:
+            if holds:
+                holds[-1] = True
+            i = found.end()
+        else:
+            i += 1
+    return False
+
+
+def _class_end(pattern: str, start: int) -> int:
+    """Where the character class opened at ``start`` ends (a ``]`` first in it is a literal)."""
+    i = start + 1
+    if pattern[i : i + 1] == "^":
+        i += 1
+    if pattern[i : i + 1] == "]":
+        i += 1
+    while i < len(pattern) and pattern[i] != "]":
+        i += 2 if pattern[i] == "\\" else 1
+    return i + 1
 
 
 @cache
@@ -107,14 +166,21 @@ def _last_exception(lines: Sequence[str]) -> str | None:
     return None
 
 
+def _ends(line: str) -> tuple[str, ...]:
+    """What a rule judges of a line: all of it, or of a longer one its first and its last ``MAX_RULE_LINE``
+    characters (where an error's name and its message's end are)."""
+    return (line,) if len(line) <= MAX_RULE_LINE else (line[:MAX_RULE_LINE], line[-MAX_RULE_LINE:])
+
+
 def from_log(text: str, rules: Iterable[Rule] = ()) -> Cause | None:
     """The cause a log states, or None when it states none (see the module's docstring)."""
     lines = text.splitlines()
     for rule in (*rules, *builtin_rules()):
         for line in reversed(lines):
-            found = rule.pattern.search(line)
-            if found:
-                return Cause(rule.kind, normalise(found[rule.group] or found[0]))
+            for part in _ends(line):
+                found = rule.pattern.search(part)
+                if found:
+                    return Cause(rule.kind, normalise(found[rule.group] or found[0]))
     exception = _last_exception(lines)
     return Cause("python-exception", normalise(exception)) if exception else None
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tipc.files import read
+from tipc.metrics.logtext import printable
 
 from .trainlog import train_metrics_of_lines
 
@@ -32,6 +33,27 @@ def tail_window(path: Path, since: int = 0, size: int = TAIL_WINDOW, until: int 
     """The last ``size`` bytes after ``since`` (and before ``until``), from a line start where the
     window cuts one."""
     return read.tail(path, size, since, until)[0].decode("utf-8", errors="replace")
+
+
+CLIPPED = "[… the start of this line is left out] "
+
+
+def log_tail(path: str | Path, size: int, since: int = 0, lines: int | None = None) -> tuple[str, bool]:
+    """The last ``lines`` lines (all when None) in the last ``size`` bytes of a log's part after byte
+    ``since``, decoded leniently and ``printable``; True when something before them was left out. The one reader of a
+    log's end (the progress line, the console's and the report's tails, a failure's cause, which rank
+    failed): a last line longer than the window (an error that prints a whole tensor) shows its end,
+    after ``CLIPPED``, where a window cut at a line start would show nothing. ``OSError`` when the log
+    cannot be read (``read.Refused`` for a FIFO or a device: never a hang)."""
+    data, cut = read.tail(path, size, since, whole_lines=False)
+    if cut:
+        fragment, _, rest = data.partition(b"\n")
+        data = rest if rest.strip() else CLIPPED.encode() + fragment + rest
+    text = printable(data.decode("utf-8", errors="replace"))
+    if lines is None:
+        return text, cut
+    every = text.splitlines()
+    return "\n".join(every[-lines:] if lines else []), cut or len(every) > lines
 
 
 def contains(path: Path, needle: str, since: int = 0) -> bool:

@@ -55,6 +55,11 @@ DET_EXPORTS = {"norm": "norm_export", "quant": "quant_export", "fpgm": "fpgm_exp
                "distill": "distill_export", "kl_quant": "kl_quant_export"}  # fmt: skip
 # What each suite's status_check writes after the log path.
 STATUS_TAILS = {"PaddleOCR": " ", "PaddleClas": " ! ", "PaddleDetection": "  ", "PaddleSeg": "  "}
+# paddle2onnx 2.x folds constants with Polygraphy, which it tells to pip-install what it misses
+# (onnx_graphsurgeon) from an outside index at run time: ten retries offline, then an unfolded model and
+# exit 0. A test run must not change the stage's environment: the ``onnx`` extra brings what folding
+# needs, and a conversion's pip may use no index, so a missing module fails at once, named in its log.
+NO_INSTALL = {"PIP_NO_INDEX": "1"}
 _TOPOLOGY = Topology("cpu", CPU_ENTRY)
 _DEVICES = {"False": "cpu", "cpu": "cpu", "True": "gpu", "gpu": "gpu"}
 
@@ -89,6 +94,16 @@ class _Ctx:
         field = self.field(key_role)
         return set_param(field.key, value, self.config.path, field)
 
+    def kept(self, value: str) -> str:
+        """A path the chain writes (an ONNX file, an export), as the config spells it while it stays in
+        the checkout: the predictor reads it there, as the bash's did (PaddleClas's from its own model
+        dir). One that would leave the checkout (absolute, or climbing with ``..``) is written inside
+        ``LOG_PATH`` instead, as one name, as the train chain's save dirs are: nothing a config says
+        writes outside the output root."""
+        if not value.strip().startswith("/") and ".." not in value.strip().split("/"):
+            return value
+        return f"{self.log_path.rstrip('/')}/{component(name_part(value.strip()))}"
+
     def script(self, role: str) -> Fragment:
         field = self.field(role)
         return config_text(field.raw, self.config.path, field)
@@ -114,8 +129,9 @@ class _Ctx:
         status_line: bool = True,
     ) -> Stage:
         cwd = self.options.repo if cwd is None else cwd
+        env = {**self.env, **NO_INSTALL} if kind is StageKind.CONVERT else self.env
         return command_stage(
-            chain, name, kind, command, self.env, log, cwd, legacy_log=legacy_log, requires=requires, outputs=outputs,
+            chain, name, kind, command, env, log, cwd, legacy_log=legacy_log, requires=requires, outputs=outputs,
             inputs=inputs, status_line=status_line,
         )  # fmt: skip
 
@@ -138,6 +154,8 @@ def paddle2onnx_plan(config: Paddle2OnnxConfig, options: PlanOptions, python: st
         f"{config.layout} layout: read as {config.layout}'s test_tipc/test_paddle2onnx.sh reads it; status lines "
         f"go to {STATUS_LOG}",
         *notes,
+        "each conversion runs with PIP_NO_INDEX=1: paddle2onnx's constant folding would pip-install what it misses "
+        "at run time; the onnx extra brings it (onnx-graphsurgeon)",
     ]
     chains = _chains(stages)
     out = log_path.rstrip("/") if sub else log_path
@@ -188,6 +206,12 @@ def _own_path(ctx: _Ctx, role: str) -> tuple[Fragment, str]:
     return ctx.own(role), ctx.field(role).raw
 
 
+def _save_path(ctx: _Ctx, role: str) -> tuple[Fragment, str]:
+    """A line's own key with the path it names to write, kept inside the output root (``_Ctx.kept``)."""
+    path = ctx.kept(ctx.field(role).raw)
+    return ctx.param(role, path), path
+
+
 def _key_path(ctx: _Ctx, key: str, role: str, value: str) -> tuple[Fragment, str]:
     """``key=value`` with a key the bash's template spells itself, located at ``role``'s line."""
     field = ctx.field(role)
@@ -231,7 +255,7 @@ def _ocr(ctx: _Ctx) -> tuple[list[Stage], list[Skipped], list[str]]:
     for part in parts:
         log = ctx.log(f"trans_model_{part}.log")
         model_dir = _key_path(ctx, "--model_dir", f"{part}_model_dir", ctx.field(f"{part}_model_dir").raw)
-        save = _key_path(ctx, "--save_file", f"{part}_save_file", ctx.field(f"{part}_save_file").raw)
+        save = _key_path(ctx, "--save_file", f"{part}_save_file", ctx.kept(ctx.field(f"{part}_save_file").raw))
         converts.append(_convert(ctx, CHAIN, f"convert_{part}", model_dir, save, " > {log} 2>&1 ", log))
     stages.extend(converts)
     infer_py = ctx.script("inference")
@@ -247,7 +271,7 @@ def _ocr(ctx: _Ctx) -> tuple[list[Stage], list[Skipped], list[str]]:
             continue
         gpu = ctx.param("use_gpu", value)
         images = ctx.own("image_dir")
-        onnx_models = [ctx.param(f"{p}_model_key", ctx.field(f"{p}_save_file").raw) for p in parts]
+        onnx_models = [ctx.param(f"{p}_model_key", ctx.kept(ctx.field(f"{p}_save_file").raw)) for p in parts]
         log = ctx.log(f"paddle2onnx_infer_{device}.log")
         onnx = assemble((ctx.python, infer_py, gpu, images, *onnx_models, USE_ONNX), log)
         needs = tuple(s.id for s in converts)
@@ -285,7 +309,7 @@ def _ocr(ctx: _Ctx) -> tuple[list[Stage], list[Skipped], list[str]]:
 def _clas(ctx: _Ctx) -> tuple[list[Stage], list[Skipped], list[str]]:
     log = ctx.log("trans_model.log")
     convert = _convert(
-        ctx, CHAIN, "convert", _own_path(ctx, "model_dir"), _own_path(ctx, "save_file"), " > {log} 2>&1", log
+        ctx, CHAIN, "convert", _own_path(ctx, "model_dir"), _save_path(ctx, "save_file"), " > {log} 2>&1", log
     )
     notes = [_dev_note("False"), _no_agreement("PaddleClas")]
     if ctx.field("inference").value == NULL:
@@ -312,11 +336,16 @@ def _clas(ctx: _Ctx) -> tuple[list[Stage], list[Skipped], list[str]]:
 def _seg(ctx: _Ctx) -> tuple[list[Stage], list[Skipped], list[str]]:
     log = ctx.log("trans_model.log")
     convert = _convert(
-        ctx, CHAIN, "convert", _own_path(ctx, "model_dir"), _own_path(ctx, "save_file"), " >{log} 2>&1", log
+        ctx, CHAIN, "convert", _own_path(ctx, "model_dir"), _save_path(ctx, "save_file"), " >{log} 2>&1", log
     )
     infer_log = ctx.log("paddle2onnx_infer_cpu.log")
     command = assemble(
-        (ctx.python, ctx.script("inference"), ctx.own("image_dir"), ctx.param("model_key", ctx.field("save_file").raw)),
+        (
+            ctx.python,
+            ctx.script("inference"),
+            ctx.own("image_dir"),
+            ctx.param("model_key", ctx.kept(ctx.field("save_file").raw)),
+        ),
         infer_log,
     )
     infer = ctx.stage(CHAIN, "infer_onnx[cpu]", StageKind.INFER, command, infer_log, requires=(convert.id,))
@@ -331,7 +360,7 @@ def _det(ctx: _Ctx) -> tuple[list[Stage], list[Skipped], list[str]]:
     config, stages, skipped = ctx.config, [], []
     modes = ctx.field("infer_mode")
     model = config.model_name.raw
-    export_dir = f"{ctx.field('save_export').raw}/{model}"
+    export_dir = ctx.kept(f"{ctx.kept(ctx.field('save_export').raw)}/{model}")
     for mode in modes.values():
         chain = f"{CHAIN}_{mode}"
         requires: tuple[str, ...] = ()
@@ -358,14 +387,16 @@ def _det_export(ctx: _Ctx, chain: str, role: str) -> Stage | None:
     log = ctx.log("export.log")
     command = assemble(
         (ctx.python, ctx.script(role), ctx.own("export_weight"), ctx.param("filename", ctx.config.model_name.raw),
-         ctx.own("export_param"), ctx.own("save_export"), GAP),
+         ctx.own("export_param"), _save_path(ctx, "save_export")[0], GAP),
     )  # fmt: skip
-    out = f"{ctx.field('save_export').value}/{ctx.config.model_name.value}/{ctx.field('model_filename').value}"
+    out = (
+        f"{ctx.kept(ctx.field('save_export').value)}/{ctx.config.model_name.value}/{ctx.field('model_filename').value}"
+    )
     return ctx.stage(chain, "export", StageKind.EXPORT, command, log, outputs=(out,))
 
 
 def _det_convert_infer(ctx: _Ctx, chain: str, export_dir: str, requires: tuple[str, ...]) -> list[Stage]:
-    save = f"{export_dir}/{ctx.field('save_file').raw}"
+    save = ctx.kept(f"{export_dir}/{ctx.field('save_file').raw}")
     log = ctx.log("trans_model.log")
     convert = _convert(
         ctx, chain, "convert", (ctx.param("model_dir", export_dir), export_dir), (ctx.param("save_file", save), save),

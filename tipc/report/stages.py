@@ -10,11 +10,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from tipc.report.load import Roots, RunIds, carried_note, readable
-from tipc.report.logtail import command_text, failing_worker, file_link, log_tail, offset_of, worker_logs
+from tipc.report.logtail import command_text, file_link, log_tail
 from tipc.report.matrix import ordered_row_keys
 from tipc.report.model import Link, LogTail, StageGroup, StageView
 from tipc.report.naming import RowKey, StageKey, node_label, row_key, stage_key, stage_name
 from tipc.results.records import StageRecord, Status
+from tipc.run.workerlogs import failing_workers, offset_of, record_worker_logs
 
 
 def _env(env: Mapping[str, str | None]) -> tuple[tuple[str, str], ...]:
@@ -33,9 +34,10 @@ def stage_view(
 ) -> StageView:
     """``carried``: what says the record is an earlier run's, "" for this run's (see ``load.carried_note``);
     ``roots``: where the logs it names may lie (``load.run_roots``)."""
-    workers = tuple(p for p in worker_logs(record) if readable(p, roots)) if record.kind == "train" else ()
-    since = {p: offset_of(record, p) for p in workers}
-    broken = failing_worker(workers, since) if workers and record.status.is_failure else None
+    workers = tuple(p for p in record_worker_logs(record) if readable(p, roots)) if record.kind == "train" else ()
+    launcher = record.log if readable(record.log, roots) else ""  # which rank it names as failed
+    failing = failing_workers(launcher, workers, record.log_offsets) if record.status.is_failure else ()
+    broken = failing[0] if failing else None
     return StageView(
         anchor=anchor,
         id=record.id,
@@ -59,9 +61,9 @@ def stage_view(
         if readable(record.log, roots)
         else LogTail(missing=OUTSIDE),
         worker_logs=tuple(Link(file_link(p, report_dir), p.name) for p in workers),
-        worker_tail=log_tail(str(broken), report_dir, label=f"failing rank: {broken.name}", since=since[broken])
-        if broken
-        else None,
+        worker_tail=None
+        if broken is None
+        else log_tail(str(broken), report_dir, label=f"failing rank: {broken.name}", since=offset_of(record, broken)),
         # An earlier run's failure is there to read, not to draw the eye from this run's.
         open=record.status.is_failure and not carried,
         carried=carried,

@@ -249,17 +249,22 @@ def load_results_dir(path: str | Path, warn: Warn | None = None) -> tuple[RunInf
     return info, read_records(path / RECORDS, warn)
 
 
-def part_dirs(path: Path) -> list[tuple[Path, RunInfo]]:
-    """The node and shard parts a ``<mode>`` folder holds, with their ``run.json``: ``node<k>/``,
-    ``shards/<group>/shard<K>/``, and ``shard<K>/`` of a tipc from before run groups. A part whose
-    ``run.json`` does not read is no part (a merge names what it joins, and what it set aside)."""
+def part_paths(path: Path) -> list[Path]:
+    """The folders of a ``<mode>`` folder where its node and shard parts go: ``node<k>/``,
+    ``shards/<group>/shard<K>/``, and ``shard<K>/`` of a tipc from before run groups."""
     found = [
         *path.glob(f"{NODE_PREFIX}*"),
         *path.glob(f"{SHARD_PREFIX}[0-9]*"),
         *path.glob(f"{SHARDS}/*/{SHARD_PREFIX}*"),
     ]
+    return sorted(found)
+
+
+def part_dirs(path: Path) -> list[tuple[Path, RunInfo]]:
+    """The node and shard parts a ``<mode>`` folder holds, with their ``run.json``. A part whose
+    ``run.json`` does not read is no part to a report (``tipc merge`` names it as an error)."""
     parts = []
-    for p in sorted(found):
+    for p in part_paths(path):
         with contextlib.suppress(ResultsError):
             parts.append((p, read_run_info(p / RUN_INFO)))
     return parts

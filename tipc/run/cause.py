@@ -7,11 +7,14 @@ the built-in ones and those of the ``pytest_tipc_cause_rules`` hook.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
+from pathlib import Path
 
 from tipc.metrics.causes import Cause, Rule, of_failure, rule_from_dict
+from tipc.metrics.logfile import log_tail
 from tipc.results.records import StageRecord
-from tipc.run.workerlogs import failing_workers, launch_log_dir, tail_text
+from tipc.run.workerlogs import offset_of, record_worker_logs, shown_workers
 
 TAIL = 64 * 1024  # bytes of each log's end: an error and its traceback, not a night of steps
 
@@ -19,11 +22,11 @@ TAIL = 64 * 1024  # bytes of each log's end: an error and its traceback, not a n
 def log_parts(record: StageRecord) -> list[str]:
     """The texts the cause is looked for in, the failing ranks' first."""
     texts = []
-    log_dir = launch_log_dir(record.argv, record.cwd)
-    if log_dir is not None:
-        for path in failing_workers(record.log, log_dir, record.log_offsets).values():
-            texts.append(tail_text(str(path), TAIL, record.log_offsets.get(str(path), 0)))
-    texts.append(tail_text(record.log, TAIL))
+    workers = shown_workers(record.log, record_worker_logs(record), record.log_offsets)
+    parts: list[tuple[str | Path, int]] = [*((p, offset_of(record, p)) for p in workers), (record.log, 0)]
+    for path, since in parts:
+        with contextlib.suppress(OSError):  # a log that cannot be read says nothing
+            texts.append(log_tail(path, TAIL, since)[0])
     return [t for t in texts if t]
 
 

@@ -25,7 +25,7 @@ from tipc.run.endings import describe_exit, memory_limit_kb
 from tipc.run.false_pass import Signature, false_pass, output_signatures
 from tipc.run.limits import Limits
 from tipc.run.speedlog import speed_run, write_speed
-from tipc.run.workerlogs import failing_workers, file_sizes, worker_logs
+from tipc.run.workerlogs import file_sizes, rank_of, shown_workers, worker_logs
 from tipc.suites.registry import stage_figures
 
 
@@ -176,10 +176,10 @@ class StageRun:
         leaves the others waiting until the stage's time limit)."""
         if status is Status.PASSED or self.log_dir is None:
             return ""
-        workers = failing_workers(str(self.log), self.log_dir, self.offsets)
+        workers = shown_workers(self.log, worker_logs(self.log_dir).values(), self.offsets)
         story = []
         if status is Status.FAILED and workers:
-            story.append("failed rank(s) " + ", ".join(f"{r} (see {p})" for r, p in workers.items()))
+            story.append("failed rank(s) " + ", ".join(f"{rank_of(p)} (see {p})" for p in workers))
         rank = self.context.node_rank
         peers = [f"node {k} ({ip})" for k, ip in enumerate(self.context.chain_ips) if k != rank]
         if peers and status in (Status.TIMEOUT, Status.HUNG):

@@ -112,6 +112,7 @@ class PlanRun:
         self.warnings: list[str] = []  # for the front to show: an earlier run found interrupted
         self._history: dict[str, float] | None = None  # stage id -> its last duration, read once
         self.target = TargetCommit()  # the target repo's commit, asked once when the run begins
+        self._owns = False  # begin took the results folder: only then may end write there
 
     # --- run files: written by the one process that owns the run (not by xdist workers) ---
 
@@ -157,6 +158,7 @@ class PlanRun:
             self._facts = facts_in_background(self.plan.python)
             self.target = target_commit(self.cwd)
             found = self.results.begin(self.run_info())
+            self._owns = True
             if found is not None:
                 self._clean_up(found)
 
@@ -193,8 +195,9 @@ class PlanRun:
         return self._finish(stage, self._record(stage, Status.BLOCKED, reason), ran=False)
 
     def end(self) -> None:
-        """Carry over the earlier records of stages this run left out, and close the folder."""
-        if not self.settings.dry_run and self.start:
+        """Carry over the earlier records of stages this run left out, and close the folder. A run
+        refused the folder (another run holds it) touches nothing there: that run's files are its own."""
+        if self._owns:
             facts = self.facts
             if facts.problem:
                 self.notes.append(f"interpreter not asked for versions: {facts.problem}")

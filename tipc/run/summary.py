@@ -9,21 +9,22 @@ from pathlib import Path
 
 from tipc.history.keys import config_key
 from tipc.metrics.causes import failure_of, group
+from tipc.metrics.logfile import log_tail
 from tipc.metrics.logtext import printable
 from tipc.plan.golden import NAME as GOLDEN
 from tipc.results.folder import LEGACY_LOG, RECORDS, RUN_INFO, ResultsDir
 from tipc.results.records import StageRecord, Status
 from tipc.run import golden_check
-from tipc.run.workerlogs import failing_workers, launch_log_dir, tail_text
+from tipc.run.workerlogs import offset_of, rank_of, record_worker_logs, shown_workers
 
 TAIL_LINES = 20
 
 
-def log_tail(path: str, lines: int = TAIL_LINES, since: int = 0) -> str:
-    text = tail_text(path, 64 * 1024, since)  # enough for 20 lines of any sane log
-    if text is None:
+def last_lines(path: str | Path, lines: int = TAIL_LINES, since: int = 0) -> str:
+    try:
+        return log_tail(path, 64 * 1024, since, lines)[0]  # enough for 20 lines of any sane log
+    except OSError:
         return "(no log)"
-    return "\n".join(printable(text).splitlines()[-lines:])
 
 
 def failure_text(record: StageRecord, tail_lines: int = TAIL_LINES) -> str:
@@ -44,15 +45,13 @@ def failure_text(record: StageRecord, tail_lines: int = TAIL_LINES) -> str:
         f"exit code: {record.returncode}",
         f"log: {record.log}",
         f"--- last {tail_lines} lines of the log ---",
-        log_tail(record.log, tail_lines),
+        last_lines(record.log, tail_lines),
     ]
-    log_dir = launch_log_dir(record.argv, record.cwd)
-    if log_dir is not None:
-        for rank, path in failing_workers(record.log, log_dir, record.log_offsets).items():
-            parts += [
-                f"--- last {tail_lines} lines of rank {rank}'s log: {path} ---",
-                log_tail(str(path), tail_lines, record.log_offsets.get(str(path), 0)),
-            ]
+    for path in shown_workers(record.log, record_worker_logs(record), record.log_offsets):
+        parts += [
+            f"--- last {tail_lines} lines of rank {rank_of(path)}'s log: {path} ---",
+            last_lines(path, tail_lines, offset_of(record, path)),
+        ]
     return printable("\n".join(parts))  # ids, paths and commands hold config text: it may carry escapes
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tipc.metrics.logfile import log_tail
 from tipc.metrics.logtext import printable
 
 TAIL_BYTES = 4096  # the log's end read per look: a step line is far shorter
@@ -54,12 +55,10 @@ def last_meaningful(tail: str) -> str:
 
 
 def read_tail(path: Path, limit: int = TAIL_BYTES) -> str:
-    """The last ``limit`` bytes of a log as text ('' when unreadable): a bounded read, whatever it holds."""
+    """The end of a log as text ('' when unreadable): a bounded read through the read door, whatever
+    the log is now (a FIFO or a device is refused at once: the supervision loop never blocks)."""
     try:
-        with open(path, "rb") as f:
-            size = f.seek(0, 2)
-            f.seek(max(0, size - limit))
-            return f.read(limit).decode("utf-8", "replace")
+        return log_tail(path, limit)[0]
     except OSError:
         return ""
 

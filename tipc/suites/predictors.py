@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from tipc.files import image, read
 from tipc.metrics.logfile import log_lines
 from tipc.metrics.logtext import messages_of_lines
 from tipc.metrics.predictions import LIMIT, Detected, MaskSummary, Prediction, Ranked
@@ -39,6 +40,7 @@ _OBJECT = re.compile(
 _SAVED = re.compile(r"^save result to: (?P<image>.+?)\s*$")
 NO_CLASS_ID = -1  # a top-k printed without class ids (a postprocess that gives scores only)
 SAVE_DIR_FLAG = "--save_dir"  # PaddleSeg's predictor: where its masks go
+MASK_NOT_READ = "mask not read: "  # what a mask that could not be decoded predicted, and why
 CLOCK_SLACK = 1.0  # seconds: a file system's coarse mtime may date a mask just before the stage's start
 
 
@@ -103,17 +105,13 @@ def detection_lines(lines: Iterable[str], limit: int = LIMIT) -> tuple[Predictio
 
 
 def mask_summary(path: Path) -> MaskSummary | None:
-    """A mask PNG (palette or grey: a pixel's value is its class id) summarised; None when it is no such image."""
-    from PIL import Image, UnidentifiedImageError
-
-    try:
-        with Image.open(path) as image:
-            if image.mode not in ("P", "L"):
-                return None
-            counts = image.histogram()[:256]
-            width, height = image.size
-    except (OSError, UnidentifiedImageError, ValueError):
-        return None
+    """A mask PNG (palette or grey: a pixel's value is its class id) summarised; None when it is a
+    picture of another mode. ``NotAnImage`` says why it could not be decoded (a bomb, a FIFO, ...)."""
+    with image.opened(path) as mask:
+        if mask.mode not in ("P", "L"):
+            return None
+        counts = mask.histogram()[:256]
+        width, height = mask.size
     total = width * height
     fractions = tuple((cls, count / total) for cls, count in enumerate(counts) if count) if total else ()
     return MaskSummary(height, width, fractions)
@@ -147,17 +145,25 @@ def _fresh_masks(folder: Path, since: float) -> Iterator[Path]:
 
 
 def segmentation_masks(record: StageRecord, limit: int = LIMIT) -> tuple[Prediction, ...]:
-    """PaddleSeg's ``infer.py`` masks in the stage's ``--save_dir``, those written since the stage started."""
+    """PaddleSeg's ``infer.py`` masks in the stage's ``--save_dir``, those written since the stage
+    started. Only a ``--save_dir`` in the folder that holds the stage's log (the plan puts it there) is
+    read: a record is input, and its argv must not make a report read PNGs anywhere else. A mask that
+    cannot be decoded is a prediction that says why, in place of its class shares."""
     folder = _save_dir(record)
-    if folder is None:
+    if folder is None or not record.log or not read.inside(folder, [Path(record.log).parent]):
         return ()
     found = []
     for path in _fresh_masks(folder, record.start):
-        summary = mask_summary(path)
-        if summary is not None:
+        try:
+            summary = mask_summary(path)
+        except image.NotAnImage as exc:
+            found.append(Prediction(str(path), text=f"{MASK_NOT_READ}{exc.why}"))
+        else:
+            if summary is None:
+                continue
             found.append(Prediction(str(path), mask=summary))
-            if len(found) >= limit:
-                break
+        if len(found) >= limit:
+            break
     return tuple(found)
 
 

@@ -42,5 +42,5 @@ def test_choose(requested, expected):
 
 
 def test_choose_rejects_unknown():
-    with pytest.raises(ClusterError, match="expected auto, cpu or gpu"):
+    with pytest.raises(ClusterError, match="expected auto, cpu, gpu, npu or xpu"):
         choose_device("tpu", {}, which_none, lambda p: False)

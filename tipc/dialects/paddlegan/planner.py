@@ -26,15 +26,17 @@ from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, param, text
+from tipc.suites.layout import Role
 from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
+    checked_entries,
     command,
     draft,
     env_of,
-    gpu_entry,
     infer_stages,
+    inside,
     suite_config,
 )
 from tipc.suites.sweep import Target, cells, gpu_dropped, infer_models
@@ -50,7 +52,6 @@ MODES = (*TRAIN_MODES, Mode.WHOLE_INFER)
 FP16 = ("--amp", "--amp_level=O2")
 DETERMINISTIC = {"FLAGS_cudnn_deterministic": "True"}
 CUDA_VISIBLE_DEVICES = "CUDA_VISIBLE_DEVICES"
-ONE_NODE_IPS = 26  # the bash: an ips part this short counts as one node
 MODEL_NAME_FLAG = "--model_name"  # the export's file prefix, when its line names one
 
 
@@ -91,16 +92,10 @@ def _train_chains(plan: PlanDraft, cfg: Entries) -> None:
             "device cpu: PaddleGAN's trainer and export take no device word; every gpu entry trains as one process, "
             "each stage with CUDA_VISIBLE_DEVICES empty so that Paddle sees no GPU"
         )
-    for text_entry in ifs_fields(cfg.value(3), "|"):
-        entry = gpu_entry(text_entry, plan.options.device == "cpu")
+    for entry in checked_entries(plan.config, plan.options.device == "cpu"):
         for autocast in ifs_fields(cfg.value(5), "|"):
             for trainer in ifs_fields(cfg.value(14), "|"):
                 _train_chain(plan, cfg, entry, autocast, trainer)
-
-
-def _nodes(entry: GpuEntry) -> int:
-    """``${#ips} -le 26``: one node, else as many as the ips part names."""
-    return 1 if len(entry.ips) <= ONE_NODE_IPS else len(ifs_fields(entry.ips, ","))
 
 
 def _trainer(cfg: Entries, trainer: str) -> Fragment:
@@ -113,7 +108,7 @@ def _trainer(cfg: Entries, trainer: str) -> Fragment:
 
 def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, trainer: str) -> None:
     options = plan.options
-    nodes = _nodes(entry)
+    nodes = entry.nodes
     chain = f"{trainer}-gpus_{entry.gpus}-{autocast}" + (f"-nodes_{nodes}" if nodes > 1 else "")
     script = _trainer(cfg, trainer)
     if script.text == NULL:
@@ -136,7 +131,7 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
     train_env = _env(entry, StageKind.TRAIN, options)
     train_stage = plan.stage(chain, "train", StageKind.TRAIN, train, train_env, f"{save}.log")
     stages = [train_stage]
-    weights = f"{save}/{cfg.value(10)}"
+    weights = inside(plan.config, save, Role.TRAIN_MODEL_NAME)
     rank0 = nodes > 1
     if cfg.value(23) != NULL:
         evaluate = command(python, cfg.script(23), cfg.path(9, weights), cfg.param(24))
@@ -165,7 +160,7 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
     )
     stages.append(export_stage)
     inference_dir = cfg.value(35)
-    model_dir = save if inference_dir in (NULL, "##", "") else f"{save}/{inference_dir}"
+    model_dir = save if inference_dir in (NULL, "##", "") else inside(plan.config, save, Role.INFERENCE_DIR)
     env = _env(entry, StageKind.INFER, options)
     stages.extend(_sweep(plan, cfg, Target(chain, model_dir, cfg.value(11), "False", env, (export_stage.id,))))
     plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))

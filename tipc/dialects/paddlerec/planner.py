@@ -26,15 +26,17 @@ from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, mode_param, param, raw_param
+from tipc.suites.layout import Role
 from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
+    checked_entries,
     command,
     draft,
     env_of,
-    gpu_entry,
     infer_stages,
+    inside,
     suite_config,
 )
 from tipc.suites.sweep import Target, cells, gpu_dropped, infer_models
@@ -44,7 +46,6 @@ LINES_READ = 51  # awk 'NR==1, NR==51': the bash never sees a line past it
 TRAIN_MODES = (Mode.LITE_TRAIN_LITE_INFER, Mode.LITE_TRAIN_WHOLE_INFER, Mode.WHOLE_TRAIN_WHOLE_INFER)
 MODES = (*TRAIN_MODES, Mode.WHOLE_INFER)
 AMP = ("Global.use_amp=True", "Global.scale_loss=1024.0", "Global.use_dynamic_loss_scaling=True")
-ONE_NODE_IPS = 26  # the bash: an ips part this short counts as one node
 WEIGHTS_FILE = "rec.pdparams"  # tools/utils/save_load.py: <save>/<epoch>/rec.pdparams
 EXPORT_FILE = "tostatic.pdiparams"  # to_static.py's save_jit_model(prefix='tostatic')
 CPU_ONLY_VALUE = "False"  # runner.use_gpu on a CPU run
@@ -83,11 +84,6 @@ def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_pat
     return plan.plan()
 
 
-def _nodes(entry: GpuEntry) -> int:
-    """``${#ips} -le 26``: one node, else as many as the ips part names."""
-    return 1 if len(entry.ips) <= ONE_NODE_IPS else len(ifs_fields(entry.ips, ","))
-
-
 class _Trains:
     """The training loop; it carries the latest norm trainer's weights to pact and fpgm trainers, as the bash."""
 
@@ -100,8 +96,7 @@ class _Trains:
         use_gpu_values = ifs_fields(cfg.value(4), "|")
         if options.device == "cpu":
             self.plan.notes.append(f"device cpu: every gpu entry trains as one CPU process ({cfg.key(4)}=False)")
-        for index, text in enumerate(ifs_fields(cfg.value(3), "|")):
-            entry = gpu_entry(text, options.device == "cpu")
+        for index, entry in enumerate(checked_entries(self.plan.config, options.device == "cpu")):
             use_gpu = use_gpu_values[index] if index < len(use_gpu_values) else ""
             if entry.cpu and options.device == "cpu":
                 use_gpu = CPU_ONLY_VALUE
@@ -121,7 +116,7 @@ class _Trains:
 
     def chain(self, entry: GpuEntry, use_gpu_value: str, autocast: str, trainer: str) -> None:
         plan, cfg, options = self.plan, self.cfg, self.plan.options
-        nodes = _nodes(entry)
+        nodes = entry.nodes
         chain = f"{trainer}-gpus_{entry.gpus}-{autocast}" + (f"-nodes_{nodes}" if nodes > 1 else "")
         script, export_script, quant = self.trainer(trainer)
         if script.text == NULL:
@@ -192,7 +187,7 @@ class _Trains:
         )
         stages.append(export_stage)
         inference_dir = cfg.value(35)
-        model_dir = save if inference_dir in (NULL, "##") else f"{save}/{inference_dir}"
+        model_dir = save if inference_dir in (NULL, "##") else inside(plan.config, save, Role.INFERENCE_DIR)
         env = env_of(entry, StageKind.INFER, options)
         stages.extend(_sweep(plan, cfg, Target(chain, model_dir, cfg.value(11), str(quant), env, (export_stage.id,))))
         plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))

@@ -4,12 +4,12 @@ configs name the code as ``../paddlespeech/…``.
 
 What differs from the common layout: only the first 51 physical lines are read (``awk 'NR==1, NR==51'``); the
 epoch and batch-size lines are ``mode=value`` items (a plain value passes nothing); the sweep's data is entry
-11 (``train_infer_img_dir``) after a train, entry 47 in whole_infer; a launch takes ``--gpus=``; a
-``gpu_list`` entry is multi-node only when its address part is longer than 26 characters (shorter ones launch
-on this node, the addresses unused); ``amp`` adds ``Global.use_amp=True Global.scale_loss=1024.0
-Global.use_dynamic_loss_scaling=True``. The published configs name no eval, export nor inference; their
-``norm_export: null`` (with a space) makes the bash run ``<python> null`` as an export, which tipc reads as
-null. ``klquant_whole_infer`` re-reads the config split at colons and runs nonsense, so tipc does not offer it.
+11 (``train_infer_img_dir``) after a train, entry 47 in whole_infer; a launch takes ``--gpus=``; the bash
+trains a ``gpu_list`` entry on one node when its address part is 26 characters or shorter (two short addresses
+included), where tipc launches over the nodes it names (docs/suites.md); ``amp`` adds ``Global.use_amp=True
+Global.scale_loss=1024.0 Global.use_dynamic_loss_scaling=True``. The published configs name no eval, export nor
+inference; their ``norm_export: null`` (with a space) makes the bash run ``<python> null`` as an export, which tipc
+reads as null. ``klquant_whole_infer`` re-reads the config split at colons and runs nonsense, so tipc does not offer it.
 """
 
 from __future__ import annotations
@@ -22,16 +22,18 @@ from tipc.plan.fragments import DROPPED, Command, literal
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
 from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param
+from tipc.suites.layout import Role
 from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
     cell_stem,
+    checked_entries,
     command,
     draft,
     env_of,
-    gpu_entry,
     infer_stages,
+    inside,
     suite_config,
     sweep_cells,
     whole_infer_env,
@@ -41,7 +43,6 @@ NULL = "null"  # the configs' word for an unset value
 NAME = "PaddleSpeech"
 TRAIN_MODES = (Mode.LITE_TRAIN_LITE_INFER, Mode.LITE_TRAIN_WHOLE_INFER, Mode.WHOLE_TRAIN_WHOLE_INFER)
 READ_LINES = 51  # the bash reads no further
-MULTI_NODE_IPS = 26  # the bash: an address part longer than this trains on several nodes
 AMP = ("Global.use_amp=True", "Global.scale_loss=1024.0", "Global.use_dynamic_loss_scaling=True")
 INFERENCE = 39
 
@@ -68,10 +69,7 @@ def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck) -> Plan
     cfg = Entries(config.lines, mode)
     if mode in TRAIN_MODES:
         use_gpu_values = ifs_fields(cfg.value(4), "|")
-        for index, text in enumerate(ifs_fields(cfg.value(3), "|")):
-            entry = gpu_entry(text, options.device == "cpu")
-            if entry.ips and len(entry.ips) <= MULTI_NODE_IPS:  # one node: the bash drops the addresses
-                entry = gpu_entry(entry.gpus, options.device == "cpu")
+        for index, entry in enumerate(checked_entries(config, options.device == "cpu")):
             use_gpu = use_gpu_values[index] if index < len(use_gpu_values) else ""
             for autocast in ifs_fields(cfg.value(5), "|"):
                 for trainer in ifs_fields(cfg.value(14), "|"):
@@ -93,7 +91,7 @@ def _train_chain(
     plan: PlanDraft, cfg: Entries, entry: GpuEntry, use_gpu_value: str, autocast: str, trainer: str
 ) -> None:
     options = plan.options
-    machines = len(entry.ips) > MULTI_NODE_IPS
+    machines = entry.machines
     chain = f"{trainer}-gpus_{entry.gpus}-{autocast}" + (f"-nodes_{entry.nodes}" if machines else "")
     script, export_script, quant = _trainer(cfg, trainer)
     if _null(script):
@@ -120,7 +118,7 @@ def _train_chain(
         ips = (f"--ips={entry.ips}",) if machines else ()
         train = command(python, literal("-m", "paddle.distributed.launch", *ips, f"--gpus={entry.gpus}"), run, *body)
     name = cfg.value(10)
-    weights = f"{save}/{name}"
+    weights = inside(plan.config, save, Role.TRAIN_MODEL_NAME)
     kept = () if _null(name) or _null(cfg.key(7)) else (weights,)
     env = env_of(entry, StageKind.TRAIN, options)
     train_stage = plan.stage(chain, "train", StageKind.TRAIN, train, env, f"{save}.log", outputs=kept)
@@ -142,7 +140,7 @@ def _train_chain(
         requires=(train_stage.id,), rank0_only=rank0,
     )  # fmt: skip
     stages.append(export_stage)
-    folder = save if cfg.value(35) in (NULL, "##") else f"{save}/{cfg.value(35)}"
+    folder = save if cfg.value(35) in (NULL, "##") else inside(plan.config, save, Role.INFERENCE_DIR)
     env = env_of(entry, StageKind.INFER, options)
     stages.extend(_sweep(plan, cfg, chain, folder, cfg.value(11), str(quant), env, (export_stage.id,)))
     plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))

@@ -21,16 +21,18 @@ from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
 from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param
+from tipc.suites.layout import Role
 from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
     cell_stem,
+    checked_entries,
     command,
     draft,
     env_of,
-    gpu_entry,
     infer_stages,
+    inside,
     suite_config,
     sweep_cells,
     whole_infer_env,
@@ -70,8 +72,7 @@ def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck) -> Plan
 
 def _train_chains(plan: PlanDraft, cfg: Entries) -> None:
     use_gpu_values = ifs_fields(cfg.value(4), "|")
-    for index, text in enumerate(ifs_fields(cfg.value(3), "|")):
-        entry = gpu_entry(text, plan.options.device == "cpu")
+    for index, entry in enumerate(checked_entries(plan.config, plan.options.device == "cpu")):
         use_gpu = use_gpu_values[index] if index < len(use_gpu_values) else ""
         for autocast in ifs_fields(cfg.value(5), "|"):
             for trainer in ifs_fields(cfg.value(14), "|"):
@@ -144,7 +145,7 @@ def _train_chain(
     export = command(python, cfg.script(29, export_script), cfg.path(28, weights), cfg.path(27, save))
     export_stage = plan.stage(
         chain, "export", StageKind.EXPORT, export, env_of(entry, StageKind.EXPORT, options), f"{save}_export.log",
-        requires=(train_stage.id,), outputs=_exported(cfg, save), rank0_only=rank0,
+        requires=(train_stage.id,), outputs=_exported(plan.config, save), rank0_only=rank0,
     )  # fmt: skip
     stages.append(export_stage)
     env = env_of(entry, StageKind.INFER, options)
@@ -152,10 +153,9 @@ def _train_chain(
     plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
 
 
-def _exported(cfg: Entries, folder: str) -> tuple[str, ...]:
+def _exported(config: SuiteConfig, folder: str) -> tuple[str, ...]:
     """The params file the predictor loads (written whichever program format the export uses)."""
-    params = cfg.value(50)
-    return () if params in (NULL, "") else (f"{folder}/{params}",)
+    return () if config.value(Role.INFER_PARAM1) in (NULL, "") else (inside(config, folder, Role.INFER_PARAM1),)
 
 
 def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
@@ -173,7 +173,9 @@ def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
             folder = posixpath.dirname(model.rstrip("/")) or "."
             run = command(plan.interpreter, cfg.script(37, export), cfg.param(28, model), cfg.param(27, folder))
             log = f"{plan.output_dir}_export_{count}.log"
-            stages.append(plan.stage(chain, "export", StageKind.EXPORT, run, env, log, outputs=_exported(cfg, folder)))
+            stages.append(
+                plan.stage(chain, "export", StageKind.EXPORT, run, env, log, outputs=_exported(plan.config, folder))
+            )
         quant = quants[count] if count < len(quants) else ""
         stages.extend(_sweep(plan, cfg, chain, folder, quant, "", env, tuple(s.id for s in stages)))
         plan.chains.append(Chain(chain, "", "", topology, "", tuple(stages)))
@@ -190,9 +192,9 @@ def _sweep(
     requires: tuple[str, ...],
 ) -> list[Stage]:
     """func_inference on ``folder``: each cell ``sweep_cells`` keeps, as this bash spells its command and log."""
-    model = param(cfg.key(46), f"{folder}/{cfg.value(46)}", cfg.lines, 46)
+    model = param(cfg.key(46), inside(plan.config, folder, Role.MODEL_DIR), cfg.lines, 46)
     data = (cfg.param(47), cfg.param(49))
-    params = param(cfg.key(50), f"{folder}/{cfg.value(50)}", cfg.lines, 50)
+    params = param(cfg.key(50), inside(plan.config, folder, Role.INFER_PARAM1), cfg.lines, 50)
     found: list[tuple[InferCase, str, Command]] = []
     for case in sweep_cells(cfg.value, quant):
         device = raw_param(cfg.key(40), case.use_gpu, cfg.lines, 40)

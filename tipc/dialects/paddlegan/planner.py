@@ -21,10 +21,9 @@ from tipc.config.model import NULL
 from tipc.config.modes import Mode
 from tipc.config.tags import tag_words
 from tipc.files.write import component, name_part
-from tipc.plan.env import whole_infer_env
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
-from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
+from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
 from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, param, text
 from tipc.suites.layout import Role
 from tipc.suites.plans import (
@@ -39,7 +38,7 @@ from tipc.suites.plans import (
     inside,
     suite_config,
 )
-from tipc.suites.sweep import Target, cells, gpu_dropped, infer_models
+from tipc.suites.sweep import Target, cells, infer_models, whole_infer_device
 
 NAME = "PaddleGAN"
 TRAIN_MODES = (
@@ -194,9 +193,7 @@ def _export_outputs(export_script: str, save: str) -> tuple[str, ...]:
 def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
     """whole_infer: each ``train_model`` (entry 36), exported first where its ``infer_export`` says, then swept
     (with no quant flag: the bash passes none)."""
-    cpu_only = plan.options.device == "cpu"
-    env = whole_infer_env(plan.options.whole_infer_gpu, cpu_only)
-    topology = Topology("cpu", "-1") if cpu_only else Topology("gpu", "0", ("0",))
+    env, topology = whole_infer_device(plan.options)
     for count, (chain, model, export, _) in enumerate(infer_models(cfg)):
         stages: list[Stage] = []
         model_dir = model
@@ -215,7 +212,7 @@ def _sweep(plan: PlanDraft, cfg: Entries, target: Target) -> list[Stage]:
     log); a GPU cell the line's set options too (its benchmark word is never read)."""
     model = cfg.path(46, target.model_dir)
     found: list[tuple[InferCase, str, Command]] = []
-    for cell in cells(cfg, target.quant, _cpu_dropped, gpu_dropped):
+    for cell in cells(cfg, target.quant, _cpu_dropped):
         case = cell.case
         options: tuple[Fragment, ...] = (model,)
         if case.device == "gpu":

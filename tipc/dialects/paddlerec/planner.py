@@ -21,10 +21,9 @@ from tipc.config.model import NULL
 from tipc.config.modes import Mode
 from tipc.config.tags import tag_words
 from tipc.files.write import component, name_part
-from tipc.plan.env import whole_infer_env
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
-from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
+from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
 from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, mode_param, param, raw_param
 from tipc.suites.layout import Role
 from tipc.suites.plans import (
@@ -39,7 +38,7 @@ from tipc.suites.plans import (
     inside,
     suite_config,
 )
-from tipc.suites.sweep import Target, cells, gpu_dropped, infer_models
+from tipc.suites.sweep import Target, cells, infer_models, whole_infer_device
 
 NAME = "PaddleRec"
 LINES_READ = 51  # awk 'NR==1, NR==51': the bash never sees a line past it
@@ -202,9 +201,7 @@ _PARAMETER_SERVER = (
 
 def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
     """whole_infer: each ``infer_model`` (entry 36), exported first where its ``infer_export`` says, then swept."""
-    cpu_only = plan.options.device == "cpu"
-    env = whole_infer_env(plan.options.whole_infer_gpu, cpu_only)
-    topology = Topology("cpu", "-1") if cpu_only else Topology("gpu", "0", ("0",))
+    env, topology = whole_infer_device(plan.options)
     for chain, model, export, quant in infer_models(cfg):
         stages: list[Stage] = []
         model_dir = model
@@ -231,7 +228,7 @@ def _sweep(plan: PlanDraft, cfg: Entries, target: Target) -> list[Stage]:
         return []
     tail = (param(cfg.key(47), target.data, cfg.lines, 47), cfg.param(49))
     found: list[tuple[InferCase, str, Command]] = []
-    for cell in cells(cfg, target.quant, _cpu_dropped, gpu_dropped):
+    for cell in cells(cfg, target.quant):
         case = cell.case
         options: tuple[Fragment, ...]
         if case.device == "cpu":
@@ -247,9 +244,3 @@ def _sweep(plan: PlanDraft, cfg: Entries, target: Target) -> list[Stage]:
         run = command(plan.interpreter, cfg.script(39), cell.device, *options, cfg.param(50))
         found.append((case, f"python_infer_{case.device}_gpus_{case.use_gpu}_{cell.name}.log", run))
     return infer_stages(plan, target.chain, found, target.env, target.requires)
-
-
-def _cpu_dropped(mkldnn: str, precision: str, quant: str) -> bool:
-    """No quantized model without mkldnn, no fp16 without mkldnn, a quantized model in int8 only."""
-    without_mkldnn = mkldnn == "False" and (quant == "True" or precision == "fp16")
-    return without_mkldnn or (quant == "True" and precision != "int8")

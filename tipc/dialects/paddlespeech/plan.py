@@ -14,20 +14,17 @@ reads as null. ``klquant_whole_infer`` re-reads the config split at colons and r
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from tipc.config.modes import Mode
 from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, literal
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
-from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param
+from tipc.suites.bash import BashLines, Entries, ifs_fields, param
 from tipc.suites.layout import Role
 from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
-    cell_stem,
     checked_entries,
     command,
     draft,
@@ -35,9 +32,8 @@ from tipc.suites.plans import (
     infer_stages,
     inside,
     suite_config,
-    sweep_cells,
-    whole_infer_env,
 )
+from tipc.suites.sweep import Target, cells, infer_models, whole_infer_device
 
 NULL = "null"  # the configs' word for an unset value
 NAME = "PaddleSpeech"
@@ -142,43 +138,31 @@ def _train_chain(
     stages.append(export_stage)
     folder = save if cfg.value(35) in (NULL, "##") else inside(plan.config, save, Role.INFERENCE_DIR)
     env = env_of(entry, StageKind.INFER, options)
-    stages.extend(_sweep(plan, cfg, chain, folder, cfg.value(11), str(quant), env, (export_stage.id,)))
+    stages.extend(_sweep(plan, cfg, Target(chain, folder, cfg.value(11), str(quant), env, (export_stage.id,))))
     plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
 
 
 def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
     """whole_infer: each ``infer_model`` exported into itself (unless its ``infer_export`` is null), then swept."""
-    exports = ifs_fields(cfg.value(37), "|")
-    quants = ifs_fields(cfg.value(38), "|")
-    env, topology = whole_infer_env(plan.options)
-    for count, model in enumerate(ifs_fields(cfg.value(36), "|")):
-        chain = f"infer_model_{count}"
+    env, topology = whole_infer_device(plan.options)
+    for chain, model, export, quant in infer_models(cfg):
         stages: list[Stage] = []
-        if not _null(exports[count] if count < len(exports) else ""):
-            run = command(plan.interpreter, cfg.script(37, exports[count]), cfg.param(28, model), cfg.param(27, model))
+        if not _null(export):
+            run = command(plan.interpreter, cfg.script(37, export), cfg.param(28, model), cfg.param(27, model))
             log = f"{plan.output_dir}/{chain}_export.log"
             stages.append(plan.stage(chain, "export", StageKind.EXPORT, run, env, log))
-        quant = quants[count] if count < len(quants) else ""
         requires = tuple(s.id for s in stages)
-        stages.extend(_sweep(plan, cfg, chain, model, cfg.value(47), quant, env, requires))
+        stages.extend(_sweep(plan, cfg, Target(chain, model, cfg.value(47), quant, env, requires)))
         plan.chains.append(Chain(chain, "", "", topology, "", tuple(stages)))
 
 
-def _sweep(
-    plan: PlanDraft,
-    cfg: Entries,
-    chain: str,
-    folder: str,
-    data: str,
-    quant: str,
-    env: Mapping[str, str | None],
-    requires: tuple[str, ...],
-) -> list[Stage]:
-    """func_inference on ``folder``: each cell ``sweep_cells`` keeps, as this bash spells its command and log."""
-    model, images = cfg.param(46, folder), param(cfg.key(47), data, cfg.lines, 47)
+def _sweep(plan: PlanDraft, cfg: Entries, target: Target) -> list[Stage]:
+    """func_inference on the target's folder: each cell of the common CPU rule and this bash's GPU rule, as it
+    spells its command and log."""
+    model, images = cfg.param(46, target.model_dir), param(cfg.key(47), target.data, cfg.lines, 47)
     found: list[tuple[InferCase, str, Command]] = []
-    for case in sweep_cells(cfg.value, quant, _gpu_dropped):
-        device = raw_param(cfg.key(40), case.use_gpu, cfg.lines, 40)
+    for cell in cells(cfg, target.quant, gpu_rule=_gpu_dropped):
+        case, device = cell.case, cell.device
         if case.device == "cpu":
             run = command(
                 plan.interpreter, cfg.script(INFERENCE), device, cfg.param(41, case.enable_mkldnn),
@@ -191,8 +175,8 @@ def _sweep(
                 cfg.param(45, case.precision), model, cfg.param(43, case.batch_size), images, cfg.param(49),
                 cfg.param(50), cfg.param(48),
             )  # fmt: skip
-        found.append((case, f"python_infer_{case.device}_{cell_stem(case)}.log", run))
-    return infer_stages(plan, chain, found, env, requires)
+        found.append((case, f"python_infer_{case.device}_{cell.name}.log", run))
+    return infer_stages(plan, target.chain, found, target.env, target.requires)
 
 
 def _gpu_dropped(trt: str, precision: str, quant: str) -> bool:

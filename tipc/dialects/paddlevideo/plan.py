@@ -13,7 +13,6 @@ nothing (the bash re-reads the config with a broken ``awk`` pattern), so tipc do
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping
 
 from tipc.config.modes import Mode
 from tipc.files.write import component, name_part
@@ -26,7 +25,6 @@ from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
-    cell_stem,
     checked_entries,
     command,
     draft,
@@ -34,9 +32,8 @@ from tipc.suites.plans import (
     infer_stages,
     inside,
     suite_config,
-    sweep_cells,
-    whole_infer_env,
 )
+from tipc.suites.sweep import Target, cells, infer_models, whole_infer_device
 
 NULL = "null"  # the configs' word for an unset value
 NAME = "PaddleVideo"
@@ -149,7 +146,9 @@ def _train_chain(
     )  # fmt: skip
     stages.append(export_stage)
     env = env_of(entry, StageKind.INFER, options)
-    stages.extend(_sweep(plan, cfg, chain, save, str(quant), entry.gpus, env, (export_stage.id,)))
+    stages.extend(
+        _sweep(plan, cfg, Target(chain, save, cfg.value(47), str(quant), env, (export_stage.id,)), entry.gpus)
+    )
     plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
 
 
@@ -161,12 +160,8 @@ def _exported(config: SuiteConfig, folder: str) -> tuple[str, ...]:
 def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
     """whole_infer: each ``infer_model`` exported (unless its ``infer_export`` is null) into its own folder, then
     the sweep on that folder; the bash passes no gpu to the sweep's log names."""
-    exports = ifs_fields(cfg.value(37), "|")
-    quants = ifs_fields(cfg.value(38), "|")
-    env, topology = whole_infer_env(plan.options)
-    for count, model in enumerate(ifs_fields(cfg.value(36), "|")):
-        chain = f"infer_model_{count}"
-        export = exports[count] if count < len(exports) else ""
+    env, topology = whole_infer_device(plan.options)
+    for count, (chain, model, export, quant) in enumerate(infer_models(cfg)):
         stages: list[Stage] = []
         folder = model
         if export.strip() not in (NULL, ""):
@@ -176,28 +171,21 @@ def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
             stages.append(
                 plan.stage(chain, "export", StageKind.EXPORT, run, env, log, outputs=_exported(plan.config, folder))
             )
-        quant = quants[count] if count < len(quants) else ""
-        stages.extend(_sweep(plan, cfg, chain, folder, quant, "", env, tuple(s.id for s in stages)))
+        requires = tuple(s.id for s in stages)
+        stages.extend(_sweep(plan, cfg, Target(chain, folder, cfg.value(47), quant, env, requires), ""))
         plan.chains.append(Chain(chain, "", "", topology, "", tuple(stages)))
 
 
-def _sweep(
-    plan: PlanDraft,
-    cfg: Entries,
-    chain: str,
-    folder: str,
-    quant: str,
-    gpu: str,
-    env: Mapping[str, str | None],
-    requires: tuple[str, ...],
-) -> list[Stage]:
-    """func_inference on ``folder``: each cell ``sweep_cells`` keeps, as this bash spells its command and log."""
+def _sweep(plan: PlanDraft, cfg: Entries, target: Target, gpu: str) -> list[Stage]:
+    """func_inference on the target's folder: each cell of the common rules, as this bash spells its command and
+    log (``gpu``: the train's entry in the log names, none in whole_infer)."""
+    folder = target.model_dir
     model = param(cfg.key(46), inside(plan.config, folder, Role.MODEL_DIR), cfg.lines, 46)
-    data = (cfg.param(47), cfg.param(49))
+    data = (param(cfg.key(47), target.data, cfg.lines, 47), cfg.param(49))
     params = param(cfg.key(50), inside(plan.config, folder, Role.INFER_PARAM1), cfg.lines, 50)
     found: list[tuple[InferCase, str, Command]] = []
-    for case in sweep_cells(cfg.value, quant):
-        device = raw_param(cfg.key(40), case.use_gpu, cfg.lines, 40)
+    for cell in cells(cfg, target.quant):
+        case, device = cell.case, cell.device
         if case.device == "cpu":
             run = command(
                 plan.interpreter, cfg.script(INFERENCE), device, raw_param(cfg.key(41), str(case.enable_mkldnn),
@@ -209,5 +197,5 @@ def _sweep(
                 plan.interpreter, cfg.script(INFERENCE), device, cfg.param(44, case.use_tensorrt),
                 cfg.param(45, case.precision), model, cfg.param(43, case.batch_size), *data, params,
             )  # fmt: skip
-        found.append((case, f"python_infer_{case.device}_gpus_{gpu}_{cell_stem(case)}.log", run))
-    return infer_stages(plan, chain, found, env, requires)
+        found.append((case, f"python_infer_{case.device}_gpus_{gpu}_{cell.name}.log", run))
+    return infer_stages(plan, target.chain, found, target.env, target.requires)

@@ -24,6 +24,7 @@ from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
+from tipc.plan.naming import output_dir
 from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, param, text
 from tipc.suites.layout import Role
 from tipc.suites.plans import (
@@ -69,8 +70,7 @@ def tags(file_name: str) -> tuple[str, ...]:
 
 def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
     mode = options.mode
-    output = f"{options.output_root.rstrip('/')}/{component(name_part(config.model_name.value))}/{mode}"
-    plan = draft(config, options, output, check)
+    plan = draft(config, options, output_dir(options.output_root, config.model_name.value, mode), check)
     cfg = Entries(config.lines, mode)
     if mode is Mode.WHOLE_INFER:
         _infer_chains(plan, cfg)

@@ -19,6 +19,7 @@ from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, literal
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
+from tipc.plan.naming import output_dir
 from tipc.suites.bash import BashLines, Entries, ifs_fields, param
 from tipc.suites.layout import Role
 from tipc.suites.plans import (
@@ -60,8 +61,7 @@ def modes(config: SuiteConfig) -> tuple[Mode, ...]:
 
 def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck) -> Plan:
     mode = options.mode
-    output = f"{options.output_root.rstrip('/')}/{component(name_part(config.model_name.value))}/{mode}"
-    plan = draft(config, options, output, check)
+    plan = draft(config, options, output_dir(options.output_root, config.model_name.value, mode), check)
     cfg = Entries(config.lines, mode)
     if mode in TRAIN_MODES:
         use_gpu_values = ifs_fields(cfg.value(4), "|")

@@ -20,6 +20,7 @@ import shlex
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
 from tipc.config.tags import tag_words
+from tipc.dialects.paddlegan.devices import DEVICES
 from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
@@ -97,6 +98,12 @@ def _train_chains(plan: PlanDraft, cfg: Entries) -> None:
                 _train_chain(plan, cfg, entry, autocast, trainer)
 
 
+def _launch_option(device: str) -> str:
+    """``--gpus``, or the option a device script's edit of the main script renames it to (``--npus``)."""
+    variant = DEVICES.get(device)
+    return variant.launch_devices if variant is not None and variant.launch_devices else "--gpus"
+
+
 def _trainer(cfg: Entries, trainer: str) -> Fragment:
     """The norm trainer's line, with the to-static section's words for its trainer (the bash knows no other)."""
     static = cfg.lines.header_index("to_static_train_benchmark_params") or 0
@@ -118,14 +125,20 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
     logs = f"{plan.output_dir}/{component(f'{stem}_nodes_{nodes}')}"
     amp = literal(*FP16) if autocast == "fp16" else DROPPED
     body = [cfg.path(7, save), cfg.by_mode(6), cfg.param(9), cfg.by_mode(8), amp, cfg.param(12)]
+    devices = f"{_launch_option(options.device)}={entry.gpus}"
     python = plan.interpreter
     if entry.single or entry.cpu:
         train = command(python, script, *body)
     elif nodes == 1:
-        train = command(python, literal("-m", "paddle.distributed.launch", f"--gpus={entry.gpus}"), script, *body)
+        train = command(
+            python,
+            literal("-m", "paddle.distributed.launch", devices),
+            script,
+            *body,
+        )
     else:
         body[1], body[2] = body[2], body[1]  # pretrain before the iterations, as the bash writes it
-        launch = literal("-m", "paddle.distributed.launch", f"--ips={entry.ips}", f"--gpus={entry.gpus}")
+        launch = literal("-m", "paddle.distributed.launch", f"--ips={entry.ips}", devices)
         train = command(python, launch, script, *body)
     train_env = _env(entry, StageKind.TRAIN, options)
     train_stage = plan.stage(chain, "train", StageKind.TRAIN, train, train_env, f"{save}.log")

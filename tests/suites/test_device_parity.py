@@ -37,7 +37,9 @@ def scripts() -> list[tuple[str, str]]:
     ]
 
 
-@pytest.mark.parametrize(("name", "device"), scripts() if ROOT is not None else [], ids="-".join)
+@pytest.mark.parametrize(
+    ("name", "device"), [pytest.param(*s, id="-".join(s)) for s in (scripts() if ROOT is not None else [])]
+)
 def test_the_device_plans_run_what_the_suites_device_script_runs(name: str, device: str) -> None:
     assert ROOT is not None
     dialect = next(d for d in registry.dialects() if d.name == name)

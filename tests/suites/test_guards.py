@@ -121,12 +121,13 @@ def scratch(dialect: Dialect, tmp_path: Path, modes: tuple[Mode, ...]) -> Checko
             f"no {dialect.name} config that plans a train stage in {', '.join(modes)}: no snapshot of the suite "
             "beside the repository, or none of its configs runs in that mode"
         )
+    root = tmp_path / "checkout"  # a marker may lie beside the checkout (PaddleSpeech's ../paddlespeech): in tmp_path
     for marker in dialect.markers:
-        (tmp_path / marker).mkdir(parents=True, exist_ok=True)
-    config = tmp_path / "test_tipc" / "configs" / found.source.name
+        (root / marker).mkdir(parents=True, exist_ok=True)
+    config = root / "test_tipc" / "configs" / found.source.name
     config.parent.mkdir(parents=True)
     config.write_text(found.text, encoding="utf-8")
-    return Checkout(dialect, tmp_path, config, found.mode)
+    return Checkout(dialect, root, config, found.mode)
 
 
 def with_entry(text: str, role: int, value: str) -> str:

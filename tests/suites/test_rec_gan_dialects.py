@@ -20,9 +20,10 @@ from tipc.dialects.paddlerec.predictions import batch_lines
 from tipc.plan.model import Plan, PlanOptions
 from tipc.results.records import StageRecord, Status
 from tipc.suites.sweep import gpu_dropped
+from tipc.suites.variants import apply_variant
 
 ROOT = Path(__file__).resolve().parents[2]
-Device = Literal["auto", "cpu", "gpu"]
+Device = Literal["auto", "cpu", "gpu", "npu", "xpu"]
 DIALECTS = {"paddlerec": paddlerec.PADDLEREC, "paddlegan": paddlegan.PADDLEGAN}
 
 
@@ -75,9 +76,35 @@ def test_a_multi_gpu_entry_on_one_node_is_skipped_saying_why_and_a_node_list_lau
     """PaddleRec's bash trains such an entry with the parameter-server commands its train modes never set."""
     plan = plan_of(tmp_path, rec_config("0,1"))
     assert not plan.chains and "parameter-server commands" in plan.skipped[0].reason
-    ips = "192.168.100.101,192.168.100.102"  # longer than 26 characters: more than one node
-    launched = plan_of(tmp_path, rec_config(f"{ips};0,1")).chains[0].stages[0]
-    assert launched.argv[1:5] == ("-m", "paddle.distributed.launch", f"--ips={ips}", "--devices=0,1")
+    # Two nodes whatever the addresses' length (the bash took 26 characters or fewer for one node).
+    for ips in ("192.168.100.101,192.168.100.102", "10.0.0.1,10.0.0.2"):
+        launched = plan_of(tmp_path, rec_config(f"{ips};0,1")).chains[0].stages[0]
+        assert launched.argv[1:5] == ("-m", "paddle.distributed.launch", f"--ips={ips}", "--devices=0,1")
+
+
+@pytest.mark.parametrize(("device", "option"), [("gpu", "--gpus=0,1"), ("npu", "--npus=0,1"), ("xpu", "--xpus=0,1")])
+def test_a_paddlegan_launch_takes_the_option_its_device_script_renames(
+    tmp_path: Path, device: Device, option: str
+) -> None:
+    """The npu and xpu scripts edit the main script's ``--gpus`` into ``--npus`` and ``--xpus``."""
+    config = tmp_path / "train_infer_python.txt"
+    config.write_text(rec_config("0,1"))
+    dialect = paddlegan.PADDLEGAN
+    loaded, _ = apply_variant(dialect.load(str(config)), dialect.name, dialect.devices, device)
+    options = PlanOptions(Mode.LITE_TRAIN_LITE_INFER, repo=str(tmp_path), python="py", device=device)
+    train = dialect.build(loaded, options, lambda name: "").chains[0].stages[0]
+    assert train.argv[1:4] == ("-m", "paddle.distributed.launch", option)
+
+
+def test_paddlerecs_device_scripts_rewrite_its_use_gpu_words_and_name_the_checkout_edits(tmp_path: Path) -> None:
+    config = tmp_path / "train_infer_python.txt"
+    config.write_text(rec_config())
+    dialect = paddlerec.PADDLEREC
+    loaded, notes = apply_variant(dialect.load(str(config)), dialect.name, dialect.devices, "xpu")
+    options = PlanOptions(Mode.LITE_TRAIN_LITE_INFER, repo=str(tmp_path), python="py", device="xpu")
+    train, _, infer, _ = dialect.build(loaded, options, lambda name: "").stages()
+    assert "runner.use_xpu=True" in train.argv and "--use_xpu=True" in infer.argv
+    assert any("to_static.py" in n and "tipc never edits the checkout" in n for n in notes)
 
 
 def test_a_null_inference_script_plans_no_sweep(tmp_path: Path) -> None:

@@ -40,11 +40,11 @@ from tipc.suites.plans import (
     command,
     draft,
     env_of,
-    gpu_cell_dropped,
     infer_stages,
     inside,
     suite_config,
 )
+from tipc.suites.sweep import gpu_dropped
 from tipc.suites.variants import MKLDNN_OFF, VARIANT_DEVICES, Rewrite, Variant
 
 NAME = "PaddleSeg"
@@ -332,7 +332,7 @@ def _sweep(
                 found.append((case, f"python_infer_cpu_gpu_{gpu}_{cell}.log", run))
         elif use_gpu in GPU_VALUES:
             for trt, precision, batch in product(trts, precisions, batches):
-                if gpu_cell_dropped(trt, precision, quant):
+                if gpu_dropped(trt, precision, quant):
                     continue
                 run = command(
                     plan.interpreter, cfg.script(39), device, cfg.param(44, trt), cfg.param(45, precision),

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from itertools import product
 
 from tipc.config.bounds import MAX_STAGES, excerpt, read_bounded
 from tipc.config.model import Field
@@ -277,51 +276,3 @@ def infer_stages(
                            requires=requires, infer=case)  # fmt: skip
         stages.append(stage)
     return stages
-
-
-def whole_infer_env(options: PlanOptions) -> tuple[dict[str, str | None], Topology]:
-    """whole_infer's environment and topology: CPU only on a CPU run, else the GPU the bash's third argument names
-    (``whole_infer_gpu``; none: the caller's own)."""
-    gpu = options.whole_infer_gpu
-    if options.device == "cpu":
-        return {"CUDA_VISIBLE_DEVICES": None}, Topology("cpu", CPU_ENTRY)
-    return ({"CUDA_VISIBLE_DEVICES": gpu} if gpu else {}), Topology("gpu", gpu or "0", (gpu or "0",))
-
-
-def cpu_cell_dropped(mkldnn: str, precision: str, quant: str) -> bool:
-    """func_inference's CPU skips: fp16 or a quantized model only with mkldnn, a quantized model only in int8."""
-    return (mkldnn == "False" and (quant == "True" or precision == "fp16")) or (quant == "True" and precision != "int8")
-
-
-def gpu_cell_dropped(trt: str, precision: str, quant: str) -> bool:
-    """func_inference's GPU skips: int8 only for a quantized model, fp16 and int8 only with TensorRT, a quantized
-    model only with TensorRT and not in int8."""
-    int8, fp16 = "int8" in precision, "fp16" in precision
-    return (quant == "False" and int8) or ((fp16 or int8) and trt == "False") or (
-        (trt == "False" or int8) and quant == "True")  # fmt: skip
-
-
-def sweep_cells(
-    value: Callable[[int], str], quant: str, gpu_dropped: Callable[[str, str, str], bool] = gpu_cell_dropped
-) -> Iterator[InferCase]:
-    """func_inference's loops over entries 40 to 45 (``value``: the dialect's reading of an entry), in the bash's
-    order, less the cells it skips: per use_gpu value, CPU cells (mkldnn × threads × batch × precision) or GPU
-    cells (TensorRT × precision × batch)."""
-    mkldnns, threads_list, batches, trts, precisions = (ifs_fields(value(i), "|") for i in range(41, 46))
-    for use_gpu in ifs_fields(value(40), "|"):
-        if use_gpu in CPU_VALUES:
-            for mkldnn, threads, batch, precision in product(mkldnns, threads_list, batches, precisions):
-                if not cpu_cell_dropped(mkldnn, precision, quant):
-                    yield InferCase("cpu", use_gpu, batch, precision, mkldnn, threads)
-        elif use_gpu in GPU_VALUES:
-            for trt, precision, batch in product(trts, precisions, batches):
-                if not gpu_dropped(trt, precision, quant):
-                    yield InferCase("gpu", use_gpu, batch, precision, use_tensorrt=trt)
-
-
-def cell_stem(case: InferCase) -> str:
-    """The bash's name of a sweep cell in its log names."""
-    if case.device == "cpu":
-        return (f"usemkldnn_{case.enable_mkldnn}_threads_{case.cpu_threads}_precision_{case.precision}"
-                f"_batchsize_{case.batch_size}")  # fmt: skip
-    return f"usetrt_{case.use_tensorrt}_precision_{case.precision}_batchsize_{case.batch_size}"

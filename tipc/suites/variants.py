@@ -41,6 +41,9 @@ class Variant:
     # the folder the config sits in.
     model_of: Callable[[str, tuple[str, ...]], str] | None = None
     notes: tuple[str, ...] = ()  # what the script does that tipc does not, one note each
+    # The launch's device option as the script's edit of the main script renames it (PaddleGAN: ``--gpus`` →
+    # ``--npus``); "" where it leaves the launch alone. The dialect's planner reads it for ``--device <device>``.
+    launch_devices: str = ""
 
 
 MKLDNN_OFF = (  # the scripts' `uname -i` != x86_64 branch: `uname -i` prints "unknown" on Debian and Ubuntu

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tipc.dialects.paddlegan import planner, predictions
+from tipc.dialects.paddlegan import devices, planner, predictions
 from tipc.suites.dialect import Dialect
 
 PADDLEGAN = Dialect(
@@ -16,6 +16,7 @@ PADDLEGAN = Dialect(
     planner.build,
     tags=planner.tags,
     predictions=predictions.metrics,
+    devices=devices.DEVICES,
     description="PaddleGAN's test_tipc/test_train_inference_python.sh",
 )
 

@@ -20,24 +20,27 @@ import shlex
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
 from tipc.config.tags import tag_words
+from tipc.dialects.paddlegan.devices import DEVICES
 from tipc.files.write import component, name_part
-from tipc.plan.env import whole_infer_env
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
-from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
+from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
+from tipc.plan.naming import output_dir
 from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, param, text
+from tipc.suites.layout import Role
 from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
+    checked_entries,
     command,
     draft,
     env_of,
-    gpu_entry,
     infer_stages,
+    inside,
     suite_config,
 )
-from tipc.suites.sweep import Target, cells, gpu_dropped, infer_models
+from tipc.suites.sweep import Target, cells, infer_models, whole_infer_device
 
 NAME = "PaddleGAN"
 TRAIN_MODES = (
@@ -50,7 +53,6 @@ MODES = (*TRAIN_MODES, Mode.WHOLE_INFER)
 FP16 = ("--amp", "--amp_level=O2")
 DETERMINISTIC = {"FLAGS_cudnn_deterministic": "True"}
 CUDA_VISIBLE_DEVICES = "CUDA_VISIBLE_DEVICES"
-ONE_NODE_IPS = 26  # the bash: an ips part this short counts as one node
 MODEL_NAME_FLAG = "--model_name"  # the export's file prefix, when its line names one
 
 
@@ -69,8 +71,7 @@ def tags(file_name: str) -> tuple[str, ...]:
 
 def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
     mode = options.mode
-    output = f"{options.output_root.rstrip('/')}/{component(name_part(config.model_name.value))}/{mode}"
-    plan = draft(config, options, output, check)
+    plan = draft(config, options, output_dir(options.output_root, config.model_name.value, mode), check)
     cfg = Entries(config.lines, mode)
     if mode is Mode.WHOLE_INFER:
         _infer_chains(plan, cfg)
@@ -91,16 +92,16 @@ def _train_chains(plan: PlanDraft, cfg: Entries) -> None:
             "device cpu: PaddleGAN's trainer and export take no device word; every gpu entry trains as one process, "
             "each stage with CUDA_VISIBLE_DEVICES empty so that Paddle sees no GPU"
         )
-    for text_entry in ifs_fields(cfg.value(3), "|"):
-        entry = gpu_entry(text_entry, plan.options.device == "cpu")
+    for entry in checked_entries(plan.config, plan.options.device == "cpu"):
         for autocast in ifs_fields(cfg.value(5), "|"):
             for trainer in ifs_fields(cfg.value(14), "|"):
                 _train_chain(plan, cfg, entry, autocast, trainer)
 
 
-def _nodes(entry: GpuEntry) -> int:
-    """``${#ips} -le 26``: one node, else as many as the ips part names."""
-    return 1 if len(entry.ips) <= ONE_NODE_IPS else len(ifs_fields(entry.ips, ","))
+def _launch_option(device: str) -> str:
+    """``--gpus``, or the option a device script's edit of the main script renames it to (``--npus``)."""
+    variant = DEVICES.get(device)
+    return variant.launch_devices if variant is not None and variant.launch_devices else "--gpus"
 
 
 def _trainer(cfg: Entries, trainer: str) -> Fragment:
@@ -113,7 +114,7 @@ def _trainer(cfg: Entries, trainer: str) -> Fragment:
 
 def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, trainer: str) -> None:
     options = plan.options
-    nodes = _nodes(entry)
+    nodes = entry.nodes
     chain = f"{trainer}-gpus_{entry.gpus}-{autocast}" + (f"-nodes_{nodes}" if nodes > 1 else "")
     script = _trainer(cfg, trainer)
     if script.text == NULL:
@@ -124,19 +125,25 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
     logs = f"{plan.output_dir}/{component(f'{stem}_nodes_{nodes}')}"
     amp = literal(*FP16) if autocast == "fp16" else DROPPED
     body = [cfg.path(7, save), cfg.by_mode(6), cfg.param(9), cfg.by_mode(8), amp, cfg.param(12)]
+    devices = f"{_launch_option(options.device)}={entry.gpus}"
     python = plan.interpreter
     if entry.single or entry.cpu:
         train = command(python, script, *body)
     elif nodes == 1:
-        train = command(python, literal("-m", "paddle.distributed.launch", f"--gpus={entry.gpus}"), script, *body)
+        train = command(
+            python,
+            literal("-m", "paddle.distributed.launch", devices),
+            script,
+            *body,
+        )
     else:
         body[1], body[2] = body[2], body[1]  # pretrain before the iterations, as the bash writes it
-        launch = literal("-m", "paddle.distributed.launch", f"--ips={entry.ips}", f"--gpus={entry.gpus}")
+        launch = literal("-m", "paddle.distributed.launch", f"--ips={entry.ips}", devices)
         train = command(python, launch, script, *body)
     train_env = _env(entry, StageKind.TRAIN, options)
     train_stage = plan.stage(chain, "train", StageKind.TRAIN, train, train_env, f"{save}.log")
     stages = [train_stage]
-    weights = f"{save}/{cfg.value(10)}"
+    weights = inside(plan.config, save, Role.TRAIN_MODEL_NAME)
     rank0 = nodes > 1
     if cfg.value(23) != NULL:
         evaluate = command(python, cfg.script(23), cfg.path(9, weights), cfg.param(24))
@@ -165,7 +172,7 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
     )
     stages.append(export_stage)
     inference_dir = cfg.value(35)
-    model_dir = save if inference_dir in (NULL, "##", "") else f"{save}/{inference_dir}"
+    model_dir = save if inference_dir in (NULL, "##", "") else inside(plan.config, save, Role.INFERENCE_DIR)
     env = _env(entry, StageKind.INFER, options)
     stages.extend(_sweep(plan, cfg, Target(chain, model_dir, cfg.value(11), "False", env, (export_stage.id,))))
     plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
@@ -199,9 +206,7 @@ def _export_outputs(export_script: str, save: str) -> tuple[str, ...]:
 def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
     """whole_infer: each ``train_model`` (entry 36), exported first where its ``infer_export`` says, then swept
     (with no quant flag: the bash passes none)."""
-    cpu_only = plan.options.device == "cpu"
-    env = whole_infer_env(plan.options.whole_infer_gpu, cpu_only)
-    topology = Topology("cpu", "-1") if cpu_only else Topology("gpu", "0", ("0",))
+    env, topology = whole_infer_device(plan.options)
     for count, (chain, model, export, _) in enumerate(infer_models(cfg)):
         stages: list[Stage] = []
         model_dir = model
@@ -220,7 +225,7 @@ def _sweep(plan: PlanDraft, cfg: Entries, target: Target) -> list[Stage]:
     log); a GPU cell the line's set options too (its benchmark word is never read)."""
     model = cfg.path(46, target.model_dir)
     found: list[tuple[InferCase, str, Command]] = []
-    for cell in cells(cfg, target.quant, _cpu_dropped, gpu_dropped):
+    for cell in cells(cfg, target.quant, _cpu_dropped):
         case = cell.case
         options: tuple[Fragment, ...] = (model,)
         if case.device == "gpu":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tipc.dialects.paddlerec import planner, predictions
+from tipc.dialects.paddlerec import devices, planner, predictions
 from tipc.suites.dialect import Dialect
 
 PADDLEREC = Dialect(
@@ -16,6 +16,7 @@ PADDLEREC = Dialect(
     planner.build,
     tags=planner.tags,
     predictions=predictions.batches,
+    devices=devices.DEVICES,
     description="PaddleRec's test_tipc/test_train_inference_python.sh",
 )
 

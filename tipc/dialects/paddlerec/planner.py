@@ -21,30 +21,31 @@ from tipc.config.model import NULL
 from tipc.config.modes import Mode
 from tipc.config.tags import tag_words
 from tipc.files.write import component, name_part
-from tipc.plan.env import whole_infer_env
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
-from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
+from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
+from tipc.plan.naming import output_dir
 from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, mode_param, param, raw_param
+from tipc.suites.layout import Role
 from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
+    checked_entries,
     command,
     draft,
     env_of,
-    gpu_entry,
     infer_stages,
+    inside,
     suite_config,
 )
-from tipc.suites.sweep import Target, cells, gpu_dropped, infer_models
+from tipc.suites.sweep import Target, cells, infer_models, whole_infer_device
 
 NAME = "PaddleRec"
 LINES_READ = 51  # awk 'NR==1, NR==51': the bash never sees a line past it
 TRAIN_MODES = (Mode.LITE_TRAIN_LITE_INFER, Mode.LITE_TRAIN_WHOLE_INFER, Mode.WHOLE_TRAIN_WHOLE_INFER)
 MODES = (*TRAIN_MODES, Mode.WHOLE_INFER)
 AMP = ("Global.use_amp=True", "Global.scale_loss=1024.0", "Global.use_dynamic_loss_scaling=True")
-ONE_NODE_IPS = 26  # the bash: an ips part this short counts as one node
 WEIGHTS_FILE = "rec.pdparams"  # tools/utils/save_load.py: <save>/<epoch>/rec.pdparams
 EXPORT_FILE = "tostatic.pdiparams"  # to_static.py's save_jit_model(prefix='tostatic')
 CPU_ONLY_VALUE = "False"  # runner.use_gpu on a CPU run
@@ -73,19 +74,13 @@ def tags(file_name: str) -> tuple[str, ...]:
 
 def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_path) -> Plan:
     mode = options.mode
-    output = f"{options.output_root.rstrip('/')}/{component(name_part(config.model_name.value))}/{mode}"
-    plan = draft(config, options, output, check)
+    plan = draft(config, options, output_dir(options.output_root, config.model_name.value, mode), check)
     cfg = Entries(config.lines, mode)
     if mode is Mode.WHOLE_INFER:
         _infer_chains(plan, cfg)
     else:
         _Trains(plan, cfg).build()
     return plan.plan()
-
-
-def _nodes(entry: GpuEntry) -> int:
-    """``${#ips} -le 26``: one node, else as many as the ips part names."""
-    return 1 if len(entry.ips) <= ONE_NODE_IPS else len(ifs_fields(entry.ips, ","))
 
 
 class _Trains:
@@ -100,8 +95,7 @@ class _Trains:
         use_gpu_values = ifs_fields(cfg.value(4), "|")
         if options.device == "cpu":
             self.plan.notes.append(f"device cpu: every gpu entry trains as one CPU process ({cfg.key(4)}=False)")
-        for index, text in enumerate(ifs_fields(cfg.value(3), "|")):
-            entry = gpu_entry(text, options.device == "cpu")
+        for index, entry in enumerate(checked_entries(self.plan.config, options.device == "cpu")):
             use_gpu = use_gpu_values[index] if index < len(use_gpu_values) else ""
             if entry.cpu and options.device == "cpu":
                 use_gpu = CPU_ONLY_VALUE
@@ -121,7 +115,7 @@ class _Trains:
 
     def chain(self, entry: GpuEntry, use_gpu_value: str, autocast: str, trainer: str) -> None:
         plan, cfg, options = self.plan, self.cfg, self.plan.options
-        nodes = _nodes(entry)
+        nodes = entry.nodes
         chain = f"{trainer}-gpus_{entry.gpus}-{autocast}" + (f"-nodes_{nodes}" if nodes > 1 else "")
         script, export_script, quant = self.trainer(trainer)
         if script.text == NULL:
@@ -192,7 +186,7 @@ class _Trains:
         )
         stages.append(export_stage)
         inference_dir = cfg.value(35)
-        model_dir = save if inference_dir in (NULL, "##") else f"{save}/{inference_dir}"
+        model_dir = save if inference_dir in (NULL, "##") else inside(plan.config, save, Role.INFERENCE_DIR)
         env = env_of(entry, StageKind.INFER, options)
         stages.extend(_sweep(plan, cfg, Target(chain, model_dir, cfg.value(11), str(quant), env, (export_stage.id,))))
         plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
@@ -207,9 +201,7 @@ _PARAMETER_SERVER = (
 
 def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
     """whole_infer: each ``infer_model`` (entry 36), exported first where its ``infer_export`` says, then swept."""
-    cpu_only = plan.options.device == "cpu"
-    env = whole_infer_env(plan.options.whole_infer_gpu, cpu_only)
-    topology = Topology("cpu", "-1") if cpu_only else Topology("gpu", "0", ("0",))
+    env, topology = whole_infer_device(plan.options)
     for chain, model, export, quant in infer_models(cfg):
         stages: list[Stage] = []
         model_dir = model
@@ -236,7 +228,7 @@ def _sweep(plan: PlanDraft, cfg: Entries, target: Target) -> list[Stage]:
         return []
     tail = (param(cfg.key(47), target.data, cfg.lines, 47), cfg.param(49))
     found: list[tuple[InferCase, str, Command]] = []
-    for cell in cells(cfg, target.quant, _cpu_dropped, gpu_dropped):
+    for cell in cells(cfg, target.quant):
         case = cell.case
         options: tuple[Fragment, ...]
         if case.device == "cpu":
@@ -252,9 +244,3 @@ def _sweep(plan: PlanDraft, cfg: Entries, target: Target) -> list[Stage]:
         run = command(plan.interpreter, cfg.script(39), cell.device, *options, cfg.param(50))
         found.append((case, f"python_infer_{case.device}_gpus_{case.use_gpu}_{cell.name}.log", run))
     return infer_stages(plan, target.chain, found, target.env, target.requires)
-
-
-def _cpu_dropped(mkldnn: str, precision: str, quant: str) -> bool:
-    """No quantized model without mkldnn, no fp16 without mkldnn, a quantized model in int8 only."""
-    without_mkldnn = mkldnn == "False" and (quant == "True" or precision == "fp16")
-    return without_mkldnn or (quant == "True" and precision != "int8")

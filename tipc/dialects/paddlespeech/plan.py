@@ -4,44 +4,42 @@ configs name the code as ``../paddlespeech/…``.
 
 What differs from the common layout: only the first 51 physical lines are read (``awk 'NR==1, NR==51'``); the
 epoch and batch-size lines are ``mode=value`` items (a plain value passes nothing); the sweep's data is entry
-11 (``train_infer_img_dir``) after a train, entry 47 in whole_infer; a launch takes ``--gpus=``; a
-``gpu_list`` entry is multi-node only when its address part is longer than 26 characters (shorter ones launch
-on this node, the addresses unused); ``amp`` adds ``Global.use_amp=True Global.scale_loss=1024.0
-Global.use_dynamic_loss_scaling=True``. The published configs name no eval, export nor inference; their
-``norm_export: null`` (with a space) makes the bash run ``<python> null`` as an export, which tipc reads as
-null. ``klquant_whole_infer`` re-reads the config split at colons and runs nonsense, so tipc does not offer it.
+11 (``train_infer_img_dir``) after a train, entry 47 in whole_infer; a launch takes ``--gpus=``; the bash
+trains a ``gpu_list`` entry on one node when its address part is 26 characters or shorter (two short addresses
+included), where tipc launches over the nodes it names (docs/suites.md); ``amp`` adds ``Global.use_amp=True
+Global.scale_loss=1024.0 Global.use_dynamic_loss_scaling=True``. The published configs name no eval, export nor
+inference; their ``norm_export: null`` (with a space) makes the bash run ``<python> null`` as an export, which tipc
+reads as null. ``klquant_whole_infer`` re-reads the config split at colons and runs nonsense, so tipc does not offer it.
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 from tipc.config.modes import Mode
 from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, literal
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
-from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param
+from tipc.plan.naming import output_dir
+from tipc.suites.bash import BashLines, Entries, ifs_fields, param
+from tipc.suites.layout import Role
 from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
-    cell_stem,
+    checked_entries,
     command,
     draft,
     env_of,
-    gpu_entry,
     infer_stages,
+    inside,
     suite_config,
-    sweep_cells,
-    whole_infer_env,
 )
+from tipc.suites.sweep import Target, cells, infer_models, whole_infer_device
 
 NULL = "null"  # the configs' word for an unset value
 NAME = "PaddleSpeech"
 TRAIN_MODES = (Mode.LITE_TRAIN_LITE_INFER, Mode.LITE_TRAIN_WHOLE_INFER, Mode.WHOLE_TRAIN_WHOLE_INFER)
 READ_LINES = 51  # the bash reads no further
-MULTI_NODE_IPS = 26  # the bash: an address part longer than this trains on several nodes
 AMP = ("Global.use_amp=True", "Global.scale_loss=1024.0", "Global.use_dynamic_loss_scaling=True")
 INFERENCE = 39
 
@@ -63,15 +61,11 @@ def modes(config: SuiteConfig) -> tuple[Mode, ...]:
 
 def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck) -> Plan:
     mode = options.mode
-    output = f"{options.output_root.rstrip('/')}/{component(name_part(config.model_name.value))}/{mode}"
-    plan = draft(config, options, output, check)
+    plan = draft(config, options, output_dir(options.output_root, config.model_name.value, mode), check)
     cfg = Entries(config.lines, mode)
     if mode in TRAIN_MODES:
         use_gpu_values = ifs_fields(cfg.value(4), "|")
-        for index, text in enumerate(ifs_fields(cfg.value(3), "|")):
-            entry = gpu_entry(text, options.device == "cpu")
-            if entry.ips and len(entry.ips) <= MULTI_NODE_IPS:  # one node: the bash drops the addresses
-                entry = gpu_entry(entry.gpus, options.device == "cpu")
+        for index, entry in enumerate(checked_entries(config, options.device == "cpu")):
             use_gpu = use_gpu_values[index] if index < len(use_gpu_values) else ""
             for autocast in ifs_fields(cfg.value(5), "|"):
                 for trainer in ifs_fields(cfg.value(14), "|"):
@@ -93,7 +87,7 @@ def _train_chain(
     plan: PlanDraft, cfg: Entries, entry: GpuEntry, use_gpu_value: str, autocast: str, trainer: str
 ) -> None:
     options = plan.options
-    machines = len(entry.ips) > MULTI_NODE_IPS
+    machines = entry.machines
     chain = f"{trainer}-gpus_{entry.gpus}-{autocast}" + (f"-nodes_{entry.nodes}" if machines else "")
     script, export_script, quant = _trainer(cfg, trainer)
     if _null(script):
@@ -120,7 +114,7 @@ def _train_chain(
         ips = (f"--ips={entry.ips}",) if machines else ()
         train = command(python, literal("-m", "paddle.distributed.launch", *ips, f"--gpus={entry.gpus}"), run, *body)
     name = cfg.value(10)
-    weights = f"{save}/{name}"
+    weights = inside(plan.config, save, Role.TRAIN_MODEL_NAME)
     kept = () if _null(name) or _null(cfg.key(7)) else (weights,)
     env = env_of(entry, StageKind.TRAIN, options)
     train_stage = plan.stage(chain, "train", StageKind.TRAIN, train, env, f"{save}.log", outputs=kept)
@@ -142,45 +136,33 @@ def _train_chain(
         requires=(train_stage.id,), rank0_only=rank0,
     )  # fmt: skip
     stages.append(export_stage)
-    folder = save if cfg.value(35) in (NULL, "##") else f"{save}/{cfg.value(35)}"
+    folder = save if cfg.value(35) in (NULL, "##") else inside(plan.config, save, Role.INFERENCE_DIR)
     env = env_of(entry, StageKind.INFER, options)
-    stages.extend(_sweep(plan, cfg, chain, folder, cfg.value(11), str(quant), env, (export_stage.id,)))
+    stages.extend(_sweep(plan, cfg, Target(chain, folder, cfg.value(11), str(quant), env, (export_stage.id,))))
     plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
 
 
 def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
     """whole_infer: each ``infer_model`` exported into itself (unless its ``infer_export`` is null), then swept."""
-    exports = ifs_fields(cfg.value(37), "|")
-    quants = ifs_fields(cfg.value(38), "|")
-    env, topology = whole_infer_env(plan.options)
-    for count, model in enumerate(ifs_fields(cfg.value(36), "|")):
-        chain = f"infer_model_{count}"
+    env, topology = whole_infer_device(plan.options)
+    for chain, model, export, quant in infer_models(cfg):
         stages: list[Stage] = []
-        if not _null(exports[count] if count < len(exports) else ""):
-            run = command(plan.interpreter, cfg.script(37, exports[count]), cfg.param(28, model), cfg.param(27, model))
+        if not _null(export):
+            run = command(plan.interpreter, cfg.script(37, export), cfg.param(28, model), cfg.param(27, model))
             log = f"{plan.output_dir}/{chain}_export.log"
             stages.append(plan.stage(chain, "export", StageKind.EXPORT, run, env, log))
-        quant = quants[count] if count < len(quants) else ""
         requires = tuple(s.id for s in stages)
-        stages.extend(_sweep(plan, cfg, chain, model, cfg.value(47), quant, env, requires))
+        stages.extend(_sweep(plan, cfg, Target(chain, model, cfg.value(47), quant, env, requires)))
         plan.chains.append(Chain(chain, "", "", topology, "", tuple(stages)))
 
 
-def _sweep(
-    plan: PlanDraft,
-    cfg: Entries,
-    chain: str,
-    folder: str,
-    data: str,
-    quant: str,
-    env: Mapping[str, str | None],
-    requires: tuple[str, ...],
-) -> list[Stage]:
-    """func_inference on ``folder``: each cell ``sweep_cells`` keeps, as this bash spells its command and log."""
-    model, images = cfg.param(46, folder), param(cfg.key(47), data, cfg.lines, 47)
+def _sweep(plan: PlanDraft, cfg: Entries, target: Target) -> list[Stage]:
+    """func_inference on the target's folder: each cell of the common CPU rule and this bash's GPU rule, as it
+    spells its command and log."""
+    model, images = cfg.param(46, target.model_dir), param(cfg.key(47), target.data, cfg.lines, 47)
     found: list[tuple[InferCase, str, Command]] = []
-    for case in sweep_cells(cfg.value, quant, _gpu_dropped):
-        device = raw_param(cfg.key(40), case.use_gpu, cfg.lines, 40)
+    for cell in cells(cfg, target.quant, gpu_rule=_gpu_dropped):
+        case, device = cell.case, cell.device
         if case.device == "cpu":
             run = command(
                 plan.interpreter, cfg.script(INFERENCE), device, cfg.param(41, case.enable_mkldnn),
@@ -193,8 +175,8 @@ def _sweep(
                 cfg.param(45, case.precision), model, cfg.param(43, case.batch_size), images, cfg.param(49),
                 cfg.param(50), cfg.param(48),
             )  # fmt: skip
-        found.append((case, f"python_infer_{case.device}_{cell_stem(case)}.log", run))
-    return infer_stages(plan, chain, found, env, requires)
+        found.append((case, f"python_infer_{case.device}_{cell.name}.log", run))
+    return infer_stages(plan, target.chain, found, target.env, target.requires)
 
 
 def _gpu_dropped(trt: str, precision: str, quant: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tipc.dialects.paddlevideo import plan, predict
+from tipc.dialects.paddlevideo import devices, plan, predict
 from tipc.suites.dialect import Dialect
 from tipc.suites.tags import model_tags
 
@@ -16,6 +16,7 @@ DIALECT = Dialect(
     plan.build,
     tags=model_tags,
     predictions=predict.top1,
+    devices=devices.DEVICES,
     description="PaddleVideo's test_tipc/test_train_inference_python.sh",
 )
 

@@ -13,28 +13,28 @@ nothing (the bash re-reads the config with a broken ``awk`` pattern), so tipc do
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping
 
 from tipc.config.modes import Mode
 from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
+from tipc.plan.naming import output_dir
 from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param
+from tipc.suites.layout import Role
 from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
-    cell_stem,
+    checked_entries,
     command,
     draft,
     env_of,
-    gpu_entry,
     infer_stages,
+    inside,
     suite_config,
-    sweep_cells,
-    whole_infer_env,
 )
+from tipc.suites.sweep import Target, cells, infer_models, whole_infer_device
 
 NULL = "null"  # the configs' word for an unset value
 NAME = "PaddleVideo"
@@ -58,8 +58,7 @@ def modes(config: SuiteConfig) -> tuple[Mode, ...]:
 
 def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck) -> Plan:
     mode = options.mode
-    output = f"{options.output_root.rstrip('/')}/{component(name_part(config.model_name.value))}/{mode}"
-    plan = draft(config, options, output, check)
+    plan = draft(config, options, output_dir(options.output_root, config.model_name.value, mode), check)
     cfg = Entries(config.lines, mode)
     if mode in TRAIN_MODES:
         _train_chains(plan, cfg)
@@ -70,8 +69,7 @@ def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck) -> Plan
 
 def _train_chains(plan: PlanDraft, cfg: Entries) -> None:
     use_gpu_values = ifs_fields(cfg.value(4), "|")
-    for index, text in enumerate(ifs_fields(cfg.value(3), "|")):
-        entry = gpu_entry(text, plan.options.device == "cpu")
+    for index, entry in enumerate(checked_entries(plan.config, plan.options.device == "cpu")):
         use_gpu = use_gpu_values[index] if index < len(use_gpu_values) else ""
         for autocast in ifs_fields(cfg.value(5), "|"):
             for trainer in ifs_fields(cfg.value(14), "|"):
@@ -144,58 +142,50 @@ def _train_chain(
     export = command(python, cfg.script(29, export_script), cfg.path(28, weights), cfg.path(27, save))
     export_stage = plan.stage(
         chain, "export", StageKind.EXPORT, export, env_of(entry, StageKind.EXPORT, options), f"{save}_export.log",
-        requires=(train_stage.id,), outputs=_exported(cfg, save), rank0_only=rank0,
+        requires=(train_stage.id,), outputs=_exported(plan.config, save), rank0_only=rank0,
     )  # fmt: skip
     stages.append(export_stage)
     env = env_of(entry, StageKind.INFER, options)
-    stages.extend(_sweep(plan, cfg, chain, save, str(quant), entry.gpus, env, (export_stage.id,)))
+    stages.extend(
+        _sweep(plan, cfg, Target(chain, save, cfg.value(47), str(quant), env, (export_stage.id,)), entry.gpus)
+    )
     plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
 
 
-def _exported(cfg: Entries, folder: str) -> tuple[str, ...]:
+def _exported(config: SuiteConfig, folder: str) -> tuple[str, ...]:
     """The params file the predictor loads (written whichever program format the export uses)."""
-    params = cfg.value(50)
-    return () if params in (NULL, "") else (f"{folder}/{params}",)
+    return () if config.value(Role.INFER_PARAM1) in (NULL, "") else (inside(config, folder, Role.INFER_PARAM1),)
 
 
 def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
     """whole_infer: each ``infer_model`` exported (unless its ``infer_export`` is null) into its own folder, then
     the sweep on that folder; the bash passes no gpu to the sweep's log names."""
-    exports = ifs_fields(cfg.value(37), "|")
-    quants = ifs_fields(cfg.value(38), "|")
-    env, topology = whole_infer_env(plan.options)
-    for count, model in enumerate(ifs_fields(cfg.value(36), "|")):
-        chain = f"infer_model_{count}"
-        export = exports[count] if count < len(exports) else ""
+    env, topology = whole_infer_device(plan.options)
+    for count, (chain, model, export, quant) in enumerate(infer_models(cfg)):
         stages: list[Stage] = []
         folder = model
         if export.strip() not in (NULL, ""):
             folder = posixpath.dirname(model.rstrip("/")) or "."
             run = command(plan.interpreter, cfg.script(37, export), cfg.param(28, model), cfg.param(27, folder))
             log = f"{plan.output_dir}_export_{count}.log"
-            stages.append(plan.stage(chain, "export", StageKind.EXPORT, run, env, log, outputs=_exported(cfg, folder)))
-        quant = quants[count] if count < len(quants) else ""
-        stages.extend(_sweep(plan, cfg, chain, folder, quant, "", env, tuple(s.id for s in stages)))
+            stages.append(
+                plan.stage(chain, "export", StageKind.EXPORT, run, env, log, outputs=_exported(plan.config, folder))
+            )
+        requires = tuple(s.id for s in stages)
+        stages.extend(_sweep(plan, cfg, Target(chain, folder, cfg.value(47), quant, env, requires), ""))
         plan.chains.append(Chain(chain, "", "", topology, "", tuple(stages)))
 
 
-def _sweep(
-    plan: PlanDraft,
-    cfg: Entries,
-    chain: str,
-    folder: str,
-    quant: str,
-    gpu: str,
-    env: Mapping[str, str | None],
-    requires: tuple[str, ...],
-) -> list[Stage]:
-    """func_inference on ``folder``: each cell ``sweep_cells`` keeps, as this bash spells its command and log."""
-    model = param(cfg.key(46), f"{folder}/{cfg.value(46)}", cfg.lines, 46)
-    data = (cfg.param(47), cfg.param(49))
-    params = param(cfg.key(50), f"{folder}/{cfg.value(50)}", cfg.lines, 50)
+def _sweep(plan: PlanDraft, cfg: Entries, target: Target, gpu: str) -> list[Stage]:
+    """func_inference on the target's folder: each cell of the common rules, as this bash spells its command and
+    log (``gpu``: the train's entry in the log names, none in whole_infer)."""
+    folder = target.model_dir
+    model = param(cfg.key(46), inside(plan.config, folder, Role.MODEL_DIR), cfg.lines, 46)
+    data = (param(cfg.key(47), target.data, cfg.lines, 47), cfg.param(49))
+    params = param(cfg.key(50), inside(plan.config, folder, Role.INFER_PARAM1), cfg.lines, 50)
     found: list[tuple[InferCase, str, Command]] = []
-    for case in sweep_cells(cfg.value, quant):
-        device = raw_param(cfg.key(40), case.use_gpu, cfg.lines, 40)
+    for cell in cells(cfg, target.quant):
+        case, device = cell.case, cell.device
         if case.device == "cpu":
             run = command(
                 plan.interpreter, cfg.script(INFERENCE), device, raw_param(cfg.key(41), str(case.enable_mkldnn),
@@ -207,5 +197,5 @@ def _sweep(
                 plan.interpreter, cfg.script(INFERENCE), device, cfg.param(44, case.use_tensorrt),
                 cfg.param(45, case.precision), model, cfg.param(43, case.batch_size), *data, params,
             )  # fmt: skip
-        found.append((case, f"python_infer_{case.device}_gpus_{gpu}_{cell_stem(case)}.log", run))
-    return infer_stages(plan, chain, found, env, requires)
+        found.append((case, f"python_infer_{case.device}_gpus_{gpu}_{cell.name}.log", run))
+    return infer_stages(plan, target.chain, found, target.env, target.requires)

@@ -40,6 +40,8 @@ PLUGINS = (
     "pytest-sugar",
     "pytest-instafail",
     "pytest-env",
+    "pytest-flakefinder",
+    "pytest-dependency",
 )
 CONFIG = "fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
 MODE = "lite_train_lite_infer"

@@ -33,7 +33,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         if setting.kind == "list":
             parser.addini(key, help_text, type="args")
         else:
-            parser.addini(key, help_text, type="string")
+            _add_scalar(parser, key, help_text)
+
+
+def _add_scalar(parser: pytest.Parser, key: str, help_text: str) -> None:
+    """A native TOML ini (``[tool.pytest]``) gives numbers and booleans as such (``tipc_jobs = 2``,
+    ``tipc_no_report = true``): tipc takes them as the environment's words. A pytest that knows no
+    union of ini types reads TOML values as strings already."""
+    try:
+        parser.addini(key, help_text, type=str | int | float | bool, default="")
+    except (AssertionError, TypeError, ValueError):
+        parser.addini(key, help_text, type="string")
 
 
 def _declared(parser: pytest.Parser) -> dict[str, str]:

@@ -18,10 +18,12 @@ import pytest
 
 from tipc.errors import TipcError
 from tipc.plan import StageKind
-from tipc.plugin.collect import StageItem, TipcDirectory, keyword_for
+from tipc.plugin.collect import DroppedItem, StageItem, TipcDirectory, keyword_for
 from tipc.plugin.distribution import check_distribution
+from tipc.plugin.doctor_item import DoctorItem
 from tipc.plugin.order import ChainOrder
 from tipc.plugin.pytest_cache import CacheGuard
+from tipc.plugin.refusals import refuse
 from tipc.plugin.timeouts import PytestTimeout
 from tipc.proc.executor import ProcessExecutor, sigterm_as_interrupt
 from tipc.results.records import Status, run_fails
@@ -40,6 +42,7 @@ from tipc.session.settings import ConfigTarget, Settings, doctor_on, resolve_set
 
 TIPC_DIR = Path(__file__).resolve().parents[1]
 RUN_ID = "tipc_run_id"  # workerinput key: the controller's run id
+TIPC_ITEMS = (StageItem, DroppedItem, DoctorItem)
 
 
 def activate(config: pytest.Config) -> None:
@@ -53,13 +56,7 @@ def activate(config: pytest.Config) -> None:
         raise pytest.UsageError(respell(str(exc))) from None
     if settings is None:
         return
-    if config.pluginmanager.hasplugin("repeat") and (getattr(config.option, "count", None) or 1) > 1:
-        # Each item N times in a row is no chain run: export would run N times on one training.
-        raise pytest.UsageError(
-            f"tipc: --count {config.option.count} (pytest-repeat) runs each stage again right after "
-            "itself, not the chain again; to repeat a chain, run pytest tipc that many times (each "
-            "run is recorded, the report's trends compare them)"
-        )
+    refuse(config)
     # A config that cannot be planned fails its own collector; the other configs must still run.
     config.option.continue_on_collection_errors = True
     worker = getattr(config, "workerinput", None)
@@ -101,7 +98,9 @@ class TipcPlugin:
         self.matrix: Path | None = None
         self._warned = 0  # warnings shown at the start are not repeated in the summary
         self.doctor = doctor_on(settings) and not settings.run.dry_run  # its item comes first
+        self._begun = False
         self._ended = False
+        self._nothing_ran = False  # every selected stage was skipped before it started
 
     def write(self, data: str | bytes, legacy_echo: bool = False) -> None:
         """Straight to the terminal, past pytest's capture (``--live``, dry-run commands)."""
@@ -168,13 +167,22 @@ class TipcPlugin:
             side_by_side = isinstance(workers, int) and workers > 1  # xdist's controller
             if self.worker is None and (side_by_side or self.settings.schedule.concurrent):
                 self.session.refuse_shared_folders(f"pytest-xdist ({workers} workers)" if side_by_side else "--jobs")
-            refused = self.session.begin(lambda line: self.write(respell(line) + "\n"))
-        except TipcError as exc:  # the results folder is another run's, or two configs would share one
+        except TipcError as exc:  # two configs would share one folder
             self._signals.close()
             raise pytest.UsageError(respell(str(exc))) from None
         # pytest skips sessionfinish when its own start fails after this (a closed stdout:
         # `pytest tipc | head -1`); its cleanups always run, and end the run there.
         self.config.add_cleanup(self._end_if_unfinished)
+
+    def _begin(self, session: pytest.Session) -> None:
+        """The run begins once pytest is about to run its items, not at pytest's start: a pytest that
+        stops before (``--strict-config``, a misspelt hook, a collection it cannot finish) leaves no
+        run behind, no results folder, history or report."""
+        self._begun = True
+        try:
+            refused = self.session.begin(lambda line: self.write(respell(line) + "\n"))
+        except TipcError as exc:  # the results folder is another run's, or the interpreter cannot run
+            raise pytest.UsageError(respell(str(exc))) from None
         for warning in self.session.warnings:
             self.write(respell(warning) + "\n")
         self._warned = len(self.session.warnings)
@@ -183,7 +191,7 @@ class TipcPlugin:
             self._end()
             pytest.exit("tipc doctor failed; nothing was run", returncode=pytest.ExitCode.TESTS_FAILED)
         if refused:
-            # Before collection, so nothing runs; sessionfinish is not called after an exit here.
+            # Before any item runs; nothing ran, so no report.
             self._end(report=False)
             pytest.exit(
                 respell("\n".join(failure_message(r) for r in refused)), returncode=pytest.ExitCode.TESTS_FAILED
@@ -198,6 +206,11 @@ class TipcPlugin:
             session.testsfailed and not session.config.option.continue_on_collection_errors
         ):
             return
+        # xdist's controller has no items: its workers collect them.
+        if any(isinstance(item, TIPC_ITEMS) for item in session.items) or self.config.pluginmanager.has_plugin(
+            "dsession"
+        ):
+            self._begin(session)
         stages = [(item.target, item.stage) for item in session.items if isinstance(item, StageItem)]
         if self.progress is not None:
             self.progress.total = len(stages)
@@ -212,6 +225,15 @@ class TipcPlugin:
             chain = report.nodeid.rpartition("::")[0]
             self.cache.with_chain([f"{chain}::{name}" for name in str(properties["requires"]).split("\n")])
 
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+        """A stage whose item pytest did not run (a skip mark, pytest-dependency, a failed fixture) is
+        recorded as not run: it is counted, and the stages after it know why they cannot run."""
+        report = yield
+        if isinstance(item, StageItem) and report.when == "setup" and not report.passed:
+            self.session.not_run(item.target, item.stage, *unrun(report))
+        return report
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         # tryfirst: before the cache provider writes what --lf will read next time.
@@ -220,13 +242,16 @@ class TipcPlugin:
             session.exitstatus = pytest.ExitCode.OK  # more parts than chains: this one had nothing to run
         if self.settings.run.dry_run and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = DRY_RUN_EXIT  # every item skipped, nothing ran: no green for CI
-        if (
-            self.session.owner
-            and session.exitstatus == pytest.ExitCode.OK
-            and (self.session.fails_on_findings() or run_fails(r.status for r in self.session.records()))
-        ):
+        if not (self.session.owner and self._begun and session.exitstatus == pytest.ExitCode.OK):
+            return
+        statuses = [r.status for r in self.session.records()]
+        if self.session.fails_on_findings() or run_fails(statuses):
             # --fail-on regression, or a selected stage blocked with no failure upstream: pytest's status says so
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        elif statuses and not any(status.ran for status in statuses):
+            # Every selected stage was skipped before it started: pytest's own "no tests ran".
+            self._nothing_ran = True
+            session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
 
     def _end(self, report: bool = True) -> None:
         """End the run once: its folders, ``run.json``, the watchdog, then its reports."""
@@ -236,13 +261,15 @@ class TipcPlugin:
         self._signals.close()
         self.cache.settle()
         self.session.end()  # in a worker, only what ran in the background ends
-        if self.session.owner and report:
+        if self.session.owner and report and self._begun:
             self.reports = self.session.write_reports(Path.cwd())
             self.matrix = write_matrix(self.session, Path.cwd(), self.reports)
 
     def _end_if_unfinished(self) -> None:
         if not self._ended:
             self._end()
+            if not self._begun:
+                return
             print(
                 "tipc: pytest stopped before its session's end (a closed stdout?); the run was ended "
                 f"and its results kept: {', '.join(str(f.path) for f in self.session.folders())}",
@@ -262,6 +289,15 @@ class TipcPlugin:
                 yellow=True,
             )
             return
+        if not self._begun:
+            terminalreporter.write_line("tipc: no stage was run; nothing was written", yellow=True)
+            return
+        if self._nothing_ran:
+            terminalreporter.write_line(
+                "tipc: no stage ran: every selected stage was skipped before it started (a skip mark, "
+                f"another plugin); exit status {pytest.ExitCode.NO_TESTS_COLLECTED.value}",
+                yellow=True,
+            )
         if self.session.folders():  # none when not one config could be planned
             earlier = cause_history(self.session, Path.cwd())
             terminalreporter.write_line(run_paragraph(self.session.folders(), self.session.run_id, earlier))
@@ -274,3 +310,12 @@ class TipcPlugin:
         colour = "red" if self.session.fails_on_findings() else "yellow"
         for line in self.session.finding_lines():
             terminalreporter.write_line(respell(line), **{colour: True})
+
+
+def unrun(report: pytest.TestReport) -> tuple[Status, str]:
+    """How a stage whose item pytest did not run is recorded: skipped (with the skip's reason), or
+    blocked when its item's setup failed."""
+    if report.skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        return Status.SKIPPED, f"not run: pytest skipped its item: {reason.removeprefix('Skipped: ')}"
+    return Status.BLOCKED, "not run: pytest could not set up its item (see pytest's error for it)"

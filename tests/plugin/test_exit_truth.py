@@ -70,3 +70,13 @@ def test_a_run_whose_every_stage_was_skipped_by_a_mark_is_not_green(tipc_run):
         ["tipc: no stage ran: every selected stage was skipped before it started*exit status 5"]
     )
     assert [r["status"] for r in tipc_run.records()] == ["skipped"] * 5
+
+
+def test_ctrl_c_while_pytest_starts_is_one_line_and_writes_nothing(tipc_run):
+    pytester = tipc_run.pytester
+    pytester.mkpydir("slow_start").joinpath("conftest.py").write_text("raise KeyboardInterrupt\n")
+    result = pytester.runpytest_subprocess(*tipc_run.args(), str(pytester.path / "slow_start"))
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert result.stderr.lines[-1] == "tipc: interrupted while pytest was starting (Ctrl-C); nothing was run"
+    result.stderr.no_fnmatch_line("Traceback*")
+    _nothing_written(tipc_run)

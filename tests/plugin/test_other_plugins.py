@@ -7,6 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from tests.plugin.conftest import CPU
+
 TIMEOUT_MARK = (  # a plugin of the user's: a timeout mark on the train stage
     "import pytest\n"
     "def pytest_collection_modifyitems(items):\n"
@@ -98,3 +100,16 @@ def test_a_native_toml_ini_gives_numbers_and_booleans(tipc_run):
     result = pytester.runpytest(*args)
     result.assert_outcomes(passed=5)
     assert not (pytester.path / "reports").exists()
+
+
+def test_a_config_outside_given_as_two_words_is_warned_about(tipc_run, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("elsewhere")
+    config = outside / CPU
+    config.write_bytes((tipc_run.pytester.path / "test_configs" / "fake_rec" / CPU).read_bytes())
+    (outside / "target.yaml").write_text(f"repo: {tipc_run.repo}\n")
+    args = tipc_run.args("--co", config=CPU)
+    at = args.index("--config")
+    result = tipc_run.pytester.runpytest(*args[:at], "--config", str(config), *args[at + 2 :])
+    result.stdout.fnmatch_lines([f"*tipc: --config {config} (two words, outside this directory)*--config={config}"])
+    one_word = [*args[:at], f"--config={config}", *args[at + 2 :]]
+    tipc_run.pytester.runpytest(*one_word).stdout.no_fnmatch_line("*two words*")

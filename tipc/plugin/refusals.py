@@ -7,6 +7,8 @@ once tipc is active (``--config``), before the run begins, so a refused run writ
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 NO_TEST = "--collect-only lists the stages, --tipc-dry-run prints their commands"
@@ -51,3 +53,28 @@ def refuse(config: pytest.Config) -> None:
     why = refusal(config)
     if why is not None:
         raise pytest.UsageError(f"tipc: {why}")
+
+
+def two_word_configs(config: pytest.Config) -> list[str]:
+    """Configs outside the current directory given as ``--config PATH`` (two words): pytest chose its
+    rootdir, ini file and conftests before tipc's option was declared, taking PATH for a test path
+    (``--config=PATH`` is one word, and no test path)."""
+    args = list(config.invocation_params.args)
+    here = config.invocation_params.dir.resolve()
+    return [
+        value
+        for flag, value in itertools.pairwise(args)
+        if flag in ("--config", "--tipc-config") and not (here / value).resolve().is_relative_to(here)
+    ]
+
+
+def warn_two_word_configs(config: pytest.Config) -> None:
+    for value in two_word_configs(config):
+        config.issue_config_time_warning(
+            pytest.PytestConfigWarning(
+                f"tipc: --config {value} (two words, outside this directory): pytest took {value} for a test "
+                f"path when it chose its rootdir ({config.rootpath}) and ini file, before tipc's options were "
+                f"known, so this project's ini and conftest may be left out; write --config={value}"
+            ),
+            stacklevel=2,
+        )

@@ -23,7 +23,7 @@ from tipc.plugin.distribution import check_distribution
 from tipc.plugin.doctor_item import DoctorItem
 from tipc.plugin.order import ChainOrder
 from tipc.plugin.pytest_cache import CacheGuard
-from tipc.plugin.refusals import refuse
+from tipc.plugin.refusals import refuse, warn_two_word_configs
 from tipc.plugin.timeouts import PytestTimeout
 from tipc.proc.executor import ProcessExecutor, sigterm_as_interrupt
 from tipc.results.records import Status, run_fails
@@ -57,6 +57,7 @@ def activate(config: pytest.Config) -> None:
     if settings is None:
         return
     refuse(config)
+    warn_two_word_configs(config)
     # A config that cannot be planned fails its own collector; the other configs must still run.
     config.option.continue_on_collection_errors = True
     worker = getattr(config, "workerinput", None)

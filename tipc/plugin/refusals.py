@@ -2,7 +2,8 @@
 
 Each would run the stages in a way that is no chain run, or not at all, and pytest would still say
 "passed" or nothing: a usage error that names what to use instead is the honest answer. Checked
-once tipc is active (``--config``), before the run begins, so a refused run writes nothing.
+once tipc is active (``--config``), before the run begins, so a refused run writes nothing. And a
+warning for ``--config PATH`` in two words, whose PATH pytest took for a test path at its start.
 """
 
 from __future__ import annotations

@@ -207,9 +207,12 @@ class TipcPlugin:
             session.testsfailed and not session.config.option.continue_on_collection_errors
         ):
             return
-        # xdist's controller has no items: its workers collect them.
-        if any(isinstance(item, TIPC_ITEMS) for item in session.items) or self.config.pluginmanager.has_plugin(
-            "dsession"
+        # xdist's controller has no items (its workers collect them); a shard whose part has no chain
+        # ran its part all the same (tipc merge finds its run).
+        if (
+            any(isinstance(item, TIPC_ITEMS) for item in session.items)
+            or self.config.pluginmanager.has_plugin("dsession")
+            or self.session.empty_shard
         ):
             self._begin(session)
         stages = [(item.target, item.stage) for item in session.items if isinstance(item, StageItem)]

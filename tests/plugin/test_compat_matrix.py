@@ -10,6 +10,7 @@ when each plugin's own option is used. docs/pytest-plugins.md lists the plugins 
 from __future__ import annotations
 
 import fcntl
+import fnmatch
 import hashlib
 import json
 import os
@@ -40,6 +41,8 @@ PLUGINS = (
     "pytest-sugar",
     "pytest-instafail",
     "pytest-env",
+    "pytest-flakefinder",
+    "pytest-dependency",
 )
 CONFIG = "fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt"
 MODE = "lite_train_lite_infer"
@@ -103,15 +106,32 @@ def _layout(work: Path) -> Path:
     return work
 
 
-def _chain(python: Path, work: Path, *extra: str, autoload: bool = True) -> dict:
-    """One ``pytest tipc`` of the fake chain: exit status, the records' (id, status), tipc's counts."""
+def _pytest_tipc(
+    python: Path, work: Path, *extra: str, autoload: bool = True, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """One ``pytest tipc`` of the fake chain in ``work`` (``env``: more of the environment)."""
     _layout(work)
-    env = _env() if autoload else _env(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+    environ = _env(**env) if autoload else _env(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", **env)
     plugins = () if autoload else ("-p", "tipc.plugin.hooks")
     argv = [str(python), "-m", "pytest", *plugins, "tipc", "-c", "pytest.ini", "-p", "no:cacheprovider"]
     argv += ["--config", CONFIG, "--mode", MODE, "--tipc-python", str(python), "--tipc-no-report", *extra]
-    done = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=600)
-    out = work / "fake_target" / "test_tipc" / "output" / "fake_rec" / MODE
+    return subprocess.run(argv, cwd=work, env=environ, capture_output=True, text=True, timeout=600)
+
+
+def _out(work: Path) -> Path:
+    return work / "fake_target" / "test_tipc" / "output" / "fake_rec" / MODE
+
+
+def _records(work: Path) -> dict[str, dict]:
+    """The records by stage name (``train``, ``export``, ``infer[…]``)."""
+    lines = (_out(work) / "results.jsonl").read_text().splitlines()
+    return {r["id"].rpartition("::")[2]: r for r in map(json.loads, lines)}
+
+
+def _chain(python: Path, work: Path, *extra: str, autoload: bool = True) -> dict:
+    """One ``pytest tipc`` of the fake chain: exit status, the records' (id, status), tipc's counts."""
+    done = _pytest_tipc(python, work, *extra, autoload=autoload)
+    out = _out(work)
     records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     counts = re.search(r"^tipc: (\d+ \w+.*?) in /", done.stdout, re.M)
     legacy = (out / "results_python.log").read_text().count("\n")
@@ -147,3 +167,59 @@ def test_an_unrelated_projects_pytest_still_runs(venv, tmp_path):
 def test_the_chain_gives_what_it_gives_without_the_plugins(venv, baseline, tmp_path, name):
     assert baseline["exit"] == 0 and baseline["counts"] == "5 passed" and baseline["legacy lines"] == 5
     assert _chain(venv, tmp_path, *WITH_OPTIONS[name]) == baseline
+
+
+# Each plugin's own option that cannot run a chain: refused before anything is written.
+REFUSED = {
+    "benchmark-only": (("--benchmark-only",), "--benchmark-only (pytest-benchmark) skips every test*"),
+    "setup-plan": (("--setup-plan",), "--setup-plan runs no test*"),
+    "flake-finder": (("--flake-finder",), "--flake-finder (pytest-flakefinder) runs each stage many times*"),
+    "splits": (("--splits", "2", "--group", "1"), "--splits 2 (pytest-split) divides the items*--tipc-shard*"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(REFUSED))
+def test_an_option_that_cannot_run_a_chain_is_refused_and_writes_nothing(venv, tmp_path, name):
+    extra, message = REFUSED[name]
+    done = _pytest_tipc(venv, tmp_path, *extra)
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout[-2000:] + done.stderr[-2000:]
+    assert fnmatch.fnmatch(done.stderr, f"*ERROR: tipc: {message}"), done.stderr
+    assert not _out(tmp_path).exists()
+
+
+@pytest.mark.slow
+def test_pytest_retry_retries_a_failing_stage_and_the_chain_goes_on(venv, tmp_path):
+    # -p no:rerunfailures: it also reruns the tests that carry pytest-retry's flaky mark, on its own.
+    done = _pytest_tipc(venv, tmp_path, "--retries", "2", "-p", "no:rerunfailures", TIPC_FAKE="export:fail")
+    assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout[-3000:] + done.stderr[-2000:]
+    records = _records(tmp_path)
+    assert [a["status"] for a in records["export"]["attempts"]] == ["failed"] * 3
+    assert [r["status"] for r in records.values()] == ["passed", "passed", "failed", "blocked", "blocked"]
+
+
+@pytest.mark.slow
+def test_pytest_timeouts_limit_bounds_a_stage_under_tipc_jobs(venv, tmp_path):
+    done = _pytest_tipc(
+        venv, tmp_path, "--timeout", "2", "--tipc-jobs", "2", "--tipc-timeout", "train=60", TIPC_FAKE="train:hang"
+    )
+    assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout[-3000:] + done.stderr[-2000:]
+    train = _records(tmp_path)["train"]
+    assert train["status"] == "timeout" and "the limit was pytest-timeout's timeout" in train["reason"]
+    assert train["duration"] < 10
+
+
+@pytest.mark.slow
+def test_pytest_dependency_skipping_a_stage_is_recorded_and_counted(venv, tmp_path):
+    (tmp_path / "conftest_dependency.py").write_text(
+        "import pytest\n"
+        "def pytest_collection_modifyitems(items):\n"
+        "    for item in items:\n"
+        "        if item.name == 'export':\n"
+        "            item.add_marker(pytest.mark.dependency(depends=['never_ran'], scope='session'))\n"
+    )
+    done = _pytest_tipc(venv, tmp_path, "-p", "conftest_dependency", PYTHONPATH=str(tmp_path))
+    assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout[-3000:] + done.stderr[-2000:]
+    export = _records(tmp_path)["export"]
+    assert export["status"] == "skipped" and "depends on never_ran" in export["reason"]
+    assert "tipc: 2 passed, 2 blocked, 1 skipped in" in done.stdout

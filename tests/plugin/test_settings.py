@@ -174,3 +174,28 @@ def test_display_name_relative_to_test_configs(tmp_path):
 )
 def test_keyword_for_chain(chain, expression):
     assert keyword_for(chain) == expression
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        ("typed", "--jobs 'x': expected a number of chains"),
+        ("environment", "TIPC_JOBS (environment): --jobs 'x': expected a number of chains"),
+        ("pyproject", "{tmp}/pyproject.toml [tool.tipc] jobs: --jobs 'x': expected a number of chains"),
+        ("env-hang", "TIPC_HANG_TIMEOUT (environment): --timeout/--hang-timeout: expected a number of seconds"),
+    ],
+)
+def test_a_bad_value_names_where_it_was_written(tmp_path, monkeypatch, where, message):
+    """A value the user never typed is named by the variable, or the file and key, that gave it."""
+    argv = ["--config", str(CPU), "--mode", "lite_train_lite_infer"]
+    if where == "typed":
+        argv += ["--jobs", "x"]
+    elif where == "environment":
+        monkeypatch.setenv("TIPC_JOBS", "x")
+    elif where == "env-hang":
+        monkeypatch.setenv("TIPC_HANG_TIMEOUT", "x")
+    else:
+        (tmp_path / "pyproject.toml").write_text('[tool.tipc]\njobs = "x"\n')
+    with pytest.raises(SettingsError) as raised:
+        settings(*argv, cwd=tmp_path)
+    assert str(raised.value).startswith(message.format(tmp=tmp_path))

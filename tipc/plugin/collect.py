@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from tipc.session.settings import ConfigTarget
 # What a -k identifier may contain (pytest's expression grammar); anything else splits it.
 _NOT_IDENT = re.compile(r"[^\w:+\-.\[\]\\/]+")
+TAILS = "\n--- last "  # where a failure story's log tails begin (tipc.run.summary.failure_text)
 
 
 def keyword_for(chain: str) -> str:
@@ -41,7 +42,10 @@ def keyword_for(chain: str) -> str:
     return " and ".join(part for part in _NOT_IDENT.split(chain) if part)
 
 
-class StageFailed(Exception):
+class StageFailed(AssertionError):
+    """A stage that ran and did not pass: a test's failure, not an error in the test's code (report
+    plugins such as allure tell them apart by AssertionError)."""
+
     def __init__(self, record: StageRecord) -> None:
         super().__init__(record.id)
         self.record = record
@@ -173,6 +177,7 @@ class StageItem(pytest.Item):
             ("argv", shlex.join(self.stage.argv)),
             ("log", record.log),
             ("duration", f"{record.duration:.3f}"),
+            *figures(record),
         ]
         if self.stage.kind is StageKind.GOLDEN:  # what --lf must run with it (pytest_cache)
             plan = self.plugin.session.plan(self.target)
@@ -187,11 +192,41 @@ class StageItem(pytest.Item):
         self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
     ) -> str | TerminalRepr:
         if isinstance(excinfo.value, StageFailed):
-            return failure_text(excinfo.value.record)
+            return for_style(failure_text(excinfo.value.record), self.config.getoption("tbstyle", "auto"))
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Any, int, str]:
         return self.path, 0, f"{self.stage.kind.value} {self.stage.id}"
+
+    def _initrequest(self) -> None:
+        """pytest-retry resets a test function's fixtures before it runs it again (a private method of
+        ``pytest.Function`` it calls on every item): a stage has no fixtures to reset."""
+
+
+def figures(record: StageRecord) -> list[tuple[str, str]]:
+    """What else of a stage's record reaches pytest-html, JUnit XML and json reports: why it ended,
+    its exit code, its peak memory, its attempts and every figure read from its log (``metric.<name>``)."""
+    fields = {
+        "reason": record.reason,
+        "returncode": "" if record.returncode is None else str(record.returncode),
+        "cause": record.cause,
+        "peak_rss_mb": "" if record.peak_rss_mb is None else str(record.peak_rss_mb),
+        "attempts": str(len(record.attempts)) if record.attempts else "",
+    }
+    fields.update({f"metric.{name}": str(value) for name, value in sorted(record.metrics.items())})
+    return [(name, value) for name, value in fields.items() if value]
+
+
+def for_style(text: str, style: str) -> str:
+    """A stage's failure story as pytest's ``--tb`` asks: ``line`` its first line, ``short`` without
+    the log's tail, ``no`` nothing; the whole story otherwise (a stage has no traceback to show)."""
+    if style == "no":
+        return ""
+    if style == "line":
+        return text.partition("\n")[0]
+    if style == "short":
+        return text.partition(TAILS)[0]
+    return text
 
 
 class DroppedItem(pytest.Item):

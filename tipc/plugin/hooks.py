@@ -12,6 +12,7 @@ registers a ``TipcPlugin`` (``run_plugin``), which owns collection and the run.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,7 +34,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         if setting.kind == "list":
             parser.addini(key, help_text, type="args")
         else:
-            parser.addini(key, help_text, type="string")
+            _add_scalar(parser, key, help_text)
+
+
+def _add_scalar(parser: pytest.Parser, key: str, help_text: str) -> None:
+    """A native TOML ini (``[tool.pytest]``) gives numbers and booleans as such (``tipc_jobs = 2``,
+    ``tipc_no_report = true``): tipc takes them as the environment's words. A pytest that knows no
+    union of ini types reads TOML values as strings already."""
+    try:
+        parser.addini(key, help_text, type=str | int | float | bool, default="")
+    except (AssertionError, TypeError, ValueError):
+        parser.addini(key, help_text, type="string")
 
 
 def _declared(parser: pytest.Parser) -> dict[str, str]:
@@ -54,7 +65,14 @@ def pytest_load_initial_conftests(
         name, sep, rest = arg.partition("::")
         if name == "tipc" and not Path(name).exists():
             args[index] = f"{TIPC_DIR}{sep}{rest}"
-    yield
+    try:
+        yield
+    except KeyboardInterrupt:
+        if not any(arg.partition("=")[0] in ("--config", "--tipc-config") for arg in args):
+            raise  # not a tipc run: pytest's own way
+        # Before pytest's session catches it: Python would print a traceback of conftest imports.
+        print("\ntipc: interrupted while pytest was starting (Ctrl-C); nothing was run", file=sys.stderr)
+        raise SystemExit(pytest.ExitCode.INTERRUPTED) from None
     declared = _declared(parser)
     taken = add_kept_options(parser.getgroup(GROUP).addoption, declared)
     early_config.stash[TAKEN] = {flag: declared[flag] for flag in taken}

@@ -48,8 +48,8 @@ def _chain(item: Ordered) -> str:
 
 
 def reorderers(config: pytest.Config) -> list[str]:
-    """The plugins besides pytest's own and tipc that implement ``pytest_collection_modifyitems``:
-    whoever changed the order is among them."""
+    """The plugins besides pytest's own and tipc that implement ``pytest_collection_modifyitems``, and
+    pytest's own options that reorder (``--ff``, ``--nf``): whoever changed the order is among them."""
     impls = config.pluginmanager.hook.pytest_collection_modifyitems.get_hookimpls()
     names = []
     for impl in impls:
@@ -57,6 +57,10 @@ def reorderers(config: pytest.Config) -> list[str]:
         module = getattr(plugin, "__module__", None) if not isinstance(plugin, type(pytest)) else plugin.__name__
         if not str(module).startswith(("_pytest", "tipc.", "xdist")):
             names.append(impl.plugin_name)
+    # pytest's own cache provider reorders for these (its hook is left out above with pytest's own).
+    names += [
+        flag for flag, dest in (("--ff", "failedfirst"), ("--nf", "newfirst")) if getattr(config.option, dest, False)
+    ]
     return names
 
 
@@ -79,5 +83,6 @@ class ChainOrder:
             who = ", ".join(reorderers(self.config))
             reporter.ensure_newline()
             reporter.write_line(
-                f"tipc: another plugin reordered the items (one of: {who}); each chain's stages run in the plan's order"
+                f"tipc: another plugin reordered the items{f' (one of: {who})' if who else ''}; "
+                "each chain's stages run in the plan's order"
             )

@@ -18,10 +18,12 @@ import pytest
 
 from tipc.errors import TipcError
 from tipc.plan import StageKind
-from tipc.plugin.collect import StageItem, TipcDirectory, keyword_for
+from tipc.plugin.collect import DroppedItem, StageItem, TipcDirectory, keyword_for
 from tipc.plugin.distribution import check_distribution
+from tipc.plugin.doctor_item import DoctorItem
 from tipc.plugin.order import ChainOrder
 from tipc.plugin.pytest_cache import CacheGuard
+from tipc.plugin.refusals import refuse, warn_two_word_configs
 from tipc.plugin.timeouts import PytestTimeout
 from tipc.proc.executor import ProcessExecutor, sigterm_as_interrupt
 from tipc.results.outcome import DRY_RUN_EXIT
@@ -41,6 +43,7 @@ from tipc.session.settings import ConfigTarget, Settings, doctor_on, resolve_set
 
 TIPC_DIR = Path(__file__).resolve().parents[1]
 RUN_ID = "tipc_run_id"  # workerinput key: the controller's run id
+TIPC_ITEMS = (StageItem, DroppedItem, DoctorItem)
 
 
 def activate(config: pytest.Config) -> None:
@@ -54,13 +57,8 @@ def activate(config: pytest.Config) -> None:
         raise pytest.UsageError(respell(str(exc))) from None
     if settings is None:
         return
-    if config.pluginmanager.hasplugin("repeat") and (getattr(config.option, "count", None) or 1) > 1:
-        # Each item N times in a row is no chain run: export would run N times on one training.
-        raise pytest.UsageError(
-            f"tipc: --count {config.option.count} (pytest-repeat) runs each stage again right after "
-            "itself, not the chain again; to repeat a chain, run pytest tipc that many times (each "
-            "run is recorded, the report's trends compare them)"
-        )
+    refuse(config)
+    warn_two_word_configs(config)
     # A config that cannot be planned fails its own collector; the other configs must still run.
     config.option.continue_on_collection_errors = True
     worker = getattr(config, "workerinput", None)
@@ -102,7 +100,9 @@ class TipcPlugin:
         self.matrix: Path | None = None
         self._warned = 0  # warnings shown at the start are not repeated in the summary
         self.doctor = doctor_on(settings) and not settings.run.dry_run  # its item comes first
+        self._begun = False
         self._ended = False
+        self._nothing_ran = False  # every selected stage was skipped before it started
 
     def write(self, data: str | bytes, legacy_echo: bool = False) -> None:
         """Straight to the terminal, past pytest's capture (``--live``, dry-run commands)."""
@@ -169,13 +169,22 @@ class TipcPlugin:
             side_by_side = isinstance(workers, int) and workers > 1  # xdist's controller
             if self.worker is None and (side_by_side or self.settings.schedule.concurrent):
                 self.session.refuse_shared_folders(f"pytest-xdist ({workers} workers)" if side_by_side else "--jobs")
-            refused = self.session.begin(lambda line: self.write(respell(line) + "\n"))
-        except TipcError as exc:  # the results folder is another run's, or two configs would share one
+        except TipcError as exc:  # two configs would share one folder
             self._signals.close()
             raise pytest.UsageError(respell(str(exc))) from None
         # pytest skips sessionfinish when its own start fails after this (a closed stdout:
         # `pytest tipc | head -1`); its cleanups always run, and end the run there.
         self.config.add_cleanup(self._end_if_unfinished)
+
+    def _begin(self, session: pytest.Session) -> None:
+        """The run begins once pytest is about to run its items, not at pytest's start: a pytest that
+        stops before (``--strict-config``, a misspelt hook, a collection it cannot finish) leaves no
+        run behind, no results folder, history or report."""
+        self._begun = True
+        try:
+            refused = self.session.begin(lambda line: self.write(respell(line) + "\n"))
+        except TipcError as exc:  # the results folder is another run's, or the interpreter cannot run
+            raise pytest.UsageError(respell(str(exc))) from None
         for warning in self.session.warnings:
             self.write(respell(warning) + "\n")
         self._warned = len(self.session.warnings)
@@ -184,7 +193,7 @@ class TipcPlugin:
             self._end()
             pytest.exit("tipc doctor failed; nothing was run", returncode=pytest.ExitCode.TESTS_FAILED)
         if refused:
-            # Before collection, so nothing runs; sessionfinish is not called after an exit here.
+            # Before any item runs; nothing ran, so no report.
             self._end(report=False)
             pytest.exit(
                 respell("\n".join(failure_message(r) for r in refused)), returncode=pytest.ExitCode.TESTS_FAILED
@@ -199,6 +208,14 @@ class TipcPlugin:
             session.testsfailed and not session.config.option.continue_on_collection_errors
         ):
             return
+        # xdist's controller has no items (its workers collect them); a shard whose part has no chain
+        # ran its part all the same (tipc merge finds its run).
+        if (
+            any(isinstance(item, TIPC_ITEMS) for item in session.items)
+            or self.config.pluginmanager.has_plugin("dsession")
+            or self.session.empty_shard
+        ):
+            self._begin(session)
         stages = [(item.target, item.stage) for item in session.items if isinstance(item, StageItem)]
         if self.progress is not None:
             self.progress.total = len(stages)
@@ -213,17 +230,34 @@ class TipcPlugin:
             chain = report.nodeid.rpartition("::")[0]
             self.cache.with_chain([f"{chain}::{name}" for name in str(properties["requires"]).split("\n")])
 
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+        """A stage whose item pytest did not run (a skip mark, pytest-dependency, a failed fixture) is
+        recorded as not run: it is counted, and the stages after it know why they cannot run."""
+        report = yield
+        if isinstance(item, StageItem) and report.when == "setup" and not report.passed:
+            self.session.not_run(item.target, item.stage, *unrun(report))
+        return report
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         # tryfirst: before the cache provider writes what --lf will read next time.
         self._end()
         if self.session.empty_shard and session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
             session.exitstatus = pytest.ExitCode.OK  # more parts than chains: this one had nothing to run
-        if session.exitstatus == pytest.ExitCode.OK and (self.session.owner or self.settings.run.dry_run):
-            # The same table as tipc run's: --fail-on regression, a selected stage blocked with no failure
-            # upstream, a dry run (every item skipped, nothing ran: no green for CI) say so in pytest's status.
-            outcome = verdict(self.session, interrupted=False, stopped=False, config_errors=False)
-            session.exitstatus = outcome.exit_status
+        if not (self.session.owner or self.settings.run.dry_run) or session.exitstatus != pytest.ExitCode.OK:
+            return
+        statuses = [r.status for r in self.session.records()]
+        ran = any(status.ran for status in statuses)
+        if self.session.owner and self._begun and statuses and not ran and not self.settings.run.dry_run:
+            # Every selected stage was skipped before it started: pytest's own "no tests ran".
+            self._nothing_ran = True
+            session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
+            return
+        # The same table as tipc run's: --fail-on regression, a selected stage blocked with no failure
+        # upstream, a dry run (every item skipped, nothing ran: no green for CI) say so in pytest's status.
+        outcome = verdict(self.session, interrupted=False, stopped=False, config_errors=False)
+        session.exitstatus = outcome.exit_status
 
     def _end(self, report: bool = True) -> None:
         """End the run once: its folders, ``run.json``, the watchdog, then its reports."""
@@ -233,13 +267,15 @@ class TipcPlugin:
         self._signals.close()
         self.cache.settle()
         self.session.end()  # in a worker, only what ran in the background ends
-        if self.session.owner and report:
+        if self.session.owner and report and self._begun:
             self.reports = self.session.write_reports(Path.cwd())
             self.matrix = write_matrix(self.session, Path.cwd(), self.reports)
 
     def _end_if_unfinished(self) -> None:
         if not self._ended:
             self._end()
+            if not self._begun:
+                return
             print(
                 "tipc: pytest stopped before its session's end (a closed stdout?); the run was ended "
                 f"and its results kept: {', '.join(str(f.path) for f in self.session.folders())}",
@@ -259,6 +295,15 @@ class TipcPlugin:
                 yellow=True,
             )
             return
+        if not self._begun:
+            terminalreporter.write_line("tipc: no stage was run; nothing was written", yellow=True)
+            return
+        if self._nothing_ran:
+            terminalreporter.write_line(
+                "tipc: no stage ran: every selected stage was skipped before it started (a skip mark, "
+                f"another plugin); exit status {pytest.ExitCode.NO_TESTS_COLLECTED.value}",
+                yellow=True,
+            )
         if self.session.folders():  # none when not one config could be planned
             earlier = cause_history(self.session, Path.cwd())
             terminalreporter.write_line(run_paragraph(self.session.folders(), self.session.run_id, earlier))
@@ -271,3 +316,12 @@ class TipcPlugin:
         colour = "red" if self.session.fails_on_findings() else "yellow"
         for line in self.session.finding_lines():
             terminalreporter.write_line(respell(line), **{colour: True})
+
+
+def unrun(report: pytest.TestReport) -> tuple[Status, str]:
+    """How a stage whose item pytest did not run is recorded: skipped (with the skip's reason), or
+    blocked when its item's setup failed."""
+    if report.skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        return Status.SKIPPED, f"not run: pytest skipped its item: {reason.removeprefix('Skipped: ')}"
+    return Status.BLOCKED, "not run: pytest could not set up its item (see pytest's error for it)"

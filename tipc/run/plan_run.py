@@ -190,9 +190,10 @@ class PlanRun:
             if stage.id not in self.done:
                 self.block(stage, reason)
 
-    def block(self, stage: Stage, reason: str) -> StageRecord:
-        """Record ``stage`` as BLOCKED without running it (this node cannot give it what it needs)."""
-        return self._finish(stage, self._record(stage, Status.BLOCKED, reason), ran=False)
+    def block(self, stage: Stage, reason: str, status: Status = Status.BLOCKED) -> StageRecord:
+        """Record ``stage`` as BLOCKED without running it (this node cannot give it what it needs), or
+        as another status of a stage that did not run (SKIPPED: the front's test runner skipped it)."""
+        return self._finish(stage, self._record(stage, status, reason), ran=False)
 
     def end(self) -> None:
         """Carry over the earlier records of stages this run left out, and close the folder. A run

@@ -20,6 +20,7 @@ the first that gives it wins, setting by setting. ``layered`` resolves them once
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from collections.abc import Callable, Mapping
@@ -51,6 +52,8 @@ FILE_SETTINGS = (
 )
 ENV_NAMES = {"--python": "TIPC_STAGE_PYTHON"}
 COMMAND_LINE = "command line"
+ENVIRONMENT = "environment"
+PYTEST_INI = " (pytest ini)"  # after the ini file's path, as an origin
 TABLE = "[tool.tipc]"
 
 
@@ -150,7 +153,7 @@ def env_layer(environ: Mapping[str, str]) -> tuple[str, dict[str, Any]]:
         text = environ.get(setting.env)
         if text is not None and text.strip():
             values[setting.dest] = _convert(setting, text, setting.env)
-    return "environment", values
+    return ENVIRONMENT, values
 
 
 def ini_layer(getini: Callable[[str], Any], inifile: str) -> tuple[str, dict[str, Any]]:
@@ -160,7 +163,7 @@ def ini_layer(getini: Callable[[str], Any], inifile: str) -> tuple[str, dict[str
         value = getini(key)
         if value not in ("", [], None):
             values[setting.dest] = _convert(setting, value, f"{inifile} {key}")
-    return f"{inifile} (pytest ini)", values
+    return f"{inifile}{PYTEST_INI}", values
 
 
 Layer = tuple[str, dict[str, Any]]
@@ -189,6 +192,28 @@ def layered(get: Callable[[str], Any], layers: list[Layer]) -> tuple[Callable[[s
         return chosen[dest] if dest in chosen else get(dest)
 
     return lookup, sources
+
+
+def blamed(message: str, sources: Mapping[str, str]) -> str:
+    """A settings error about a flag the user never typed (its value came from the environment or a
+    file) names where the value was written: ``TIPC_JOBS (environment): --jobs 'x': expected …``,
+    ``/…/pytest.ini tipc_jobs: …``."""
+    flags = re.match(r"--[\w/-]+", message)
+    by_flag = {s.flag: s for s in SETTINGS}
+    where = [
+        _written_at(by_flag[flag], sources[flag])
+        for flag in (flags[0].split("/") if flags else ())
+        if flag in by_flag and sources.get(flag, COMMAND_LINE) != COMMAND_LINE
+    ]
+    return f"{', '.join(where)}: {message}" if where else message
+
+
+def _written_at(setting: Setting, origin: str) -> str:
+    if origin == ENVIRONMENT:
+        return f"{setting.env} ({ENVIRONMENT})"
+    if origin.endswith(PYTEST_INI):
+        return f"{origin.removesuffix(PYTEST_INI)} tipc_{setting.key}"
+    return f"{origin} {setting.key}"
 
 
 def source_notes(sources: Mapping[str, str]) -> tuple[str, ...]:

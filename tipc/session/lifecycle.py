@@ -31,7 +31,7 @@ from tipc.proc.executor import Executor
 from tipc.proc.watchdog import Watchdog, start_watchdog
 from tipc.results.folder import ResultsDir, new_run_id
 from tipc.results.outcome import Outcome, outcome_of
-from tipc.results.records import StageRecord
+from tipc.results.records import StageRecord, Status
 from tipc.run.plan_run import PlanRun
 from tipc.run.probe import cannot_run
 from tipc.schedule import folders, hostlock
@@ -232,6 +232,13 @@ class TipcSession:
         if self.blocked(target) and stage.id in run.done:
             return run.done[stage.id]
         return run.run_stage(stage) if self._runner is None else self._runner.run(run, stage)
+
+    def not_run(self, target: ConfigTarget, stage: Stage, status: Status, reason: str) -> None:
+        """The front left ``stage`` unrun (pytest skipped its item, or its setup failed): recorded, so
+        that it is counted, unless it has a record of this run already."""
+        run = self.plan_run(target)
+        if stage.id not in run.done:
+            run.block(stage, reason, status)
 
     def expected(self, target: ConfigTarget, stage: Stage) -> float | None:
         """Seconds the stage took when it last ran (the progress's estimate), None: never."""

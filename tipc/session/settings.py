@@ -40,7 +40,15 @@ from tipc.run.plan_run import RunSettings
 from tipc.run.probe import cannot_run
 from tipc.schedule.devices import available_gpus
 from tipc.schedule.policy import AUTO, Schedule, parse_jobs, parse_shard, parse_size
-from tipc.session.layers import Layer, env_layer, layered, paddle_flag_notes, pyproject_layer, source_notes
+from tipc.session.layers import (
+    Layer,
+    blamed,
+    env_layer,
+    layered,
+    paddle_flag_notes,
+    pyproject_layer,
+    source_notes,
+)
 from tipc.session.options import PLAN_OPTIONS, RUN_OPTIONS, SCHEDULE_OPTIONS
 from tipc.session.problems import ConfigProblem, ProblemKind, cluster_problem, error
 from tipc.session.selection import Selected, select_configs
@@ -328,6 +336,13 @@ def resolve_settings(get: Callable[[str], Any], cwd: Path | None = None, ini: La
         return None
     cwd = Path.cwd() if cwd is None else cwd
     get, sources = resolve_layers(get, cwd, ini)
+    try:
+        return _resolve(get, cwd, sources)
+    except SettingsError as exc:
+        raise SettingsError(blamed(str(exc), sources)) from None
+
+
+def _resolve(get: Callable[[str], Any], cwd: Path, sources: dict[str, str]) -> Settings:
     resolved = _resolve_targets(get, cwd, source_notes(sources))
     targets = tuple(t for t in resolved if isinstance(t, ConfigTarget))
     try:

@@ -247,17 +247,14 @@ class TipcPlugin:
             session.exitstatus = pytest.ExitCode.OK  # more parts than chains: this one had nothing to run
         if not (self.session.owner or self.settings.run.dry_run) or session.exitstatus != pytest.ExitCode.OK:
             return
+        # The same table as tipc run's: --fail-on regression, a selected stage blocked with no failure
+        # upstream, a dry run (every item skipped, nothing ran: no green for CI) say so in pytest's status.
+        session.exitstatus = verdict(self.session, interrupted=False, stopped=False, config_errors=False).exit_status
         statuses = [r.status for r in self.session.records()]
-        ran = any(status.ran for status in statuses)
-        if self.session.owner and self._begun and statuses and not ran and not self.settings.run.dry_run:
+        if session.exitstatus == pytest.ExitCode.OK and self._begun and statuses and not any(s.ran for s in statuses):
             # Every selected stage was skipped before it started: pytest's own "no tests ran".
             self._nothing_ran = True
             session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
-            return
-        # The same table as tipc run's: --fail-on regression, a selected stage blocked with no failure
-        # upstream, a dry run (every item skipped, nothing ran: no green for CI) say so in pytest's status.
-        outcome = verdict(self.session, interrupted=False, stopped=False, config_errors=False)
-        session.exitstatus = outcome.exit_status
 
     def _end(self, report: bool = True) -> None:
         """End the run once: its folders, ``run.json``, the watchdog, then its reports."""

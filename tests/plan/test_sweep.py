@@ -118,11 +118,18 @@ def test_cases_carry_the_config_literals():
 
 
 def test_unsupported_device_value_is_listed():
-    sweep = infer_sweep(make_config(infer_use_gpu="--use_gpu:xpu"), quant=False)
+    sweep = infer_sweep(make_config(infer_use_gpu="--use_gpu:tpu"), quant=False)
     assert sweep.cases == ()
     assert [(d.name, d.reason) for d in sweep.dropped] == [
-        ("infer[use_gpu_xpu]", "--use_gpu value 'xpu' (line 41): only True/False/gpu/cpu are supported")
+        ("infer[use_gpu_tpu]", "--use_gpu value 'tpu' (line 41): only True/False/gpu/cpu are supported")
     ]
+
+
+def test_an_npu_or_xpu_value_is_an_accelerators_cell():
+    """The word a device script puts where the main script says "gpu" (``--device npu``)."""
+    for word in ("npu", "xpu"):
+        sweep = infer_sweep(make_config(infer_use_gpu=f"--use_gpu:{word}|False"), quant=False)
+        assert [c.device for c in sweep.cases if c.use_gpu == word] and not sweep.dropped
 
 
 @pytest.mark.parametrize(

@@ -125,11 +125,15 @@ def test_unsupported_device_value_is_listed():
     ]
 
 
-def test_an_npu_or_xpu_value_is_an_accelerators_cell():
-    """The word a device script puts where the main script says "gpu" (``--device npu``)."""
+def test_an_npu_or_xpu_plan_takes_its_word_for_the_accelerator_and_gpu_no_more():
+    """The device script rewrites the main script's "gpu" to its word (``--device npu``)."""
     for word in ("npu", "xpu"):
-        sweep = infer_sweep(make_config(infer_use_gpu=f"--use_gpu:{word}|False"), quant=False)
-        assert [c.device for c in sweep.cases if c.use_gpu == word] and not sweep.dropped
+        sweep = infer_sweep(make_config(infer_use_gpu=f"--use_gpu:{word}|gpu|False"), quant=False, plan_device=word)
+        assert {c.use_gpu for c in sweep.cases} == {word, "False"}
+        assert [d.name for d in sweep.dropped] == ["infer[use_gpu_gpu]"]
+    assert [d.name for d in infer_sweep(make_config(infer_use_gpu="--use_gpu:npu"), quant=False).dropped] == [
+        "infer[use_gpu_npu]"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -332,7 +332,7 @@ def sweep_stages(
         reason = f"inference script ({cfg.inference.key}, line {cfg.inference.line}) is null"
         return [], (Skipped(stage_id(chain, "infer"), reason),)
     script = ctx.script(cfg.inference.value, cfg.inference)
-    sweep = infer_sweep(cfg, quant, gpu_available=not ctx.cpu_only, gpu_rule=gpu_rule)
+    sweep = infer_sweep(cfg, quant, gpu_available=not ctx.cpu_only, gpu_rule=gpu_rule, plan_device=ctx.options.device)
     stages = []
     for case in sweep.cases:
         log = infer_log(ctx.log_path, gpu_label, case, prefix)

@@ -16,8 +16,17 @@ from tipc.plan.model import InferCase
 from tipc.plan.naming import infer_stage_name
 
 CPU_VALUES = ("False", "cpu")
-# An accelerator's cells: "npu"/"xpu" where a device script rewrote the main script's "gpu" (tipc.suites.variants)
-GPU_VALUES = ("True", "gpu", "npu", "xpu")
+GPU_VALUES = ("True", "gpu")
+# Accelerators planned as a suite's test_train_inference_python_<device>.sh plans them (tipc.suites.variants): that
+# script rewrites the main script's "gpu" to its device's word, so "gpu" itself is then no device the sweep takes.
+VARIANT_DEVICES = ("npu", "xpu")
+
+
+def accelerator_values(device: str) -> tuple[str, str]:
+    """The infer device values the main script runs on an accelerator, for a plan of ``device``."""
+    return ("True", device) if device in VARIANT_DEVICES else GPU_VALUES
+
+
 NO_GPU = "no GPU on this node (device cpu)"
 # (use_tensorrt, precision, quant) -> why the GPU cell is dropped, or None: the scripts differ here.
 GpuRule = Callable[[str, str, bool], str | None]
@@ -35,14 +44,22 @@ class Sweep:
     dropped: tuple[Dropped, ...]
 
 
-def infer_sweep(config: SweepConfig, quant: bool, gpu_available: bool = True, gpu_rule: GpuRule | None = None) -> Sweep:
+def infer_sweep(
+    config: SweepConfig,
+    quant: bool,
+    gpu_available: bool = True,
+    gpu_rule: GpuRule | None = None,
+    plan_device: str = "gpu",
+) -> Sweep:
     """All cells in the bash's loop order: use_gpu, then mkldnn→threads→batch→precision (CPU)
-    or trt→precision→batch (GPU). GPU cells are dropped by ``gpu_rule``, by default the train script's."""
+    or trt→precision→batch (GPU). GPU cells are dropped by ``gpu_rule``, by default the train script's.
+    ``plan_device``: the plan's device, whose word the accelerator's cells take (``accelerator_values``)."""
     path = config.path
     cases: list[InferCase] = []
     dropped: list[Dropped] = []
+    accelerator = accelerator_values(plan_device)
     for use_gpu in distinct_values(config.infer_use_gpu, path, same=_device_or_self):
-        device = _device_or_self(use_gpu)
+        device = _device_or_self(use_gpu, accelerator)
         if device == "cpu":
             cells = _cpu_cells(config, use_gpu, quant)
         elif device == "gpu":
@@ -78,12 +95,13 @@ def sweep_size(config: SweepConfig) -> int:
     return sum(cells.get(_device_or_self(use_gpu), 1) for use_gpu in config.infer_use_gpu.values())
 
 
-def _device_or_self(use_gpu: str) -> str:
+def _device_or_self(use_gpu: str, accelerator: tuple[str, ...] = GPU_VALUES) -> str:
+    """"cpu", "gpu" (an accelerator's cells), else the value itself, marked so that no value reads as a device."""
     if use_gpu in CPU_VALUES:
         return "cpu"
-    if use_gpu in GPU_VALUES:
+    if use_gpu in accelerator:
         return "gpu"
-    return use_gpu
+    return f"value {use_gpu}"
 
 
 def _cpu_cells(config: SweepConfig, use_gpu: str, quant: bool) -> Iterator[tuple[InferCase, str | None]]:

@@ -13,10 +13,11 @@ from tipc.metrics.logfile import extract_file
 from tipc.plan.builder import build_plan
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Plan, PlanOptions, Stage
+from tipc.plan.sweep import VARIANT_DEVICES
 from tipc.suites import paddleclas, paddledetection, paddleseg, predictors, tags
 from tipc.suites.dialect import Dialect
 from tipc.suites.hookspecs import hookimpl
-from tipc.suites.variants import MKLDNN_OFF, VARIANT_DEVICES, Rewrite, Variant, yml_note
+from tipc.suites.variants import MKLDNN_OFF, Rewrite, Variant, yml_note
 
 if TYPE_CHECKING:
     from tipc.prepare.sizes import Sizes

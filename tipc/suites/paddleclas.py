@@ -26,12 +26,12 @@ from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
+from tipc.plan.sweep import VARIANT_DEVICES, accelerator_values
 from tipc.suites.bash import BashLines, Entries, ifs_fields, raw_param
 from tipc.suites.benchmark import SECTION, Bench, Layout, plan_runs
 from tipc.suites.layout import Role
 from tipc.suites.plans import (
     CPU_VALUES,
-    GPU_VALUES,
     GpuEntry,
     PlanDraft,
     SuiteConfig,
@@ -45,7 +45,7 @@ from tipc.suites.plans import (
     refuse,
     suite_config,
 )
-from tipc.suites.variants import VARIANT_DEVICES, Rewrite, Variant, yml_note
+from tipc.suites.variants import Rewrite, Variant, yml_note
 
 NAME = "PaddleClas"
 
@@ -329,7 +329,7 @@ def _sweep(
                     cfg.param(42, threads), cfg.path(46, model_dir), cfg.param(43, batch), *tail, cfg.param(50),
                 )  # fmt: skip
                 found.append((case, f"python_infer_cpu_gpus_{gpu}_{cell}.log", run))
-        elif use_gpu in GPU_VALUES:
+        elif use_gpu in accelerator_values(plan.options.device):
             for trt, precision, batch in product(trts, precisions, batches):
                 if precision == "True" and trt == "False":
                     continue

@@ -25,12 +25,12 @@ from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
+from tipc.plan.sweep import VARIANT_DEVICES, accelerator_values
 from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param, text
 from tipc.suites.benchmark import SECTION, TRAINER_REWRITE, Bench, Layout, Section, plan_runs
 from tipc.suites.layout import Role
 from tipc.suites.plans import (
     CPU_VALUES,
-    GPU_VALUES,
     GpuEntry,
     PlanDraft,
     SuiteConfig,
@@ -43,7 +43,7 @@ from tipc.suites.plans import (
     refuse,
     suite_config,
 )
-from tipc.suites.variants import VARIANT_DEVICES, Rewrite, Variant, yml_note
+from tipc.suites.variants import Rewrite, Variant, yml_note
 
 NAME = "PaddleDetection"
 
@@ -335,7 +335,7 @@ def _sweep(
                 cell = f"usemkldnn_{mkldnn}_threads_{threads}_mode_paddle_batchsize_{batch}"
                 log = f"python_infer_cpu_gpus_{gpu}_{cell}.log"
                 found.append((InferCase("cpu", use_gpu, batch, "paddle", mkldnn, threads), log, run))
-        elif use_gpu in GPU_VALUES:
+        elif use_gpu in accelerator_values(plan.options.device):
             for precision, batch in product(ifs_fields(cfg.value(45), "|"), batches):
                 int8 = precision == "trt_int8"
                 if precision != "paddle" and ((quant == "False" and int8) or (quant == "True" and not int8)):

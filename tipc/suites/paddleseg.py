@@ -27,12 +27,12 @@ from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
+from tipc.plan.sweep import VARIANT_DEVICES, accelerator_values
 from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, mode_param, param, raw_param
 from tipc.suites.benchmark import SECTION, TRAINER_REWRITE, Bench, Layout, plan_runs
 from tipc.suites.layout import Role
 from tipc.suites.plans import (
     CPU_VALUES,
-    GPU_VALUES,
     GpuEntry,
     PlanDraft,
     SuiteConfig,
@@ -45,7 +45,7 @@ from tipc.suites.plans import (
     suite_config,
 )
 from tipc.suites.sweep import gpu_dropped
-from tipc.suites.variants import MKLDNN_OFF, VARIANT_DEVICES, Rewrite, Variant
+from tipc.suites.variants import MKLDNN_OFF, Rewrite, Variant
 
 NAME = "PaddleSeg"
 
@@ -330,7 +330,7 @@ def _sweep(
                 )  # fmt: skip
                 case = InferCase("cpu", use_gpu, batch, precision, mkldnn, threads)
                 found.append((case, f"python_infer_cpu_gpu_{gpu}_{cell}.log", run))
-        elif use_gpu in GPU_VALUES:
+        elif use_gpu in accelerator_values(plan.options.device):
             for trt, precision, batch in product(trts, precisions, batches):
                 if gpu_dropped(trt, precision, quant):
                     continue

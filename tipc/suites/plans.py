@@ -17,13 +17,14 @@ from tipc.plan.golden import with_golden
 from tipc.plan.interpreter import PythonCheck, resolve_python
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.plan.naming import stage_id, within
+from tipc.plan.sweep import VARIANT_DEVICES
 from tipc.plan.topology import classify
 from tipc.suites.bash import BashLines, ifs_fields
 from tipc.suites.layout import Role, check_size
 
 CPU_ENTRY = "-1"
 CPU_VALUES = ("False", "cpu")  # the sweep's use_gpu values for the CPU branch
-GPU_VALUES = ("True", "gpu", "npu", "xpu")  # "npu"/"xpu": a device script's word for "gpu" (tipc.suites.variants)
+GPU_VALUES = ("True", "gpu", *VARIANT_DEVICES)  # any accelerator's word: whether a config wants one
 NO_GPU = "no GPU on this node (device cpu)"
 MULTI_NODE_CHARS = 15  # the bash: an entry longer than this is '<ips>;<gpus>'
 SINGLE_TRAIN_CHARS = 2  # the bash: a gpu part this short trains without a launch

@@ -16,8 +16,9 @@ from itertools import product
 from tipc.plan.env import whole_infer_env
 from tipc.plan.fragments import Fragment
 from tipc.plan.model import InferCase, PlanOptions, Topology
+from tipc.plan.sweep import accelerator_values
 from tipc.suites.bash import Entries, ifs_fields, raw_param
-from tipc.suites.plans import CPU_ENTRY, CPU_VALUES, GPU_VALUES
+from tipc.suites.plans import CPU_ENTRY, CPU_VALUES
 
 # (mkldnn or TensorRT, precision, quant flag) -> the suite's bash skips that cell
 Dropped = Callable[[str, str, str], bool]
@@ -59,8 +60,16 @@ def gpu_dropped(trt: str, precision: str, quant: str) -> bool:
     )
 
 
-def cells(cfg: Entries, quant: str, cpu_rule: Dropped = cpu_dropped, gpu_rule: Dropped = gpu_dropped) -> Iterator[Cell]:
-    """Every cell the sweep runs, in the bash's order; a use_gpu value that is neither CPU nor GPU runs none."""
+def cells(
+    cfg: Entries,
+    quant: str,
+    cpu_rule: Dropped = cpu_dropped,
+    gpu_rule: Dropped = gpu_dropped,
+    plan_device: str = "gpu",
+) -> Iterator[Cell]:
+    """Every cell the sweep runs, in the bash's order; a use_gpu value that is neither CPU nor the plan's
+    device's accelerator word (``accelerator_values``) runs none."""
+    accelerator = accelerator_values(plan_device)
     mkldnns, threads_list, batches, trts, precisions = (ifs_fields(cfg.value(i), "|") for i in range(41, 46))
     for use_gpu in ifs_fields(cfg.value(40), "|"):
         device = raw_param(cfg.key(40), use_gpu, cfg.lines, 40)
@@ -70,7 +79,7 @@ def cells(cfg: Entries, quant: str, cpu_rule: Dropped = cpu_dropped, gpu_rule: D
                     case = InferCase("cpu", use_gpu, batch, precision, mkldnn, threads)
                     name = f"usemkldnn_{mkldnn}_threads_{threads}_precision_{precision}_batchsize_{batch}"
                     yield Cell(case, device, name)
-        elif use_gpu in GPU_VALUES:
+        elif use_gpu in accelerator:
             for trt, precision, batch in product(trts, precisions, batches):
                 if not gpu_rule(trt, precision, quant):
                     case = InferCase("gpu", use_gpu, batch, precision, use_tensorrt=trt)

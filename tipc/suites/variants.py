@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tipc.errors import ConfigError
+from tipc.plan.sweep import VARIANT_DEVICES
 from tipc.suites.reread import reread
-
-VARIANT_DEVICES = ("npu", "xpu")
 
 
 @dataclass(frozen=True, slots=True)

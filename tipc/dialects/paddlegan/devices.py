@@ -3,7 +3,8 @@ launch option their edit of the main script renames (``--gpus`` → ``--npus``, 
 
 from __future__ import annotations
 
-from tipc.suites.variants import VARIANT_DEVICES, Rewrite, Variant
+from tipc.plan.sweep import VARIANT_DEVICES
+from tipc.suites.variants import Rewrite, Variant
 
 
 def _device(device: str) -> Variant:

@@ -225,7 +225,7 @@ def _sweep(plan: PlanDraft, cfg: Entries, target: Target) -> list[Stage]:
     log); a GPU cell the line's set options too (its benchmark word is never read)."""
     model = cfg.path(46, target.model_dir)
     found: list[tuple[InferCase, str, Command]] = []
-    for cell in cells(cfg, target.quant, _cpu_dropped):
+    for cell in cells(cfg, target.quant, _cpu_dropped, plan_device=plan.options.device):
         case = cell.case
         options: tuple[Fragment, ...] = (model,)
         if case.device == "gpu":

@@ -228,7 +228,7 @@ def _sweep(plan: PlanDraft, cfg: Entries, target: Target) -> list[Stage]:
         return []
     tail = (param(cfg.key(47), target.data, cfg.lines, 47), cfg.param(49))
     found: list[tuple[InferCase, str, Command]] = []
-    for cell in cells(cfg, target.quant):
+    for cell in cells(cfg, target.quant, plan_device=plan.options.device):
         case = cell.case
         options: tuple[Fragment, ...]
         if case.device == "cpu":

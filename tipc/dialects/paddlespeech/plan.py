@@ -161,7 +161,7 @@ def _sweep(plan: PlanDraft, cfg: Entries, target: Target) -> list[Stage]:
     spells its command and log."""
     model, images = cfg.param(46, target.model_dir), param(cfg.key(47), target.data, cfg.lines, 47)
     found: list[tuple[InferCase, str, Command]] = []
-    for cell in cells(cfg, target.quant, gpu_rule=_gpu_dropped):
+    for cell in cells(cfg, target.quant, gpu_rule=_gpu_dropped, plan_device=plan.options.device):
         case, device = cell.case, cell.device
         if case.device == "cpu":
             run = command(

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tipc.suites.variants import MKLDNN_OFF, VARIANT_DEVICES, Rewrite, Variant
+from tipc.plan.sweep import VARIANT_DEVICES
+from tipc.suites.variants import MKLDNN_OFF, Rewrite, Variant
 
 
 def _device(device: str) -> Variant:

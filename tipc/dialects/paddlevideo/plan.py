@@ -184,7 +184,7 @@ def _sweep(plan: PlanDraft, cfg: Entries, target: Target, gpu: str) -> list[Stag
     data = (param(cfg.key(47), target.data, cfg.lines, 47), cfg.param(49))
     params = param(cfg.key(50), inside(plan.config, folder, Role.INFER_PARAM1), cfg.lines, 50)
     found: list[tuple[InferCase, str, Command]] = []
-    for cell in cells(cfg, target.quant):
+    for cell in cells(cfg, target.quant, plan_device=plan.options.device):
         case, device = cell.case, cell.device
         if case.device == "cpu":
             run = command(

@@ -96,7 +96,7 @@ def sweep_size(config: SweepConfig) -> int:
 
 
 def _device_or_self(use_gpu: str, accelerator: tuple[str, ...] = GPU_VALUES) -> str:
-    """"cpu", "gpu" (an accelerator's cells), else the value itself, marked so that no value reads as a device."""
+    """The value as a device: cpu, gpu (an accelerator's cells), else the value marked, never read as a device."""
     if use_gpu in CPU_VALUES:
         return "cpu"
     if use_gpu in accelerator:

@@ -2,7 +2,8 @@
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+# The installed metadata carries the version (tipc/version.py): a new one reinstalls, as a new pyproject.toml does.
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml tipc/version.py | cksum | cut -d" " -f1)
 DEMO_CONFIG ?= tinyrec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt
 DEMO_MODE   ?= lite_train_lite_infer
 PYTEST_ARGS ?=
@@ -17,7 +18,7 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 
 .PHONY: install demo browser test test-fast lint typecheck docs bench nightly-local gpu-check clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml tipc/version.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[cpu,test,onnx]'

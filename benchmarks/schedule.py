@@ -1,4 +1,4 @@
-"""Using the hardware and scaling out (issue 13), measured side by side in one run:
+"""Using the hardware and scaling out, measured side by side in one run:
 
 * gpu:    a simulated 8-GPU node (``--gpus-available 0,…,7``), the fake target, 40 chains whose
           stages sleep (5 configs × 4 GPU entries × 2 autocasts): ``tipc run`` serial, then

@@ -2,4 +2,4 @@
 reads it as a dynamic field), so every run reads it for free where asking the installed metadata
 cost each start ~12 ms (``importlib.metadata`` and a search of ``sys.path``)."""
 
-VERSION = "0.1.0"
+VERSION = "0.2.0"

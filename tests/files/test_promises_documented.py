@@ -1,5 +1,5 @@
-"""The promises tables (README.md's, docs/promises.md) name tests that exist: a renamed or deleted
-test would leave a promise that nothing keeps."""
+"""The promises table (docs/promises.md) names tests that exist: a renamed or deleted test would leave a
+promise that nothing keeps."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# `tests/a/test_b.py`, `tests/a/test_b.py::test_c`, `…::test_d` (same file as the one before), and in
-# README's table, where the column's header says `tests/…`, `a/test_b.py`.
+# `tests/a/test_b.py`, `tests/a/test_b.py::test_c`, `…::test_d` (same file as the one before), and `a/test_b.py`
+# where a column's header says `tests/…`.
 REF = re.compile(r"`(?:tests/)?((?:[a-z_]+/)*test_[a-z_0-9]+\.py)?(?:(?:::|…::)(test_[a-z_0-9]+))?`")
 
 
@@ -31,7 +31,6 @@ def _table(path: str, heading: str) -> str:
 
 
 TABLES = {
-    "readme": ("README.md", "## Promises on hostile input"),
     "promises": ("docs/promises.md", "| Surface |"),
 }
 

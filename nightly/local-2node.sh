@@ -47,7 +47,7 @@ trap 'stop_nodes; exit 130' INT TERM
 
 for rank in 0 1; do
     host=127.0.0.$((rank + 2))
-    "${NODE_CMD[@]}" tipc --config "$TIPC_CONFIG" --mode "$TIPC_MODE" \
+    "${NODE_CMD[@]}" tipc --config="$TIPC_CONFIG" --mode "$TIPC_MODE" \
         --tipc-ips "$IPS" --tipc-host "$host" --tipc-start-port "$START_PORT" --tipc-device auto "$@" \
         >"$TIPC_RESULTS/node$rank.console.log" 2>&1 &
     pids+=("$!")

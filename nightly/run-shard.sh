@@ -39,7 +39,7 @@ while read -r config || [ -n "$config" ]; do
     case "$config" in '' | '#'*) continue ;; esac
     # The target's own config when it has one by that path, else as pytest tipc --config takes it.
     if [ -n "${TIPC_REPO:-}" ] && [ -f "$TIPC_REPO/$config" ]; then config=$TIPC_REPO/$config; fi
-    configs+=(--config "$config")
+    configs+=("--config=$config")  # one word: pytest must not take the path for its rootdir
 done <"$TIPC_CONFIGS"
 
 cd "$TIPC_HOME"

@@ -7,6 +7,7 @@ import pytest
 from tipc.cluster.node import NodeContext
 from tipc.doctor.checks import State
 from tipc.doctor.preflight import PREFLIGHT, run_preflight
+from tipc.version import VERSION
 
 NODE = """
 import sys
@@ -42,7 +43,7 @@ def test_two_nodes_pass(free_port):
     n1 = start_node("127.0.0.3", start)  # the peer first: it retries until node 0 listens
     n0 = start_node("127.0.0.2", start)
     (rc0, out0), (rc1, out1) = finish(n0), finish(n1)
-    met = f"PASS peers: all 2 nodes met at 127.0.0.2:{start - 1} with tipc 0.1.0, paddle 3.3.1"
+    met = f"PASS peers: all 2 nodes met at 127.0.0.2:{start - 1} with tipc {VERSION}, paddle 3.3.1"
     assert (rc0, rc1) == (0, 0), out0 + out1
     assert met in out0 and met in out1
     assert f"PASS ports: {start}-{start} and rendezvous {start - 1} free on 127.0.0.2 (--start-port)" in out0

@@ -139,7 +139,8 @@ def test_tipc_run_with_stdout_closed_from_the_start_runs_everything(fake_repo, t
 @pytest.mark.parametrize("until", ["", "PASSED"], ids=["during-its-start", "after-the-first-stage"])
 def test_pytest_tipc_into_head_ends_the_run_and_loses_no_record(fake_repo, tmp_path, until):
     """``pytest tipc -v | head -N``: pytest stops at its next write (its own start, or an item's
-    line); what ran is recorded with its legacy lines, the run is ended and nothing is left running."""
+    line); what ran is recorded with its legacy lines, the run is ended and nothing is left running. A pytest
+    stopped during its own start never began the run: it writes nothing at all."""
     import tipc
 
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
@@ -155,6 +156,9 @@ def test_pytest_tipc_into_head_ends_the_run_and_loses_no_record(fake_repo, tmp_p
     harness.stderr.close()
     assert harness.wait(120) == 1, err  # pytest's status for a closed stdout
     out = _out(fake_repo)
+    if not until and not (out / "run.json").exists():  # it stopped before its items: no run, no files
+        assert not (out / "results.jsonl").exists() and not (tmp_path / "reports").exists()
+        return
     info = json.loads((out / "run.json").read_text())
     assert info["ended"], err
     records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]

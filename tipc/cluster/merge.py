@@ -15,6 +15,7 @@ run a chain twice or never.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -133,11 +134,20 @@ def merge_dirs(paths: Sequence[str | Path], out: str | Path | None = None) -> Pa
     return merge(paths, out).path
 
 
+class Seen(dict[int, int]):
+    """Each stage's record read so far: a digest of its key -> its part's index << 32 | its line; ``parts``: the
+    parts read, by index."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[Path] = []
+
+
 def _lines(nodes: Sequence[Part], target: Path, count: list[int]) -> Iterator[str]:
     """Every part's records as lines of ``target``'s results, part by part, each part's by start time:
     one part is read at a time, so a merge holds a shard's records, never the night's. ``count``
     hears how many records each part gave."""
-    seen: dict[tuple[str, str, int], tuple[Path, int]] = {}
+    seen = Seen()
     for d, info in nodes:
         _, records = load_results_dir(d)
         _check_records(d, info, records, seen)
@@ -166,19 +176,19 @@ def _check_same_run(nodes: Sequence[Part]) -> None:
         ranks[info.node_rank, info.shard] = d
 
 
-def _check_records(
-    d: Path, info: RunInfo, records: Sequence[StageRecord], seen: dict[tuple[str, str, int], tuple[Path, int]]
-) -> None:
-    """A part's records against its ``run.json``; ``seen``: where each stage's record was read so far (a key a
-    record, not the record: a stage in two parts is named without holding the night)."""
+def _check_records(d: Path, info: RunInfo, records: Sequence[StageRecord], seen: Seen) -> None:
+    """A part's records against its ``run.json``; ``seen``: each stage read so far, as a digest of its key beside
+    the part and line it was read at (two ints a record, not the record: a stage in two parts is named without
+    holding the night)."""
     for number, record in enumerate(records, 1):
-        earlier = seen.setdefault(record.key, (d, number))
-        if earlier[0] != d:
+        digest = int.from_bytes(hashlib.blake2b(repr(record.key).encode(), digest_size=8).digest(), "big")
+        part, line = divmod(seen.setdefault(digest, len(seen.parts) << 32 | number), 1 << 32)
+        if part != len(seen.parts):
             raise ResultsError(
                 str(d / RECORDS),
                 number,
                 f"record {record.id!r} of node {record.node_rank} is also in "
-                f"{earlier[0] / RECORDS}:{earlier[1]}; each stage is recorded by one part (a record copied "
+                f"{seen.parts[part] / RECORDS}:{line}; each stage is recorded by one part (a record copied "
                 "from another part?)",
             )
         if (record.model, record.mode) != (info.model, info.mode) or record.node_rank != info.node_rank:
@@ -189,6 +199,7 @@ def _check_records(
                 f"{record.node_rank}, but {RUN_INFO} says {info.model}/{info.mode} "
                 f"node {info.node_rank}",
             )
+    seen.parts.append(d)
 
 
 def _part(info: RunInfo) -> str:

@@ -12,6 +12,7 @@ from tipc.version import VERSION  # noqa: E402  (the checkout's tipc, whatever i
 
 project = "tipc"
 author = "the tipc developers"
+copyright = author
 release = version = VERSION
 extensions = ["myst_parser", "sphinx.ext.autodoc", "tipc_reference"]
 myst_enable_extensions = ["colon_fence", "deflist"]
@@ -22,3 +23,5 @@ html_theme = "furo"
 html_title = f"tipc {VERSION}"
 autodoc_member_order = "bysource"
 nitpicky = False
+# The changelog page includes CHANGELOG.md as written, whose entries jump from a release to its "Added"/"Fixed".
+suppress_warnings = ["myst.header"]

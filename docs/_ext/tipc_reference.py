@@ -2,8 +2,9 @@
 
 ``{tipc-help} plan`` prints what ``tipc plan --help`` prints (argparse's own text, from the one
 declaration of the options), ``{tipc-pytest-help}`` the tipc group of ``pytest --help`` and its ini
-keys, and ``{tipc-fields} tipc.results.records.StageRecord`` a table of a record's fields with their
-types and the comments written beside them.
+keys, ``{tipc-fields} tipc.results.records.StageRecord`` a table of a record's fields with their
+types and the comments written beside them, and ``{tipc-exit-statuses}`` the one table from a run's
+outcome to its exit status.
 """
 
 from __future__ import annotations
@@ -109,6 +110,28 @@ class TipcFields(Directive):
         return [_table(("field", "type", "default", "what it holds"), rows)]
 
 
+class TipcExitStatuses(Directive):
+    """Every outcome of a run or a night, its exit status and the comment written beside the outcome."""
+
+    def run(self) -> list[nodes.Node]:
+        from tipc.results.outcome import EXIT_STATUS, Outcome
+
+        comments = _member_comments(Outcome)
+        rows = [(o.value, str(status), comments.get(o.name, "")) for o, status in EXIT_STATUS.items()]
+        return [_table(("outcome", "exit status", "when"), rows)]
+
+
+def _member_comments(cls: type) -> dict[str, str]:
+    """``NAME = value  # comment`` → {NAME: comment}, read from the class's source."""
+    lines = textwrap.dedent(inspect.getsource(cls)).splitlines()
+    found = {}
+    for line in lines:
+        name, eq, rest = line.strip().partition(" = ")
+        if eq and name.isidentifier() and "#" in rest:
+            found[name] = rest.split("#", 1)[1].strip()
+    return found
+
+
 def _type_name(hint: object) -> str:
     text = hint if isinstance(hint, str) else getattr(hint, "__name__", None) or repr(hint)
     return str(text).replace("typing.", "")
@@ -153,4 +176,5 @@ def setup(app: object) -> dict[str, object]:
     add("tipc-help", TipcHelp)
     add("tipc-pytest-help", TipcPytestHelp)
     add("tipc-fields", TipcFields)
+    add("tipc-exit-statuses", TipcExitStatuses)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -64,8 +64,8 @@ def parse_tipc_command(words: list[str], name: str) -> argparse.Namespace:
 
 
 def expand(word: str, env: dict[str, str]) -> str:
-    """``$NAME`` → its value in ``env`` (a CI job's ``env:``); other words unchanged."""
-    return env.get(word[1:], word) if word.startswith("$") else word
+    """Each ``$NAME`` in ``word`` (``--config=$TIPC_CONFIG`` too) → its value in ``env`` (a CI job's ``env:``)."""
+    return re.sub(r"\$(\w+)", lambda m: env.get(m[1], m[0]), word)
 
 
 def tipc_commands(commands: list[list[str]], name: str) -> list[argparse.Namespace]:

@@ -35,7 +35,6 @@ from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
-    checked_entries,
     command,
     draft,
     env_of,
@@ -44,6 +43,7 @@ from tipc.suites.plans import (
     inside,
     refuse,
     suite_config,
+    train_cells,
 )
 from tipc.suites.variants import Rewrite, Variant, yml_note
 
@@ -150,10 +150,8 @@ def _train_chains(plan: PlanDraft) -> None:
             "device cpu: every gpu entry trains as one CPU process (-o Global.device=cpu, on the export too), "
             "GPU inference cases are skipped"
         )
-    for entry in checked_entries(plan.config, cpu_only):
-        for autocast in ifs_fields(cfg.value(5), "|"):
-            for trainer in ifs_fields(cfg.value(14), "|"):
-                _train_chain(plan, cfg, entry, autocast, trainer, model)
+    for cell in train_cells(plan, cfg):
+        _train_chain(plan, cfg, cell.entry, cell.autocast, cell.trainer, model)
 
 
 def _trainer(cfg: Entries, trainer: str) -> tuple[Fragment, str] | None:

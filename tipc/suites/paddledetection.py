@@ -34,7 +34,6 @@ from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
-    checked_entries,
     command,
     draft,
     env_of,
@@ -42,6 +41,7 @@ from tipc.suites.plans import (
     inside,
     refuse,
     suite_config,
+    train_cells,
 )
 from tipc.suites.variants import Rewrite, Variant, yml_note
 
@@ -143,10 +143,8 @@ def _train_chains(plan: PlanDraft) -> None:
             "so the trainings get no pretrain_weights= (as in the bash) and PaddleDetection loads the yml's own "
             "pretrain_weights, a download when that is a URL: tipc does not read the yml when it plans"
         )
-    for entry in checked_entries(plan.config, plan.options.device == "cpu"):
-        for autocast in ifs_fields(cfg.value(5), "|"):
-            for trainer in ifs_fields(cfg.value(14), "|"):
-                _train_chain(plan, cfg, entry, autocast, trainer)
+    for cell in train_cells(plan, cfg):
+        _train_chain(plan, cfg, cell.entry, cell.autocast, cell.trainer)
 
 
 def _trainer(plan: PlanDraft, cfg: Entries, trainer: str) -> tuple[Fragment, str, bool, Fragment] | None:

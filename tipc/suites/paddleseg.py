@@ -36,13 +36,13 @@ from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
-    checked_entries,
     command,
     draft,
     env_of,
     infer_stages,
     inside,
     suite_config,
+    train_cells,
 )
 from tipc.suites.sweep import gpu_dropped
 from tipc.suites.variants import MKLDNN_OFF, Rewrite, Variant
@@ -125,17 +125,10 @@ class _Trains:
             self.extra = _extra_args(cfg.lines)
 
     def build(self) -> None:
-        cfg, options = self.cfg, self.plan.options
-        use_gpu_values = ifs_fields(cfg.value(4), "|")
-        for index, entry in enumerate(checked_entries(self.plan.config, options.device == "cpu")):
-            use_gpu = (
-                "cpu"
-                if entry.cpu and options.device == "cpu"
-                else (use_gpu_values[index] if index < len(use_gpu_values) else "")
-            )
-            for autocast in ifs_fields(cfg.value(5), "|"):
-                for trainer in ifs_fields(cfg.value(14), "|"):
-                    self.chain(entry, use_gpu, autocast, trainer)
+        cpu_only = self.plan.options.device == "cpu"
+        for cell in train_cells(self.plan, self.cfg):
+            use_gpu = "cpu" if cell.entry.cpu and cpu_only else cell.use_gpu
+            self.chain(cell.entry, use_gpu, cell.autocast, cell.trainer)
 
     def trainer(self, trainer: str) -> tuple[Fragment, str, bool]:
         cfg = self.cfg

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from tipc.config.bounds import MAX_STAGES, excerpt, read_bounded
@@ -19,7 +19,7 @@ from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage,
 from tipc.plan.naming import stage_id, within
 from tipc.plan.sweep import VARIANT_DEVICES
 from tipc.plan.topology import classify
-from tipc.suites.bash import BashLines, ifs_fields
+from tipc.suites.bash import BashLines, Entries, ifs_fields
 from tipc.suites.layout import Role, check_size
 
 CPU_ENTRY = "-1"
@@ -126,6 +126,27 @@ def checked_entries(config: SuiteConfig, cpu_only: bool) -> list[GpuEntry]:
                 f"(at most {MULTI_NODE_CHARS} characters), or '<ip>,<ip>;<ids>'",
             )
     return [gpu_entry(text, cpu_only) for text in texts]
+
+
+@dataclass(frozen=True, slots=True)
+class TrainCell:
+    """One chain the bash trains: a ``gpu_list`` entry, the train use_gpu line's value at the entry's place ("" past
+    the line's end: the bash pairs the two lists by index), an autocast value and a trainer."""
+
+    entry: GpuEntry
+    use_gpu: str
+    autocast: str
+    trainer: str
+
+
+def train_cells(plan: PlanDraft, cfg: Entries) -> Iterator[TrainCell]:
+    """Every chain the bash trains, in its loop order: each checked entry, each autocast, each trainer."""
+    use_gpu_values = ifs_fields(cfg.value(Role.USE_GPU), "|")
+    for index, entry in enumerate(checked_entries(plan.config, plan.options.device == "cpu")):
+        use_gpu = use_gpu_values[index] if index < len(use_gpu_values) else ""
+        for autocast in ifs_fields(cfg.value(Role.AUTOCAST), "|"):
+            for trainer in ifs_fields(cfg.value(Role.TRAINER), "|"):
+                yield TrainCell(entry, use_gpu, autocast, trainer)
 
 
 def _entry_problem(text: str) -> str:

@@ -26,19 +26,19 @@ from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
 from tipc.plan.naming import output_dir
-from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, param, text
+from tipc.suites.bash import BashLines, Entries, dirname, param, text
 from tipc.suites.layout import Role
 from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
-    checked_entries,
     command,
     draft,
     env_of,
     infer_stages,
     inside,
     suite_config,
+    train_cells,
 )
 from tipc.suites.sweep import Target, cells, infer_models, whole_infer_device
 
@@ -92,10 +92,8 @@ def _train_chains(plan: PlanDraft, cfg: Entries) -> None:
             "device cpu: PaddleGAN's trainer and export take no device word; every gpu entry trains as one process, "
             "each stage with CUDA_VISIBLE_DEVICES empty so that Paddle sees no GPU"
         )
-    for entry in checked_entries(plan.config, plan.options.device == "cpu"):
-        for autocast in ifs_fields(cfg.value(5), "|"):
-            for trainer in ifs_fields(cfg.value(14), "|"):
-                _train_chain(plan, cfg, entry, autocast, trainer)
+    for cell in train_cells(plan, cfg):
+        _train_chain(plan, cfg, cell.entry, cell.autocast, cell.trainer)
 
 
 def _launch_option(device: str) -> str:

@@ -25,19 +25,19 @@ from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
 from tipc.plan.naming import output_dir
-from tipc.suites.bash import BashLines, Entries, dirname, ifs_fields, mode_param, param, raw_param
+from tipc.suites.bash import BashLines, Entries, dirname, mode_param, param, raw_param
 from tipc.suites.layout import Role
 from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
-    checked_entries,
     command,
     draft,
     env_of,
     infer_stages,
     inside,
     suite_config,
+    train_cells,
 )
 from tipc.suites.sweep import Target, cells, infer_models, whole_infer_device
 
@@ -91,17 +91,12 @@ class _Trains:
         self.norm_weights: Fragment = DROPPED  # unset in the bash until a norm trainer ran
 
     def build(self) -> None:
-        cfg, options = self.cfg, self.plan.options
-        use_gpu_values = ifs_fields(cfg.value(4), "|")
-        if options.device == "cpu":
+        cfg, cpu_only = self.cfg, self.plan.options.device == "cpu"
+        if cpu_only:
             self.plan.notes.append(f"device cpu: every gpu entry trains as one CPU process ({cfg.key(4)}=False)")
-        for index, entry in enumerate(checked_entries(self.plan.config, options.device == "cpu")):
-            use_gpu = use_gpu_values[index] if index < len(use_gpu_values) else ""
-            if entry.cpu and options.device == "cpu":
-                use_gpu = CPU_ONLY_VALUE
-            for autocast in ifs_fields(cfg.value(5), "|"):
-                for trainer in ifs_fields(cfg.value(14), "|"):
-                    self.chain(entry, use_gpu, autocast, trainer)
+        for cell in train_cells(self.plan, cfg):
+            use_gpu = CPU_ONLY_VALUE if cell.entry.cpu and cpu_only else cell.use_gpu
+            self.chain(cell.entry, use_gpu, cell.autocast, cell.trainer)
 
     def trainer(self, trainer: str) -> tuple[Fragment, str, bool]:
         """(train script, export script, quantized) in the bash's order of tests."""

@@ -20,19 +20,19 @@ from tipc.plan.fragments import DROPPED, Command, literal
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
 from tipc.plan.naming import output_dir
-from tipc.suites.bash import BashLines, Entries, ifs_fields, param
+from tipc.suites.bash import BashLines, Entries, param
 from tipc.suites.layout import Role
 from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
-    checked_entries,
     command,
     draft,
     env_of,
     infer_stages,
     inside,
     suite_config,
+    train_cells,
 )
 from tipc.suites.sweep import Target, cells, infer_models, whole_infer_device
 
@@ -64,12 +64,8 @@ def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck) -> Plan
     plan = draft(config, options, output_dir(options.output_root, config.model_name.value, mode), check)
     cfg = Entries(config.lines, mode)
     if mode in TRAIN_MODES:
-        use_gpu_values = ifs_fields(cfg.value(4), "|")
-        for index, entry in enumerate(checked_entries(config, options.device == "cpu")):
-            use_gpu = use_gpu_values[index] if index < len(use_gpu_values) else ""
-            for autocast in ifs_fields(cfg.value(5), "|"):
-                for trainer in ifs_fields(cfg.value(14), "|"):
-                    _train_chain(plan, cfg, entry, use_gpu, autocast, trainer)
+        for cell in train_cells(plan, cfg):
+            _train_chain(plan, cfg, cell.entry, cell.use_gpu, cell.autocast, cell.trainer)
     else:
         _infer_chains(plan, cfg)
     return plan.plan()

@@ -20,19 +20,19 @@ from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
 from tipc.plan.naming import output_dir
-from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param
+from tipc.suites.bash import BashLines, Entries, param, raw_param
 from tipc.suites.layout import Role
 from tipc.suites.plans import (
     GpuEntry,
     PlanDraft,
     SuiteConfig,
-    checked_entries,
     command,
     draft,
     env_of,
     infer_stages,
     inside,
     suite_config,
+    train_cells,
 )
 from tipc.suites.sweep import Target, cells, infer_models, whole_infer_device
 
@@ -68,12 +68,8 @@ def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck) -> Plan
 
 
 def _train_chains(plan: PlanDraft, cfg: Entries) -> None:
-    use_gpu_values = ifs_fields(cfg.value(4), "|")
-    for index, entry in enumerate(checked_entries(plan.config, plan.options.device == "cpu")):
-        use_gpu = use_gpu_values[index] if index < len(use_gpu_values) else ""
-        for autocast in ifs_fields(cfg.value(5), "|"):
-            for trainer in ifs_fields(cfg.value(14), "|"):
-                _train_chain(plan, cfg, entry, use_gpu, autocast, trainer)
+    for cell in train_cells(plan, cfg):
+        _train_chain(plan, cfg, cell.entry, cell.use_gpu, cell.autocast, cell.trainer)
 
 
 def _trainer(cfg: Entries, trainer: str) -> tuple[str, str, bool]:

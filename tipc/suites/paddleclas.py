@@ -26,12 +26,11 @@ from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
-from tipc.plan.sweep import VARIANT_DEVICES, accelerator_values
+from tipc.plan.sweep import CPU_VALUES, VARIANT_DEVICES, accelerator_values
 from tipc.suites.bash import BashLines, Entries, ifs_fields, raw_param
 from tipc.suites.benchmark import SECTION, Bench, Layout, plan_runs
 from tipc.suites.layout import Role
 from tipc.suites.plans import (
-    CPU_VALUES,
     GpuEntry,
     PlanDraft,
     SuiteConfig,

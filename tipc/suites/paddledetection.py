@@ -25,12 +25,11 @@ from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
-from tipc.plan.sweep import VARIANT_DEVICES, accelerator_values
+from tipc.plan.sweep import CPU_VALUES, VARIANT_DEVICES, accelerator_values
 from tipc.suites.bash import BashLines, Entries, ifs_fields, param, raw_param, text
 from tipc.suites.benchmark import SECTION, TRAINER_REWRITE, Bench, Layout, Section, plan_runs
 from tipc.suites.layout import Role
 from tipc.suites.plans import (
-    CPU_VALUES,
     GpuEntry,
     PlanDraft,
     SuiteConfig,

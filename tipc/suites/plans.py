@@ -23,8 +23,9 @@ from tipc.suites.bash import BashLines, Entries, ifs_fields
 from tipc.suites.layout import Role, check_size
 
 CPU_ENTRY = "-1"
-CPU_VALUES = ("False", "cpu")  # the sweep's use_gpu values for the CPU branch
-GPU_VALUES = ("True", "gpu", *VARIANT_DEVICES)  # any accelerator's word: whether a config wants one
+# Whether a config wants an accelerator, whatever the plan's device: any accelerator's word (the sweep takes only
+# its plan's, tipc.plan.sweep.accelerator_values).
+ACCELERATOR_WORDS = ("true", "gpu", *VARIANT_DEVICES)
 NO_GPU = "no GPU on this node (device cpu)"
 MULTI_NODE_CHARS = 15  # the bash: an entry longer than this is '<ips>;<gpus>'
 SINGLE_TRAIN_CHARS = 2  # the bash: a gpu part this short trains without a launch
@@ -55,9 +56,7 @@ class SuiteConfig:
     def wants_gpu(self) -> bool:
         """A gpu entry other than -1, or a GPU inference value: the bash would use a GPU."""
         infer = ifs_fields(self.value(Role.INFER_USE_GPU), "|")
-        return any(e != CPU_ENTRY for e in self.gpu_entries) or any(
-            v in GPU_VALUES or v.lower() == "true" for v in infer
-        )
+        return any(e != CPU_ENTRY for e in self.gpu_entries) or any(v.lower() in ACCELERATOR_WORDS for v in infer)
 
     @property
     def processes(self) -> int:

@@ -16,9 +16,9 @@ from itertools import product
 from tipc.plan.env import whole_infer_env
 from tipc.plan.fragments import Fragment
 from tipc.plan.model import InferCase, PlanOptions, Topology
-from tipc.plan.sweep import accelerator_values
+from tipc.plan.sweep import CPU_VALUES, accelerator_values
 from tipc.suites.bash import Entries, ifs_fields, raw_param
-from tipc.suites.plans import CPU_ENTRY, CPU_VALUES
+from tipc.suites.plans import CPU_ENTRY
 
 # (mkldnn or TensorRT, precision, quant flag) -> the suite's bash skips that cell
 Dropped = Callable[[str, str, str], bool]

@@ -129,14 +129,14 @@ def bisect(
                 problem = (
                     f"{which} {sha[:12]}: {stage} is {end.status}, not {'failed' if wanted == step.BAD else 'passed'}"
                 )
-                return Bisection(stage, good_sha, bad_sha, None, step.read(steps_file), tuple(commands), problem)
+                return Bisection(stage, good_sha, bad_sha, None, step.recorded(steps_file), tuple(commands), problem)
         git(clone, "bisect", "start", bad_sha, good_sha)
         search = ("git", "bisect", "run", *tried)
         commands += [("git", "bisect", "start", bad_sha, good_sha), search]
         with (folder / "bisect.log").open("wb") as log:
             run_child(search, cwd=str(clone), env=os.environ, stdout=log, stderr=log, limits=Limits(0, None))
         first = git(clone, "rev-parse", "--verify", "--quiet", "refs/bisect/bad")
-        steps = step.read(steps_file)
+        steps = step.recorded(steps_file)
         skipped = {s.commit for s in steps if s.outcome == step.SKIP}
         if first in skipped or not first:
             problem = "git could not tell: the commits around the change could not be tested (see the steps)"

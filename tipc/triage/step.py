@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from tipc.files import read
 from tipc.proc.child import Limits, ask, run_child
 from tipc.results.records import Status
 
@@ -44,13 +45,14 @@ def run(config: Path, mode: str, stage: str, steps: Path, clone: Path, run_args:
     argv = command(config, mode, stage, steps, run_args)
     run_child(argv, cwd=str(clone), env=os.environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
               limits=Limits(0, None))  # fmt: skip
-    return read(steps)[-1]
+    return recorded(steps)[-1]
 
 
-def read(steps: Path) -> tuple[Step, ...]:
+def recorded(steps: Path) -> tuple[Step, ...]:
+    """The steps recorded so far, through the read door (the folder is the user's ``--work-dir``)."""
     if not steps.is_file():
         return ()
-    return tuple(Step(**json.loads(line)) for line in steps.read_text(encoding="utf-8").splitlines() if line)
+    return tuple(Step(**read.json_of(line)) for line in read.lines(steps) if line.strip())
 
 
 def judge(status: str | None) -> str:

@@ -62,7 +62,7 @@ class CellState:
     def text(self) -> str:
         if self.state is State.STILL_FAILING:
             return f"still failing: {self.nights} nights, since {self.since}"
-        return self.state.value.replace("_", " ")
+        return str(self.state.value).replace("_", " ")
 
 
 def state_of(tonight: Outcome, commit: str, earlier: Sequence[Night], retried_to_pass: bool = False) -> CellState:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.suite_bash import suites_root
 from tipc.config import load_any_config
 from tipc.config.modes import Mode
 from tipc.plan import PlanOptions, build_plan
@@ -29,7 +30,8 @@ from tipc.plan.model import Plan, Stage
 from tipc.run.legacy import stage_line
 
 REPO = Path(__file__).resolve().parents[2]
-SUITES = Path(os.environ.get("TIPC_SUITES", REPO.parent / "shared" / "suites"))
+# Found as every parity test finds them (``TIPC_SUITES``, else ``shared/suites`` beside the checkout or above it).
+SUITES = suites_root(REPO) or REPO.parent / "shared" / "suites"
 CONFIGS = sorted(SUITES.glob("*/test_tipc/configs/**/*paddle2onnx_python*.txt")) if SUITES.is_dir() else []
 DEV_FLAG = re.compile(r" --enable_dev_version=\S+")
 ADDED = ("infer_paddle[", "agree[")  # tipc's stages: the bash has none

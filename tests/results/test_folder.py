@@ -39,6 +39,7 @@ def test_run_ids_sort_by_start_and_never_collide():
     ids = [new_run_id(1_764_500_000.0) for _ in range(200)]
     assert len(set(ids)) == 200 and all(i.startswith("20251130T") for i in ids)
     assert new_run_id(1_764_500_000.0) < new_run_id(1_764_500_001.0)
+    assert new_run_id(1_764_500_000.009) < new_run_id(1_764_500_000.01) < new_run_id(1_764_500_000.999)
 
 
 def test_a_new_run_moves_the_previous_one_aside(tmp_path):

@@ -81,9 +81,9 @@ class FolderBusy(UsageError):
 def new_run_id(now: float | None = None) -> str:
     """Sortable by start time to the millisecond, unique without coordination: ``20261201T013000Z-1275f3a9c1e``
     (the milliseconds, then 32 random bits): two runs in one second still compare in the order they began."""
-    now = time.time() if now is None else now
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now))
-    return f"{stamp}-{int(now % 1 * 1000):03d}{secrets.token_hex(4)}"
+    millis = round((time.time() if now is None else now) * 1000)  # one rounding: the second and its milliseconds agree
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(millis // 1000))
+    return f"{stamp}-{millis % 1000:03d}{secrets.token_hex(4)}"
 
 
 def stage_digest(stage: Stage) -> str:

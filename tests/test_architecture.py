@@ -143,6 +143,28 @@ def test_the_public_api_is_tipc_itself_and_costs_nothing_until_asked():
     assert (ROOT / "tipc" / "py.typed").is_file()
 
 
+# Suites whose dialect is written as a plugin package of its own would be: from what tipc publishes only.
+PUBLIC_API_DIALECTS = ("paddlevideo", "paddlerec", "paddlegan", "paddlespeech")
+
+
+@pytest.mark.parametrize("dialect", PUBLIC_API_DIALECTS)
+def test_a_dialect_package_needs_only_the_public_api(dialect):
+    """``tipc`` and ``tipc.layout`` (the common bash layout's readers and builders) are all it imports from tipc,
+    and every name it takes from them is published there."""
+    import tipc
+    import tipc.layout
+
+    package = ROOT / "tipc" / "dialects" / dialect
+    published = {f"tipc.{name}" for name in tipc.__all__} | {f"tipc.layout.{name}" for name in tipc.layout.__all__}
+    taken = {
+        f"{path.name}: {name}"
+        for path in sorted(package.rglob("*.py"))
+        for name in imports_of(path)
+        if name.startswith("tipc.") and not name.startswith(f"tipc.dialects.{dialect}") and name not in published
+    }
+    assert taken == set()
+
+
 # Packages that import each other today, each pair with why it is not yet undone: an exception, not a rule.
 KNOWN_PACKAGE_CYCLES = {
     # results.records checks a record's shard with schedule.policy's parser, and the scheduler reads the

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tipc import Dialect
 from tipc.dialects.paddlegan import devices, planner, predictions
-from tipc.suites.dialect import Dialect
 
 PADDLEGAN = Dialect(
     planner.NAME,

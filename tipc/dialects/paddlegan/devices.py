@@ -3,8 +3,7 @@ launch option their edit of the main script renames (``--gpus`` → ``--npus``, 
 
 from __future__ import annotations
 
-from tipc.plan.sweep import VARIANT_DEVICES
-from tipc.suites.variants import Rewrite, Variant
+from tipc.layout import VARIANT_DEVICES, Rewrite, Variant
 
 
 def _device(device: str) -> Variant:

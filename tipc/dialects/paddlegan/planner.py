@@ -17,30 +17,40 @@ from __future__ import annotations
 
 import shlex
 
-from tipc.config.model import NULL
-from tipc.config.modes import Mode
-from tipc.config.tags import tag_words
+from tipc import Chain, InferCase, Mode, Plan, PlanOptions, PythonCheck, Skipped, Stage, StageKind
 from tipc.dialects.paddlegan.devices import DEVICES
-from tipc.files.write import component, name_part
-from tipc.plan.fragments import DROPPED, Command, Fragment, literal
-from tipc.plan.interpreter import PythonCheck, on_path
-from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
-from tipc.plan.naming import output_dir
-from tipc.suites.bash import BashLines, Entries, dirname, param, text
-from tipc.suites.layout import Role
-from tipc.suites.plans import (
+from tipc.layout import (
+    DROPPED,
+    NULL,
+    BashLines,
+    Command,
+    Entries,
+    Fragment,
     GpuEntry,
     PlanDraft,
+    Role,
     SuiteConfig,
+    Target,
+    cells,
     command,
+    component,
+    dirname,
     draft,
     env_of,
+    infer_models,
     infer_stages,
     inside,
+    literal,
+    name_part,
+    on_path,
+    output_dir,
+    param,
     suite_config,
+    tag_words,
+    text,
     train_cells,
+    whole_infer_device,
 )
-from tipc.suites.sweep import Target, cells, infer_models, whole_infer_device
 
 NAME = "PaddleGAN"
 TRAIN_MODES = (

@@ -13,11 +13,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tipc.metrics.logfile import log_lines
-from tipc.metrics.predictions import Prediction
+from tipc import Prediction, log_lines
 
 if TYPE_CHECKING:
-    from tipc.results.records import StageRecord
+    from tipc import StageRecord
 
 METRIC_FILE = "metric.txt"
 _METRIC = re.compile(r"^Metric (?P<name>\S+): (?P<value>[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|nan|inf))\s*$")

@@ -3,8 +3,7 @@ the scripts change in the checkout, as plan notes."""
 
 from __future__ import annotations
 
-from tipc.plan.sweep import VARIANT_DEVICES
-from tipc.suites.variants import Rewrite, Variant, yml_note
+from tipc.layout import VARIANT_DEVICES, Rewrite, Variant, yml_note
 
 
 def _device(device: str) -> Variant:

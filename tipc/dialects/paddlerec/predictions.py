@@ -12,12 +12,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tipc.metrics.logfile import log_lines
-from tipc.metrics.logtext import messages_of_lines
-from tipc.metrics.predictions import LIMIT, Prediction, Ranked
+from tipc import Prediction, Ranked, log_lines
+from tipc.layout import PREDICTION_LIMIT, messages_of_lines
 
 if TYPE_CHECKING:
-    from tipc.results.records import StageRecord
+    from tipc import StageRecord
 
 _WRAPPERS = re.compile(r"array\(|np\.\w+\(|,?\s*dtype=\w+|\)")
 _VALUES_ONLY = re.compile(r"[\[\]\s,0-9eE.+\-naif]*")
@@ -37,7 +36,7 @@ def batch_values(text: str) -> tuple[float, ...] | None:
     return values or None
 
 
-def batch_lines(lines: Iterable[str], limit: int = LIMIT) -> tuple[Prediction, ...]:
+def batch_lines(lines: Iterable[str], limit: int = PREDICTION_LIMIT) -> tuple[Prediction, ...]:
     """Every printed batch of ``lines`` (a print wrapped over several lines read as one), in print order."""
     found: list[Prediction] = []
     pending: list[str] = []

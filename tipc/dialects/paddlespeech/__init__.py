@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tipc import Dialect
 from tipc.dialects.paddlespeech import plan
-from tipc.suites.dialect import Dialect
 
 DIALECT = Dialect(
     plan.NAME,

@@ -14,27 +14,33 @@ reads as null. ``klquant_whole_infer`` re-reads the config split at colons and r
 
 from __future__ import annotations
 
-from tipc.config.modes import Mode
-from tipc.files.write import component, name_part
-from tipc.plan.fragments import DROPPED, Command, literal
-from tipc.plan.interpreter import PythonCheck
-from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
-from tipc.plan.naming import output_dir
-from tipc.suites.bash import BashLines, Entries, param
-from tipc.suites.layout import Role
-from tipc.suites.plans import (
+from tipc import Chain, InferCase, Mode, Plan, PlanOptions, PythonCheck, Skipped, Stage, StageKind
+from tipc.layout import (
+    DROPPED,
+    BashLines,
+    Command,
+    Entries,
     GpuEntry,
     PlanDraft,
+    Role,
     SuiteConfig,
+    Target,
+    cells,
     command,
+    component,
     draft,
     env_of,
+    infer_models,
     infer_stages,
     inside,
+    literal,
+    name_part,
+    output_dir,
+    param,
     suite_config,
     train_cells,
+    whole_infer_device,
 )
-from tipc.suites.sweep import Target, cells, infer_models, whole_infer_device
 
 NULL = "null"  # the configs' word for an unset value
 NAME = "PaddleSpeech"

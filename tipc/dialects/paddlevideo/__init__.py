@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tipc import Dialect
 from tipc.dialects.paddlevideo import devices, plan, predict
-from tipc.suites.dialect import Dialect
-from tipc.suites.tags import model_tags
+from tipc.layout import model_tags
 
 DIALECT = Dialect(
     plan.NAME,

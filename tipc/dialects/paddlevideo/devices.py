@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tipc.plan.sweep import VARIANT_DEVICES
-from tipc.suites.variants import MKLDNN_OFF, Rewrite, Variant
+from tipc.layout import MKLDNN_OFF, VARIANT_DEVICES, Rewrite, Variant
 
 
 def _device(device: str) -> Variant:

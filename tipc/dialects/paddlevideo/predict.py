@@ -11,10 +11,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from tipc.metrics.logfile import log_lines
-from tipc.metrics.logtext import messages_of_lines
-from tipc.metrics.predictions import LIMIT, Prediction, Ranked
-from tipc.results.records import StageRecord
+from tipc import Prediction, Ranked, StageRecord, log_lines
+from tipc.layout import PREDICTION_LIMIT, messages_of_lines
 
 _NUMBER = r"[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?"
 _FILE = re.compile(r"^\s*Current video file: (?P<file>.+?)\s*:?\s*$")
@@ -22,7 +20,7 @@ _CLASS = re.compile(r"^\s*top-1 class: (?P<id>-?\d+)\s*$")
 _SCORE = re.compile(rf"^\s*top-1 score: (?P<score>{_NUMBER})\s*$")
 
 
-def top1_lines(lines: Iterable[str], limit: int = LIMIT) -> tuple[Prediction, ...]:
+def top1_lines(lines: Iterable[str], limit: int = PREDICTION_LIMIT) -> tuple[Prediction, ...]:
     """Each input's top-1 class and score, in log order; an input without both reads as nothing."""
     found: list[Prediction] = []
     video, class_id = "", None

@@ -21,6 +21,7 @@ from tipc.suites.variants import MKLDNN_OFF, Rewrite, Variant, yml_note
 
 if TYPE_CHECKING:
     from tipc.prepare.sizes import Sizes
+    from tipc.suites.downloads import Implied
 
 
 def _prepare(family: str) -> Callable[[Plan, Path, Sizes, int, bool], list[str]]:
@@ -33,6 +34,13 @@ def _prepare(family: str) -> Callable[[Plan, Path, Sizes, int, bool], list[str]]
         return made
 
     return run
+
+
+def _implied_weights(plan: Plan) -> tuple[Implied, ...]:
+    """PaddleDetection's yml pretrain_weights, read when a run starts (``tipc.suites.ymlweights``)."""
+    from tipc.suites import ymlweights
+
+    return ymlweights.implied(plan)
 
 
 def _ocr_modes(config: Any) -> tuple[Mode, ...]:
@@ -98,6 +106,7 @@ PADDLEDETECTION = Dialect(
     prepare=_prepare("prepare_coco"),
     predictions=predictors.detection,
     figures=figures.DETECTION,
+    implied_weights=_implied_weights,
     description="PaddleDetection's test_tipc/test_train_inference_python.sh",
 )
 PADDLESEG = Dialect(

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from tipc.metrics.predictions import Prediction
     from tipc.prepare.sizes import Sizes
     from tipc.results.records import StageRecord
+    from tipc.suites.downloads import Implied
     from tipc.suites.variants import Variant
 
 CONFIG_DIR = "test_tipc/configs"
@@ -64,6 +65,9 @@ class Dialect(Generic[C]):
     # name -> the reader of the paths it names, relative to its folder (a ConfigError or OSError when it cannot
     # be read). A stage passes only when every file so named was written while it ran (``tipc.run.false_pass``)
     manifests: Mapping[str, Callable[[Path], tuple[str, ...]]] = field(default_factory=dict)
+    # Weights a stage loads that its arguments do not name (PaddleDetection's yml pretrain_weights when the config
+    # passes none): a URL among them is refused before a run, as one the config names (``tipc.suites.downloads``)
+    implied_weights: Callable[[Plan], tuple[Implied, ...]] | None = None
 
     def is_config(self, file_name: str) -> bool:
         return any(fnmatch(file_name, p) for p in self.patterns) and not any(

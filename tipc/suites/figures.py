@@ -41,14 +41,19 @@ def _messages(lines: Iterable[str], mark: str) -> Iterable[str]:
     return (message for _, message in messages_of_lines(line for line in lines if mark in line))
 
 
-def classification_eval(lines: Iterable[str]) -> dict[str, float]:
-    """PaddleClas: the figures of the last ``[Eval][Epoch N][Avg]`` line."""
+def _last_pairs(lines: Iterable[str], mark: str, head: re.Pattern[str]) -> dict[str, float]:
+    """The ``name: number`` pairs after ``head`` on the last line that has it (``mark``: a substring it holds)."""
     found: dict[str, float] = {}
-    for message in _messages(lines, "][Avg]"):
-        match = _CLAS_AVG.search(message)
+    for message in _messages(lines, mark):
+        match = head.search(message)
         if match is not None:
             found = {name: float(value) for name, value in _PAIR.findall(message[match.end() :])}
     return found
+
+
+def classification_eval(lines: Iterable[str]) -> dict[str, float]:
+    """PaddleClas: the figures of the last ``[Eval][Epoch N][Avg]`` line."""
+    return _last_pairs(lines, "][Avg]", _CLAS_AVG)
 
 
 def detection_eval(lines: Iterable[str]) -> dict[str, float]:
@@ -69,12 +74,7 @@ def detection_eval(lines: Iterable[str]) -> dict[str, float]:
 
 def segmentation_eval(lines: Iterable[str]) -> dict[str, float]:
     """PaddleSeg: the figures of the last ``[EVAL] #Images: N mIoU: …`` line."""
-    found: dict[str, float] = {}
-    for message in _messages(lines, "[EVAL] #Images: "):
-        match = _SEG_EVAL.search(message)
-        if match is not None:
-            found = {name: float(value) for name, value in _PAIR.findall(message[match.end() :])}
-    return found
+    return _last_pairs(lines, "[EVAL] #Images: ", _SEG_EVAL)
 
 
 def segmentation_timings(lines: Iterable[str]) -> dict[str, float]:

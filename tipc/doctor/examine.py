@@ -93,7 +93,7 @@ def examine(
             versions(env),
             load_known_bad(),
             {} if environ is None else environ,
-            target_commit(Path(plan.cwd)).sha,
+            lambda repo: target_commit(repo).sha,
         ),
         *check_nodes(node, {} if environ is None else environ),
     )

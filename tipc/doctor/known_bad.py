@@ -92,17 +92,22 @@ def check_known_bad(
     versions: Mapping[str, str],
     table: Iterable[KnownBad],
     environ: Mapping[str, str] | None = None,
-    commit: str = "",
+    commit_of: Callable[[Path], str] = lambda repo: "",
 ) -> tuple[Check, ...]:
     """``ymls``: the texts of the training ymls the plan reads; ``versions``: package -> version
     as the stage interpreter has them ("" when not installed); ``environ``: the run's environment (the flags);
-    ``commit``: the target checkout's commit ("" when unknown: an entry for a commit then applies by its marker)."""
+    ``commit_of``: the checkout's commit, asked only when an entry names one ("" when unknown: such an entry
+    then applies by its marker)."""
     texts = tuple(ymls)
     found = []
+    commits: list[str] = []  # asked once, when needed: git on a large checkout takes a while
     for e in table:
         version = versions.get(e.package, "")
         if not (repo / e.marker).is_file() or not (not e.uses or any(e.uses in t for t in texts)):
             continue
+        if e.commit and not commits:
+            commits.append(commit_of(repo))
+        commit = commits[0] if commits else ""
         if (e.commit and commit and not commit.startswith(e.commit)) or not flag_fits(e.flag, environ or {}):
             continue
         if version and in_range(version, e.bad):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.suites.test_front import clas_checkout
 from tipc.cli import main
 
@@ -97,14 +99,15 @@ def test_prepare_makes_the_image_label_pairs_a_paddleseg_chain_reads(tmp_path: P
     assert len(listed) == 2 and all((data / "cityscapes" / name).is_file() for name in listed)
 
 
-def test_prepare_makes_the_coco_json_and_images_a_paddledetection_chain_reads(tmp_path: Path, monkeypatch) -> None:
+def det_checkout(tmp_path: Path, model_yml: str = "_BASE_: ['datasets/coco.yml']\n") -> Path:
     (tmp_path / "ppdet").mkdir()
     (tmp_path / "configs/datasets").mkdir(parents=True)
     (tmp_path / "configs/datasets/coco.yml").write_text(
+        "metric: COCO\nnum_classes: 80\n"
         "TrainDataset:\n  !COCODataSet\n    image_dir: train2017\n    anno_path: annotations/train.json\n"
         "    dataset_dir: dataset/coco\n"
     )
-    (tmp_path / "configs/m.yml").write_text("_BASE_: ['datasets/coco.yml']\n")
+    (tmp_path / "configs/m.yml").write_text(model_yml)
     config = tmp_path / "test_tipc/configs/m/m_train_infer_python.txt"
     config.parent.mkdir(parents=True)
     text = SEG_CONFIG.replace("norm_train:tools/train.py -c ppcls/configs/ImageNet/ResNet/ResNet18.yaml -o Global.seed=1234",
@@ -112,11 +115,58 @@ def test_prepare_makes_the_coco_json_and_images_a_paddledetection_chain_reads(tm
         "-o Global.infer_imgs:../dataset/ILSVRC2012/val/ILSVRC2012_val_00000001.JPEG", "--image_dir:./x").replace(
         "train_infer_img_dir:./dataset/ILSVRC2012/val", "train_infer_img_dir:./dataset/coco/test2017/")  # fmt: skip
     config.write_text(text)
+    return config
+
+
+def test_prepare_makes_the_coco_json_and_images_a_paddledetection_chain_reads(tmp_path: Path, monkeypatch) -> None:
+    config = det_checkout(tmp_path)
     monkeypatch.chdir(tmp_path)
     argv = ["prepare", "--config", str(config), "--mode", "lite_train_lite_infer", "--train-count", "4",
             "--infer-count", "2"]  # fmt: skip
     assert main.main(argv) == 0
     coco = json.loads((tmp_path / "dataset/coco/annotations/train.json").read_text())
     assert [a["image_id"] for a in coco["annotations"]] == [1, 2, 3, 4]
+    # an 80-class model's eval maps each of its classes to a category: the json lists all 80
+    assert [c["id"] for c in coco["categories"]] == list(range(1, 81))
+    assert [a["category_id"] for a in coco["annotations"]] == [1, 2, 3, 1]
     assert all((tmp_path / "dataset/coco/train2017" / i["file_name"]).is_file() for i in coco["images"])
     assert len(list((tmp_path / "dataset/coco/test2017").glob("*.jpg"))) == 2
+
+
+@pytest.mark.parametrize(
+    ("model_yml", "categories", "used"),
+    [
+        ("_BASE_: ['datasets/coco.yml']\nnum_classes: 2\n", 2, [1, 2, 1, 2]),
+        ("_BASE_: ['datasets/coco.yml']\nnum_classes: 1\n", 1, [1, 1, 1, 1]),
+        ("_BASE_: ['datasets/coco.yml']\nnum_classes: 365\n", 365, [1, 2, 3, 1]),
+    ],
+    ids=["two-classes", "one-class", "objects365"],
+)
+def test_the_coco_categories_follow_the_models_num_classes(tmp_path, monkeypatch, model_yml, categories, used):
+    config = det_checkout(tmp_path, model_yml)
+    monkeypatch.chdir(tmp_path)
+    assert main.main(["prepare", "--config", str(config), "--mode", "lite_train_lite_infer", "--train-count", "4"]) == 0
+    coco = json.loads((tmp_path / "dataset/coco/annotations/train.json").read_text())
+    assert (len(coco["categories"]), [a["category_id"] for a in coco["annotations"]]) == (categories, used)
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "many", "1e9", "true"])
+def test_a_num_classes_tipc_cannot_make_data_for_is_an_error_naming_the_yml(tmp_path, monkeypatch, capsys, value):
+    config = det_checkout(tmp_path, f"_BASE_: ['datasets/coco.yml']\nnum_classes: {value}\n")
+    monkeypatch.chdir(tmp_path)
+    assert main.main(["prepare", "--config", str(config), "--mode", "lite_train_lite_infer"]) == 2
+    err = capsys.readouterr().err
+    assert "configs/m.yml" in err and "num_classes" in err and "expected a whole number from 1 to 100000" in err
+
+
+def test_paddleseg_labels_use_no_class_id_at_or_over_the_sets_num_classes(tmp_path, monkeypatch) -> None:
+    from PIL import Image
+
+    config = seg_checkout(tmp_path)
+    yml = tmp_path / "test_tipc/configs/_base_/cityscapes.yml"
+    yml.write_text(yml.read_text().replace("type: Cityscapes", "type: Cityscapes\n  num_classes: 2"))
+    monkeypatch.chdir(tmp_path)
+    assert main.main(["prepare", "--config", str(config), "--mode", "lite_train_lite_infer", "--train-count", "4"]) == 0
+    labels = sorted((tmp_path / "test_tipc/data/cityscapes/gtFine/train/tipc").glob("*.png"))
+    ids = {cls for path in labels for _, cls in Image.open(path).getcolors()}
+    assert len(labels) == 4 and ids == {0, 1}

@@ -16,14 +16,16 @@ from tipc.config import AnyConfig, Paddle2OnnxConfig, TipcConfig
 from tipc.doctor.checks import GpuNeed, Report, gpu_need
 from tipc.doctor.compat import CompatTable, load_table
 from tipc.doctor.disk import check_disk, existing_parent
+from tipc.doctor.facts import Environment
 from tipc.doctor.interpreter import check_interpreter, check_paddle, check_run_check
-from tipc.doctor.known_bad import check_known_bad
+from tipc.doctor.known_bad import PADDLE, check_known_bad
 from tipc.doctor.known_bad import load_table as load_known_bad
 from tipc.doctor.libraries import check_libraries
 from tipc.doctor.nvidia import check_compat, check_driver
 from tipc.doctor.probes import Probes
 from tipc.doctor.target import check_auto_log, check_nodes, check_scripts
 from tipc.doctor.weights import check_pretrained, train_ymls
+from tipc.history.provenance import target_commit
 from tipc.plan.model import Plan
 from tipc.plan.topology import CPU_ENTRY
 from tipc.suites import front as suites
@@ -47,6 +49,14 @@ def run_need(config: AnyConfig | SuiteConfig, node: NodeContext | None, device: 
     if node is None:
         return gpu_need(config_wants_gpu(config), device, f"--device {device}")
     return gpu_need(config_wants_gpu(config), node.device, node.device_reason)
+
+
+def versions(env: Environment) -> dict[str, str]:
+    """The asked packages' versions, Paddle's whichever build it is (``paddlepaddle-gpu`` too)."""
+    found = dict(env.packages)
+    if env.paddle is not None and not found.get(PADDLE):
+        found[PADDLE] = env.paddle.version
+    return found
 
 
 def examine(
@@ -80,8 +90,10 @@ def examine(
         *check_known_bad(
             Path(plan.cwd),
             (t.text for t in trains),
-            dict(env.packages),
+            versions(env),
             load_known_bad(),
+            {} if environ is None else environ,
+            lambda repo: target_commit(repo).sha,
         ),
         *check_nodes(node, {} if environ is None else environ),
     )

@@ -11,6 +11,11 @@ Where the cause comes from, in order: the harness's own evidence (timed out, hun
 OOM killer or a signal), then the log's lines, searched from the end, against the rules of
 ``cause_rules.json`` (data: more can be added through the ``pytest_tipc_cause_rules`` hook), then the last
 exception a Python traceback names; failing all that, the exit code. Pure: text in, cause out.
+
+A rule may carry a ``fix``: what is known to cure that cause (a known-bad pair of a suite and a Paddle release,
+``tipc.doctor.known_bad``). Its cause's signature then ends with it, the same for every failure of that cause, so
+the console, the report and the matrix say what to do; such a rule is also tried on the stage's reason (an export
+tipc failed on its evidence prints no error).
 """
 
 from __future__ import annotations
@@ -34,6 +39,11 @@ class Rule:
     kind: str
     pattern: re.Pattern[str]
     group: int = 1
+    fix: str = ""  # what cures this cause, said after its signature ("" for none known)
+
+    def cause(self, found: re.Match[str]) -> Cause:
+        signature = normalise(found[self.group] or found[0])
+        return Cause(self.kind, f"{signature} (fix: {self.fix})" if self.fix else signature)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +57,11 @@ class Cause:
 
 def rule_from_dict(d: dict[str, object], where: str = "a cause rule") -> Rule:
     """A rule from its JSON form; ``ValueError`` says what is wrong with it."""
-    kind, pattern, group = d.get("kind"), d.get("pattern"), d.get("group", 1)
-    if not isinstance(kind, str) or not kind or not isinstance(pattern, str) or not isinstance(group, int):
-        raise ValueError(f"{where}: expected {{'kind': str, 'pattern': str[, 'group': int]}}, found {d!r}")
+    kind, pattern, group, fix = d.get("kind"), d.get("pattern"), d.get("group", 1), d.get("fix", "")
+    if not (isinstance(kind, str) and kind and isinstance(pattern, str) and isinstance(group, int)) or not isinstance(
+        fix, str
+    ):
+        raise ValueError(f"{where}: expected {{'kind': str, 'pattern': str[, 'group': int, 'fix': str]}}, found {d!r}")
     try:
         compiled = re.compile(pattern)
     except re.error as exc:
@@ -62,7 +74,7 @@ def rule_from_dict(d: dict[str, object], where: str = "a cause rule") -> Rule:
         )
     if group > compiled.groups:
         raise ValueError(f"{where}: pattern {pattern!r} has no group {group}")
-    return Rule(kind, compiled, group)
+    return Rule(kind, compiled, group, fix)
 
 
 # What repeats the atom before it: unbounded (*, +, {n,}) or up to a count ({n}, {n,m}); ``?`` does not.
@@ -180,9 +192,18 @@ def from_log(text: str, rules: Iterable[Rule] = ()) -> Cause | None:
             for part in _ends(line):
                 found = rule.pattern.search(part)
                 if found:
-                    return Cause(rule.kind, normalise(found[rule.group] or found[0]))
+                    return rule.cause(found)
     exception = _last_exception(lines)
     return Cause("python-exception", normalise(exception)) if exception else None
+
+
+def _fixed(reason: str, rules: Sequence[Rule]) -> Cause | None:
+    """The cause a rule with a fix finds in a stage's reason (tipc's own verdict on its evidence)."""
+    for rule in rules:
+        found = rule.pattern.search(reason[:MAX_RULE_LINE]) if rule.fix else None
+        if found:
+            return rule.cause(found)
+    return None
 
 
 def of_failure(status: str, reason: str, logs: Iterable[str], rules: Iterable[Rule] = ()) -> Cause:
@@ -195,10 +216,9 @@ def of_failure(status: str, reason: str, logs: Iterable[str], rules: Iterable[Ru
     if "out-of-memory killer" in reason:
         return Cause("out-of-memory", "killed by the kernel's out-of-memory killer")
     rules = tuple(rules)
-    for text in logs:
-        cause = from_log(text, rules)
-        if cause is not None:
-            return cause
+    cause = next((c for text in logs if (c := from_log(text, rules)) is not None), None) or _fixed(reason, rules)
+    if cause is not None:
+        return cause
     if reason.startswith("killed by"):
         return Cause("signal", reason.split(":", maxsplit=1)[0])
     return Cause("exit-code", normalise(reason) if reason else "failed")

@@ -20,7 +20,8 @@ _STEP_LINES = (
 _NUMBER = re.compile(r"(?<![\w.])([A-Za-z_][\w]*): (-?(?:\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf))")
 
 
-def _step_values(lines: Iterable[str]) -> Iterator[dict[str, float]]:
+def step_values_of_lines(lines: Iterable[str]) -> Iterator[dict[str, float]]:
+    """``{name: value}`` of every logged training step of lines read one at a time, in log order."""
     for _, message in messages_of_lines(lines):
         if any(mark in message and line.search(message) for mark, line in _STEP_LINES):
             yield {name: float(value) for name, value in _NUMBER.findall(message)}
@@ -28,7 +29,7 @@ def _step_values(lines: Iterable[str]) -> Iterator[dict[str, float]]:
 
 def step_values(text: str) -> list[dict[str, float]]:
     """``{name: value}`` of every logged training step, in log order."""
-    return list(_step_values(text.splitlines()))
+    return list(step_values_of_lines(text.splitlines()))
 
 
 def train_metrics(text: str) -> dict[str, float | None]:
@@ -43,7 +44,7 @@ def train_metrics_of_lines(lines: Iterable[str]) -> dict[str, float | None]:
     first_ips: float | None = None
     later_ips_sum, later_ips_count = 0.0, 0
     loss: float | None = None
-    for values in _step_values(lines):
+    for values in step_values_of_lines(lines):
         steps += 1
         if "ips" in values:
             if first_ips is None:
@@ -61,7 +62,7 @@ def losses_of_lines(lines: Iterable[str], steps: int | None = None) -> list[floa
     ``inf`` included: a golden check looks for them. ``steps`` bounds a stage's part of an appended
     log that later runs appended to."""
     losses = []
-    for count, values in enumerate(_step_values(lines), 1):
+    for count, values in enumerate(step_values_of_lines(lines), 1):
         if steps is not None and count > steps:
             break
         if "loss" in values:

@@ -22,9 +22,10 @@ ERROR = "error"
 NOT_APPLICABLE = "not applicable"
 # What a row's verdict may be, worst first: the page's verdict is its worst row's.
 VERDICTS = (ERROR, "failed", "incomplete", "passed", "empty", NOT_APPLICABLE)
-# A config's eval metric, by the names PaddleOCR's metrics use for their main figure
-# (recognition and tables: acc; detection and SER: hmean; super-resolution: psnr); else its first.
-MAIN_METRICS = ("acc", "hmean", "psnr")
+# A config's eval metric, by the names the suites' metrics use for their main figure (recognition and tables:
+# acc; text detection and SER: hmean; super-resolution: psnr; classification: top1; object detection: mAP, else
+# AP50; segmentation: mIoU); else its first.
+MAIN_METRICS = ("acc", "hmean", "psnr", "top1", "mAP", "AP50", "mIoU")
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 
 Read when the stage ends, bounded: the last ``TAIL`` bytes of its part of each log. A launch stage's
 error is in its failing ranks' ``workerlog.N``, read first; then the stage's own log. The rules are
-the built-in ones and those of the ``pytest_tipc_cause_rules`` hook.
+the built-in ones, those of the ``pytest_tipc_cause_rules`` hook and the signatures of the doctor's known-bad
+pairs, which carry their fix.
 """
 
 from __future__ import annotations
@@ -43,5 +44,13 @@ def plugin_rules(warn: Callable[[str], None]) -> list[Rule]:
     return rules
 
 
+def known_bad_rules() -> list[Rule]:
+    """The signatures of the doctor's known-bad pairs, each with its fix (``tipc.doctor.known_bad``)."""
+    from tipc.doctor.known_bad import cause_rules, load_table  # only when a stage failed
+
+    return [rule_from_dict(d, "known_bad.json") for d in cause_rules(load_table())]
+
+
 def cause_of(record: StageRecord, warn: Callable[[str], None]) -> Cause:
-    return of_failure(record.status.value, record.reason, log_parts(record), plugin_rules(warn))
+    rules = [*plugin_rules(warn), *known_bad_rules()]
+    return of_failure(record.status.value, record.reason, log_parts(record), rules)

@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tipc.plan.model import Stage
 from tipc.proc.child import Ending
@@ -27,6 +27,9 @@ from tipc.run.limits import Limits
 from tipc.run.speedlog import speed_run, write_speed
 from tipc.run.workerlogs import file_sizes, rank_of, shown_workers, worker_logs
 from tipc.suites.registry import stage_figures
+
+if TYPE_CHECKING:
+    from tipc.suites.dialect import Dialect
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +46,7 @@ class StageContext:
     label: str = ""  # what a progress line calls the stage (its id where empty)
     expected: float | None = None  # seconds it took when it last ran, None: never (the progress's estimate)
     timeout: float | None = None  # a limit another plugin set for this stage (pytest-timeout's), else the mode's
+    dialect: Dialect[Any] | None = None  # its config's: the manifests it judges and the figures it reads
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +134,10 @@ class StageRun:
         ends = file_sizes(self._appended_logs())
         status, reason = _status(result)
         if status is Status.PASSED:
-            problem = false_pass(self.stage, self.context.cwd, self.log, self._owns_outputs(), self.before)
+            manifests = self.context.dialect.manifests if self.context.dialect else None
+            problem = false_pass(
+                self.stage, self.context.cwd, self.log, self._owns_outputs(), self.before, manifests, result.start
+            )
             status, reason = (Status.FAILED, problem) if problem else (status, reason)
         reason = "; ".join(filter(None, (reason, self._launch_story(status))))
         metrics: dict[str, Any] = {}
@@ -144,11 +151,23 @@ class StageRun:
         log = self._copy_train_log(ends)
         since, until = self.offsets.get(str(log), 0), ends.get(str(log))
         metrics, note = stage_figures(stage, log, since, until)  # tipc's and plugins'
+        own, own_note = self._dialect_figures(log, since, until)
+        metrics, note = {**own, **metrics}, "; ".join(filter(None, (note, own_note)))
         if stage.speed is not None:
             run = speed_run(stage.speed, result.duration, os.environ, self.context.paddle_version())
             speed, speed_note = write_speed(stage.speed, self.context.cwd, log, since, run, until)
             metrics, note = {**metrics, **speed}, "; ".join(filter(None, (note, speed_note)))
         return metrics, note
+
+    def _dialect_figures(self, log: Path, since: int, until: int | None) -> tuple[dict[str, Any], str]:
+        """The figures the config's dialect reads from its suite's log, and why none when it could not."""
+        dialect = self.context.dialect
+        if dialect is None or dialect.figures is None:
+            return {}, ""
+        try:
+            return dict(dialect.figures(self.stage, log, since, until)), ""
+        except (OSError, ValueError) as exc:
+            return {}, f"{dialect.name}'s figures not read: {exc}"
 
     def _copy_train_log(self, ends: dict[str, int]) -> Path:
         """This stage's part of S/train.log → S.log, as the bash copied it; returns the log the

@@ -34,6 +34,7 @@ from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
 from tipc.run.probe import NO_FACTS, InterpreterFacts, facts_in_background
 from tipc.schedule.history import read_history
+from tipc.suites.dialect import Dialect
 from tipc.version import VERSION
 
 
@@ -360,7 +361,15 @@ class PlanRun:
             paddle_version=lambda: self.facts.paddle_version,
             label=f"{self.plan.model}: {stage.id}",
             expected=self.expected(stage),
+            dialect=self.dialect,
         )
+
+    @functools.cached_property
+    def dialect(self) -> Dialect[Any]:
+        """The config's dialect, as its checkout names it (``tipc.suites.front``)."""
+        from tipc.suites.front import dialect_for  # the dialects: plugins' included
+
+        return dialect_for(Path(self.plan.config_path))[0]
 
     def expected(self, stage: Stage) -> float | None:
         """Seconds the stage took when it last ran in this folder (``tipc.schedule.history``), None: never."""

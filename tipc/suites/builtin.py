@@ -14,13 +14,14 @@ from tipc.plan.builder import build_plan
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Plan, PlanOptions, Stage
 from tipc.plan.sweep import VARIANT_DEVICES
-from tipc.suites import paddleclas, paddledetection, paddleseg, predictors, tags
+from tipc.suites import figures, paddleclas, paddledetection, paddleseg, predictors, tags
 from tipc.suites.dialect import Dialect
 from tipc.suites.hookspecs import hookimpl
 from tipc.suites.variants import MKLDNN_OFF, Rewrite, Variant, yml_note
 
 if TYPE_CHECKING:
     from tipc.prepare.sizes import Sizes
+    from tipc.suites.downloads import Implied
 
 
 def _prepare(family: str) -> Callable[[Plan, Path, Sizes, int, bool], list[str]]:
@@ -33,6 +34,13 @@ def _prepare(family: str) -> Callable[[Plan, Path, Sizes, int, bool], list[str]]
         return made
 
     return run
+
+
+def _implied_weights(plan: Plan) -> tuple[Implied, ...]:
+    """PaddleDetection's yml pretrain_weights, read when a run starts (``tipc.suites.ymlweights``)."""
+    from tipc.suites import ymlweights
+
+    return ymlweights.implied(plan)
 
 
 def _ocr_modes(config: Any) -> tuple[Mode, ...]:
@@ -84,6 +92,7 @@ PADDLECLAS = Dialect(
     tags=tags.model_tags,
     prepare=_prepare("prepare_imagenet"),
     predictions=predictors.classification,
+    figures=figures.CLASSIFICATION,
     description="PaddleClas's test_tipc/test_train_inference_python.sh",
 )
 PADDLEDETECTION = Dialect(
@@ -96,6 +105,8 @@ PADDLEDETECTION = Dialect(
     tags=tags.model_tags,
     prepare=_prepare("prepare_coco"),
     predictions=predictors.detection,
+    figures=figures.DETECTION,
+    implied_weights=_implied_weights,
     description="PaddleDetection's test_tipc/test_train_inference_python.sh",
 )
 PADDLESEG = Dialect(
@@ -108,6 +119,8 @@ PADDLESEG = Dialect(
     tags=tags.model_tags,
     prepare=_prepare("prepare_pairs"),
     predictions=predictors.segmentation_masks,
+    figures=figures.SEGMENTATION,
+    manifests=paddleseg.MANIFESTS,
     description="PaddleSeg's test_tipc/test_train_inference_python.sh",
 )
 # Dialect packages of their own: each implements the hook as any plugin does, so the core names none of them.

@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tipc.config.modes import Mode
 from tipc.plan.interpreter import PythonCheck
-from tipc.plan.model import Plan, PlanOptions
+from tipc.plan.model import Plan, PlanOptions, Stage
 
 if TYPE_CHECKING:
     from tipc.metrics.predictions import Prediction
     from tipc.prepare.sizes import Sizes
     from tipc.results.records import StageRecord
+    from tipc.suites.downloads import Implied
     from tipc.suites.variants import Variant
 
 CONFIG_DIR = "test_tipc/configs"
@@ -37,7 +38,8 @@ class Dialect(Generic[C]):
     config object (raise ``ConfigError`` on bad input); ``modes``, the modes that config runs in; ``build``,
     the config's ``Plan``; ``patterns`` and ``excludes``, file names of its train configs; ``tags``, the
     ``--tags`` words of a file name; ``prepare``, ``tipc prepare``'s data maker; ``predictions``, what an
-    infer stage predicted, from its record."""
+    infer stage predicted, from its record; ``figures``, the figures its suite's logs hold; ``manifests``, the
+    outputs that name other files a stage must write."""
 
     name: str
     markers: tuple[str, ...]  # folders at a checkout's root that name this suite
@@ -55,6 +57,17 @@ class Dialect(Generic[C]):
     predictions: Callable[[StageRecord], tuple[Prediction, ...]] | None = None
     # --device npu / xpu: how the suite's test_train_inference_python_<device>.sh rewrites a config
     devices: Mapping[str, Variant] = field(default_factory=dict)
+    # The figures its suite's logs hold that tipc's own readers do not (an eval's top-1, mAP or mIoU, a
+    # predictor's timings): (stage, log, since, until) -> {name: value}, from the stage's part of ``log`` (bytes
+    # ``since`` .. ``until``); tipc's own figures and plugins' (``pytest_tipc_stage_figures``) win on a name
+    figures: Callable[[Stage, Path, int, int | None], Mapping[str, Any]] | None = None
+    # Outputs that name further files (an export's ``deploy.yaml`` names its model and params): an output's file
+    # name -> the reader of the paths it names, relative to its folder (a ConfigError or OSError when it cannot
+    # be read). A stage passes only when every file so named was written while it ran (``tipc.run.false_pass``)
+    manifests: Mapping[str, Callable[[Path], tuple[str, ...]]] = field(default_factory=dict)
+    # Weights a stage loads that its arguments do not name (PaddleDetection's yml pretrain_weights when the config
+    # passes none): a URL among them is refused before a run, as one the config names (``tipc.suites.downloads``)
+    implied_weights: Callable[[Plan], tuple[Implied, ...]] | None = None
 
     def is_config(self, file_name: str) -> bool:
         return any(fnmatch(file_name, p) for p in self.patterns) and not any(

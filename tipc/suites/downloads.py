@@ -10,6 +10,8 @@ plans such configs, as the bash runs them.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from pathlib import Path
 
 from tipc.config.bounds import excerpt
 from tipc.config.formats import config_text
@@ -20,9 +22,42 @@ from tipc.suites.sets import Sets
 URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 
 
+@dataclass(frozen=True, slots=True)
+class Implied:
+    """Weights a stage loads that its arguments do not name (a dialect's ``implied_weights``): where they are
+    written, and the ``--set`` that runs without them ("" for none)."""
+
+    stage: str  # the stage id
+    path: str  # the file that names them (a yml the stage reads) and its line
+    line: int
+    key: str
+    value: str
+    off: str = ""
+
+
 def download_refusal(plan: Plan, sets: Sets = ()) -> ConfigError | None:
-    """The error for the first config line (or ``--set``) whose URL a stage's arguments carry (None: no stage
-    downloads)."""
+    """The error for the first config line (or ``--set``) whose URL a stage's arguments carry, else for the first
+    URL a stage loads without naming it (its dialect's ``implied_weights``); None: no stage downloads."""
+    from tipc.suites.front import dialect_for  # the dialects: plugins' included
+
+    named = _named_refusal(plan, sets)
+    if named is not None:
+        return named
+    implied = dialect_for(Path(plan.config_path))[0].implied_weights
+    for weights in implied(plan) if implied is not None else ():
+        if URL.match(weights.value):
+            way_out = f"--set {weights.key}=<a local path> loads weights downloaded before"
+            return ConfigError(
+                weights.path,
+                weights.line,
+                f"{weights.key}: '{excerpt(weights.value)}' is a URL: {weights.stage} would download it when it "
+                f"starts (the config passes no {weights.key}, so the stage loads this one), which an offline run "
+                f"cannot: expected local weights or none ({'; '.join(filter(None, (way_out, weights.off)))})",
+            )
+    return None
+
+
+def _named_refusal(plan: Plan, sets: Sets) -> ConfigError | None:
     urls = {
         value: stage.id
         for stage in plan.stages()

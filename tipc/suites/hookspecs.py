@@ -51,7 +51,8 @@ def pytest_tipc_report_sections(results: Path) -> list[tuple[str, str]] | None:
 def pytest_tipc_cause_rules() -> list[dict[str, Any]] | None:
     """More rules that name a failed stage's cause (``tipc.metrics.causes``), tried before the built-in ones:
     ``{"kind": "my-kind", "pattern": "a regular expression", "group": 1}`` (``group``: which group of the
-    match is the signature, 0 for all of it; default 1). A bad rule is an error naming the plugin."""
+    match is the signature, 0 for all of it; default 1; ``"fix"``: what cures it, said after the signature). A bad
+    rule is an error naming the plugin."""
 
 
 @hookspec

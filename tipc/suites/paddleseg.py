@@ -13,16 +13,23 @@ Weights: the bash evaluates and exports ``<save>/<train_model_name>`` when train
 ``<save>/iter_<iters>/model.pdparams`` otherwise, looking at the disk after the train. tipc plans before
 anything runs, so it reads the same choice off the train line: with ``--do_eval`` PaddleSeg writes
 ``best_model/model.pdparams`` (the configs' ``train_model_name``), without it only ``iter_<iters>/``.
+
+Evidence: an export's ``deploy.yaml`` names the model and params files its predictor loads (``Deploy.model``,
+``Deploy.params``), and the export passes only when it wrote each of them (``MANIFESTS``): a Paddle that writes
+``model.json`` beside an earlier run's ``model.pdmodel``, which ``deploy.yaml`` names, fails the export.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import product
+from pathlib import Path
 
 from tipc.config.benchmark import DeviceNum
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
+from tipc.config.yamldoc import read_yaml
+from tipc.errors import ConfigError
 from tipc.files.write import component, name_part
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
@@ -81,6 +88,24 @@ MODES = (*TRAIN_MODES, Mode.WHOLE_INFER, Mode.KLQUANT_WHOLE_INFER)  # the bash r
 AMP = ("Global.use_amp=True", "Global.scale_loss=1024.0", "Global.use_dynamic_loss_scaling=True")
 DO_EVAL = "--do_eval"
 AUTO_CAST = "Global.auto_cast"
+
+
+DEPLOY = "deploy.yaml"
+DEPLOY_FILES = ("model", "params")  # the keys of its Deploy mapping that name files beside it
+
+
+def deploy_files(path: Path) -> tuple[str, ...]:
+    """The files an export's ``deploy.yaml`` names (``Deploy.model``, ``Deploy.params``), relative to its folder."""
+    doc = read_yaml(path, expected="an export's deploy.yaml")
+    named = tuple(doc.get("Deploy", key) for key in DEPLOY_FILES)
+    if not all(isinstance(name, str) and name for name in named):
+        raise ConfigError(
+            str(path), doc.line("Deploy"), "expected Deploy.model and Deploy.params naming the exported files"
+        )
+    return tuple(str(name) for name in named)
+
+
+MANIFESTS = {DEPLOY: deploy_files}
 
 
 def load(path: str) -> SuiteConfig:
@@ -234,7 +259,7 @@ class _Trains:
             env_of(entry, StageKind.EXPORT, options),
             f"{logs}_export.log",
             requires=(train_stage.id,),
-            outputs=(f"{model_dir}/deploy.yaml",),
+            outputs=(f"{model_dir}/{DEPLOY}",),
             rank0_only=rank0,
         )
         stages.append(export_stage)
@@ -277,7 +302,7 @@ def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
                     run,
                     env,
                     f"{plan.output_dir}/{chain}_export.log",
-                    outputs=(f"{save}/deploy.yaml",),
+                    outputs=(f"{save}/{DEPLOY}",),
                 )
             )
         else:
@@ -302,7 +327,7 @@ def _sweep(
     """func_inference: CPU cells (mkldnn × threads × batch × precision: fp32 only for a plain model, int8 only for
     a quantized one, fp16 only with mkldnn) and GPU cells (trt × precision × batch: int8 only for a quantized
     model, fp16 and int8 only with TensorRT, a quantized model only with TensorRT)."""
-    deploy = f"{model_dir}/deploy.yaml"
+    deploy = f"{model_dir}/{DEPLOY}"
     mkldnns, threads_list, batches, trts, precisions = (ifs_fields(cfg.value(i), "|") for i in range(41, 46))
     data = (param(cfg.key(47), images, cfg.lines, 47), cfg.param(49))
     found: list[tuple[InferCase, str, Command]] = []

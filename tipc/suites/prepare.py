@@ -12,6 +12,11 @@ predictor's ``--image_path`` list gets images beside it. What exists is kept unl
 data set). A PaddleDetection train or eval stage reads its yml's ``TrainDataset`` / ``EvalDataset`` (``_BASE_``
 files merged, class tags read as plain mappings) under the stage's ``Key=value`` words: images in
 ``dataset_dir/image_dir`` and a COCO json at ``dataset_dir/anno_path``; the predictor's ``--image_dir`` gets images.
+
+Class counts follow the model: a PaddleDetection json lists as many categories as the yml's ``num_classes`` (an
+80-class COCO model's eval maps each class it predicts to a category: with fewer it fails, ``KeyError: 3``), and a
+PaddleSeg label uses no class id at or over its data set's ``num_classes``; the images cycle through at most a few
+classes, so a short training can learn them.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ SECTIONS = {StageKind.TRAIN: "Train", StageKind.EVAL: "Eval"}
 CLASSES = 4  # classes the synthetic sets cycle through (fewer if the yml's class_num is smaller)
 IMAGE_SIZE = 64
 SUBDIR = "tipc_synthetic"
+MAX_CLASSES = 100_000  # a model's class count tipc makes data for (a json of that many categories is small)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +48,17 @@ class ClassList:
     count: int
     classes: int
     section: str  # Train or Eval
+
+
+def class_count(value: object, yml: Path, key: str, default: int) -> int:
+    """A yml's class count (``default`` when it has none), or a ``ConfigError`` saying what was expected."""
+    if value is None:
+        return default
+    if isinstance(value, int | str) and not isinstance(value, bool) and str(value).strip().isdigit():
+        count = int(str(value).strip())
+        if 1 <= count <= MAX_CLASSES:
+            return count
+    raise ConfigError(str(yml), 0, f"{key}: {str(value)[:40]!r}: expected a whole number from 1 to {MAX_CLASSES}")
 
 
 def overrides(stage: Stage) -> dict[str, str]:
@@ -162,6 +179,7 @@ class PairSet:
     split: str  # train or val
     count: int
     list_file: Path | None = None  # Dataset: the list of "image label" lines
+    classes: int = SEG_CLASSES  # the label ids drawn: fewer than the data set's num_classes
 
 
 def pair_sets(plan: Plan, repo: Path, sizes: Sizes) -> tuple[list[PairSet], list[str]]:
@@ -178,26 +196,27 @@ def pair_sets(plan: Plan, repo: Path, sizes: Sizes) -> tuple[list[PairSet], list
             if not isinstance(spec, dict):
                 continue
             kind, root = spec.get("type"), repo / str(spec.get("dataset_root", "."))
+            classes = min(SEG_CLASSES, class_count(spec.get("num_classes"), repo / yml, f"{key}.num_classes", 19))
             if kind == "Cityscapes":
-                found.setdefault((root, split), PairSet("Cityscapes", root, split, count))
+                found.setdefault((root, split), PairSet("Cityscapes", root, split, count, None, classes))
             elif kind == "Dataset":
                 listed = repo / str(spec.get("train_path" if split == "train" else "val_path", f"{split}.txt"))
-                found.setdefault((listed, split), PairSet("Dataset", root, split, count, listed))
+                found.setdefault((listed, split), PairSet("Dataset", root, split, count, listed, classes))
             else:
                 skipped.append(f"not made    {key} of {yml}: type {kind} (tipc makes Cityscapes and Dataset sets)")
     return list(found.values()), skipped
 
 
-def _seg_pair(image: Path, label: Path | None, index: int) -> None:
+def _seg_pair(image: Path, label: Path | None, index: int, classes: int = SEG_CLASSES) -> None:
     from PIL import Image  # only when images are made
 
     width, height = SEG_SIZE
-    cls = index % SEG_CLASSES
+    cls = index % classes
     mask = Image.new("L", SEG_SIZE, cls)
-    mask.paste((cls + 1) % SEG_CLASSES, (0, height // 2, width, height))
+    mask.paste((cls + 1) % classes, (0, height // 2, width, height))
     colors = [((c * 70) % 256, (c * 130 + 60) % 256, (c * 190 + 120) % 256) for c in range(SEG_CLASSES)]
     picture = Image.new("RGB", SEG_SIZE, colors[cls])
-    picture.paste(colors[(cls + 1) % SEG_CLASSES], (0, height // 2, width, height))
+    picture.paste(colors[(cls + 1) % classes], (0, height // 2, width, height))
     for path, content in ((image, picture), (label, mask)):
         if path is None:
             continue
@@ -223,12 +242,12 @@ def prepare_pairs(plan: Plan, repo: Path, sizes: Sizes, seed: int, force: bool) 
             else:
                 image = item.root / SUBDIR / item.split / f"{index:05d}.png"
                 label = item.root / SUBDIR / item.split / f"{index:05d}_label.png"
-            _seg_pair(image, label, index)
+            _seg_pair(image, label, index, item.classes)
             rows.append(f"{image.relative_to(item.root)} {label.relative_to(item.root)}\n")
         if item.list_file is not None:
             item.list_file.parent.mkdir(parents=True, exist_ok=True)
             item.list_file.write_text("".join(rows))
-        done.append(f"made {item.count:>6} pairs   {marker} ({item.kind}, {item.split})")
+        done.append(f"made {item.count:>6} pairs   {marker} ({item.kind}, {item.split}, {item.classes} classes)")
     done.extend(_seg_infer_lists(plan, sizes, force))
     return done
 
@@ -253,7 +272,7 @@ def _seg_infer_lists(plan: Plan, sizes: Sizes, force: bool) -> list[str]:
 # --- PaddleDetection: COCO-style detection json -------------------------------------------------------------------
 
 COCO_SIZE = (160, 128)
-COCO_CATEGORIES = 3
+COCO_CATEGORIES = 3  # the categories the boxes cycle through (fewer if the model's num_classes is smaller)
 COCO_SETS = {StageKind.TRAIN: "TrainDataset", StageKind.EVAL: "EvalDataset"}
 
 
@@ -274,6 +293,7 @@ class CocoSet:
     images: Path
     annotations: Path
     count: int
+    classes: int = COCO_CATEGORIES  # the categories the json lists: the model's num_classes
 
 
 def coco_sets(plan: Plan, repo: Path, sizes: Sizes) -> list[CocoSet]:
@@ -282,15 +302,17 @@ def coco_sets(plan: Plan, repo: Path, sizes: Sizes) -> list[CocoSet]:
         key, yml = COCO_SETS.get(stage.kind), yml_of(stage)
         if key is None or yml is None:
             continue
-        spec = det_yml(repo / yml).get(key)
+        merged = det_yml(repo / yml)
+        spec = merged.get(key)
         words = dict(t.split("=", 1) for t in stage.argv if "=" in t and not t.startswith("-"))
         if not isinstance(spec, dict):
             continue
+        classes = class_count(words.get("num_classes", merged.get("num_classes")), repo / yml, "num_classes", 80)
         root = repo / words.get(f"{key}.dataset_dir", str(spec.get("dataset_dir", ".")))
         anno = root / words.get(f"{key}.anno_path", str(spec.get("anno_path", "annotations.json")))
         images = root / words.get(f"{key}.image_dir", str(spec.get("image_dir", "images")))
         count = sizes.train if stage.kind is StageKind.TRAIN else sizes.eval
-        found.setdefault(anno, CocoSet(images, anno, count))
+        found.setdefault(anno, CocoSet(images, anno, count, classes))
     return list(found.values())
 
 
@@ -322,13 +344,14 @@ def prepare_coco(plan: Plan, repo: Path, sizes: Sizes, seed: int, force: bool) -
             name = f"tipc_{index:06d}.jpg"
             box = _coco_image(item.images / name, index)
             images.append({"id": index + 1, "file_name": name, "width": COCO_SIZE[0], "height": COCO_SIZE[1]})
-            annotations.append({"id": index + 1, "image_id": index + 1, "category_id": index % COCO_CATEGORIES + 1,
+            category = index % min(COCO_CATEGORIES, item.classes) + 1
+            annotations.append({"id": index + 1, "image_id": index + 1, "category_id": category,
                                 "bbox": box, "area": box[2] * box[3], "iscrowd": 0})  # fmt: skip
-        categories = [{"id": c + 1, "name": f"class{c + 1}", "supercategory": "tipc"} for c in range(COCO_CATEGORIES)]
+        categories = [{"id": c + 1, "name": f"class{c + 1}", "supercategory": "tipc"} for c in range(item.classes)]
         item.annotations.parent.mkdir(parents=True, exist_ok=True)
         doc = {"images": images, "annotations": annotations, "categories": categories}
         item.annotations.write_text(json.dumps(doc))
-        done.append(f"made {item.count:>6} images  {item.annotations} (COCO, {COCO_CATEGORIES} categories)")
+        done.append(f"made {item.count:>6} images  {item.annotations} (COCO, {item.classes} categories)")
     folders = {Path(s.cwd) / t.split("=", 1)[1] for s in plan.stages() if s.kind is StageKind.INFER
                for t in s.argv if t.startswith("--image_dir=")}  # fmt: skip
     for folder in sorted(folders):

@@ -19,6 +19,7 @@ from tipc.report.naming import RowKey, StageKey, is_multi_node, make_anchors, ro
 from tipc.report.perf import build_performance
 from tipc.report.predictions import build_predictions
 from tipc.report.stages import each_stage_group
+from tipc.report.states import build_states
 from tipc.report.trainbench import build_train_benchmark
 from tipc.report.trends import Trends, judged_figures
 from tipc.results.records import RunInfo, StageRecord, run_verdict
@@ -168,6 +169,7 @@ def build_report(
         predictions=build_predictions([r for r in records if not is_carried(r, ids)], anchors.stages, roots),
         trends=trends,
         criteria=criteria_of(own, judged_figures(trends)),
+        states=build_states(own, anchors.stages),
     )
 
 

@@ -112,6 +112,7 @@ def summarize_runs(runs: Sequence[NodeRun]) -> RunSummary:
         run_id=head.run_id,
         config=head.config,
         run_ids=run_ids(runs),
+        target_commit=head.target_commit,
     )
 
 

@@ -37,6 +37,7 @@ from tipc.run.probe import cannot_run
 from tipc.schedule import folders, hostlock
 from tipc.schedule.runner import SlotRunner, start_scheduler
 from tipc.schedule.shard import Sharding, results_folder
+from tipc.session.cells import cell_states
 from tipc.session.doctor import run_doctor
 from tipc.session.preflight import preflight
 from tipc.session.report import final_report, report_root
@@ -133,6 +134,7 @@ class TipcSession:
                 include_hint=self._include_hint,
                 results=folder,
                 run_id=self.run_id,
+                states=cell_states(self.settings, folder_path, plan, self.run_id),
             )
         return self._runs[target.path]
 

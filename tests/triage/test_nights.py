@@ -117,6 +117,8 @@ def test_a_failure_is_new_on_the_night_of_its_commit_and_still_failing_after_unt
                if line.startswith("tipc: report: ")]  # fmt: skip
     html = Path(page).read_text(encoding="utf-8")
     assert f"still failing: 2 nights, since {began}" in html
+    index = (fake_repo / "reports" / "night" / "latest" / "index.html").read_text(encoding="utf-8")
+    assert f"still failing: 2 nights, since {began}" in index and 'data-stage="norm_train-gpus_-1-fp32::export"' in index
 
     break_export(fake_repo, False)
     commit(fake_repo, "Fix the export")

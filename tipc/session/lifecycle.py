@@ -40,7 +40,7 @@ from tipc.schedule.shard import Sharding, results_folder
 from tipc.session.cells import cell_states
 from tipc.session.doctor import run_doctor
 from tipc.session.preflight import preflight
-from tipc.session.report import final_report, report_root
+from tipc.session.report import final_report, night_index, report_root
 from tipc.session.settings import ConfigTarget, Settings, check_interpreters, doctor_on
 from tipc.suites.downloads import download_refusal
 from tipc.suites.front import plan_path
@@ -96,6 +96,7 @@ class TipcSession:
         self.probes: Probes | None = None  # the doctor's probes (None: the machine's)
         self.regressions: list[Regression] = []  # figures the reports found outside their noise band
         self.criteria: list[Criteria] = []  # what each report's verdict rests on
+        self.night_index: Path | None = None  # the night's index page, once written (tipc.report.night_write)
 
     # --- plans and plan runs, one per config ---
 
@@ -283,9 +284,11 @@ class TipcSession:
         if not self.owner:
             return []
         root = report_root(self.settings, cwd)
-        return final_report(
+        reports = final_report(
             self.settings, self.folders(), root, self.warnings.append, self.regressions.append, self.criteria.append
         )
+        self.night_index = night_index(self.settings, self.folders(), root, self.run_id, self.warnings.append)
+        return reports
 
     def criteria_lines(self) -> list[str]:
         """What the verdict rests on (exit codes only, goldens, regressions) and every infer case that

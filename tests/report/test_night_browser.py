@@ -113,5 +113,6 @@ def test_the_night_index_opens_with_its_new_failures_first_and_its_links_work(ch
     assert model == "report"
     pages = sorted(p.name for p in index.parent.iterdir())
     if models == 100:
-        assert index.stat().st_size < 200_000, index.stat().st_size  # 400 folders: the first page stays small
+        # Every list capped (50 lines each, 100 models): a small part of the 5 MB a first page may take.
+        assert index.stat().st_size < 500_000, index.stat().st_size
         assert {"models-1.html", "models-4.html", "new_failure.html"} <= set(pages)

@@ -32,6 +32,12 @@ def git(repo: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
+def init(repo: Path) -> None:
+    """A git repository of the target, its outputs and reports left untracked as a suite's are."""
+    git(repo, "init", "-q")
+    (repo / ".gitignore").write_text("test_tipc/output/\nreports/\n")
+
+
 def commit(repo: Path, subject: str) -> str:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", subject)
@@ -94,7 +100,7 @@ def test_a_record_is_stamped_with_its_state(status, attempts, expected):
 
 
 def test_a_failure_is_new_on_the_night_of_its_commit_and_still_failing_after_until_fixed(fake_repo, capsys):
-    git(fake_repo, "init", "-q")
+    init(fake_repo)
     commit(fake_repo, "the target")
     assert tipc_run(fake_repo) == 0
     first = states(fake_repo)
@@ -118,7 +124,9 @@ def test_a_failure_is_new_on_the_night_of_its_commit_and_still_failing_after_unt
     html = Path(page).read_text(encoding="utf-8")
     assert f"still failing: 2 nights, since {began}" in html
     index = (fake_repo / "reports" / "night" / "latest" / "index.html").read_text(encoding="utf-8")
-    assert f"still failing: 2 nights, since {began}" in index and 'data-stage="norm_train-gpus_-1-fp32::export"' in index
+    assert (
+        f"still failing: 2 nights, since {began}" in index and 'data-stage="norm_train-gpus_-1-fp32::export"' in index
+    )
 
     break_export(fake_repo, False)
     commit(fake_repo, "Fix the export")
@@ -127,7 +135,7 @@ def test_a_failure_is_new_on_the_night_of_its_commit_and_still_failing_after_unt
 
 
 def test_pytest_junit_properties_carry_the_state(fake_repo, tmp_path):
-    git(fake_repo, "init", "-q")
+    init(fake_repo)
     commit(fake_repo, "the target")
     junit = tmp_path / "junit.xml"
     argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "tipc", f"--config={CPU_CONFIG}",
@@ -136,3 +144,39 @@ def test_pytest_junit_properties_carry_the_state(fake_repo, tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     text = junit.read_text()
     assert '<property name="state" value="passing"' in text, text
+
+
+def test_a_night_bisects_its_new_failure_within_its_budget(fake_repo, capsys):
+    init(fake_repo)
+    good = commit(fake_repo, "the target")
+    assert tipc_run(fake_repo) == 0
+    break_export(fake_repo, True)
+    culprit = commit(fake_repo, "Speed up the export")
+    (fake_repo / "README.md").write_text("an unrelated change\n")
+    tonight = commit(fake_repo, "Docs")
+    capsys.readouterr()
+    assert tipc_run(fake_repo, "--bisect-budget", "300") == 1
+    out = capsys.readouterr()
+    folder = fake_repo / "test_tipc" / "output" / "fake_rec" / MODE
+    (found,) = json.loads((folder / "culprits.json").read_text())["culprits"]
+    assert (found["stage"], found["good"], found["bad"], found["sha"]) == (EXPORT, good, tonight, culprit)
+    assert found["subject"] == "Speed up the export" and found["author"] == "Ann <ann@example.org>"
+    assert any(line.startswith("git bisect run ") for line in found["commands"])
+    assert f"bisected {EXPORT} between {good[:12]} and {tonight[:12]}: {culprit[:12]} Speed up the export" in out.err
+    (page,) = [
+        line.removeprefix("tipc: report: ") for line in out.out.splitlines() if line.startswith("tipc: report: ")
+    ]
+    assert f'data-culprit="{culprit}"' in Path(page).read_text(encoding="utf-8")
+    index = (fake_repo / "reports" / "night" / "latest" / "index.html").read_text(encoding="utf-8")
+    assert f'data-culprit="{culprit}"' in index and "git bisect run" in index
+    assert git(fake_repo, "rev-parse", "HEAD") == tonight and git(fake_repo, "status", "--porcelain") == ""
+
+
+def test_without_a_good_night_or_budget_left_a_new_failure_says_why_it_has_no_culprit(fake_repo):
+    init(fake_repo)
+    break_export(fake_repo, True)
+    commit(fake_repo, "the target, broken from its first night")
+    assert tipc_run(fake_repo, "--bisect-budget", "60") == 1
+    folder = fake_repo / "test_tipc" / "output" / "fake_rec" / MODE
+    (found,) = json.loads((folder / "culprits.json").read_text())["culprits"]
+    assert found["sha"] == "" and "no earlier night passed it" in found["problem"]

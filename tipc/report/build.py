@@ -24,6 +24,7 @@ from tipc.report.trainbench import build_train_benchmark
 from tipc.report.trends import Trends, judged_figures
 from tipc.results.records import RunInfo, StageRecord, run_verdict
 from tipc.run.criteria import criteria_of
+from tipc.triage.culprits import read_culprits
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +170,7 @@ def build_report(
         predictions=build_predictions([r for r in records if not is_carried(r, ids)], anchors.stages, roots),
         trends=trends,
         criteria=criteria_of(own, judged_figures(trends)),
-        states=build_states(own, anchors.stages),
+        states=build_states(own, anchors.stages, {k: c for run in runs for k, c in read_culprits(run.source).items()}),
     )
 
 

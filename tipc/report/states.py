@@ -3,7 +3,8 @@
 A record carries its cell's state (``tipc.triage.states``, stamped when the stage ended); the section counts
 them and lists the cells that are news (a new failure first, then flaky, infra, still failing, fixed), each
 linked to its stage's details, at most ``SHOWN`` of them: the counts stay whole, the list stays small.
-Records from before states have none, and a run of only such records has no section. Pure: records in.
+A new failure the night bisected names its culprit and the commands that found it. Records from before
+states have none, and a run of only such records has no section. Pure: records in.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 from tipc.report.naming import StageKey, stage_key
 from tipc.results.records import StageRecord
+from tipc.triage.culprits import Culprit
 from tipc.triage.states import ATTENTION, CellState, State
 
 SHOWN = 100  # cells listed; the rest are counted
@@ -26,6 +28,7 @@ class StateLine:
     stage: str
     anchor: str  # the stage's details
     why: str  # its cause, else its reason ("" when it passed)
+    culprit: Culprit | None = None  # a new failure's, when the night bisected it
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,15 +56,20 @@ def rank(record: StageRecord) -> int:
     return ATTENTION.index(State(record.state)) if record.state else len(ATTENTION)
 
 
-def build_states(records: Iterable[StageRecord], anchors: Mapping[StageKey, str]) -> StatesView | None:
-    """``records``: this run's own (carried-over records are an earlier night's state)."""
+def build_states(
+    records: Iterable[StageRecord], anchors: Mapping[StageKey, str], culprits: Mapping[str, Culprit] | None = None
+) -> StatesView | None:
+    """``records``: this run's own (carried-over records are an earlier night's state); ``culprits``: what the
+    night's bisection found, by stage id."""
     judged = sorted((r for r in records if r.state), key=rank)
     if not judged:
         return None
     present = [r.state for r in judged]
     listed = [r for r in judged if State(r.state) not in QUIET]
+    found = culprits or {}
     lines = tuple(
-        StateLine(r.state, state_text(r), r.id, anchors.get(stage_key(r), ""), why(r)) for r in listed[:SHOWN]
+        StateLine(r.state, state_text(r), r.id, anchors.get(stage_key(r), ""), why(r), found.get(r.id))
+        for r in listed[:SHOWN]
     )
     counts = tuple((s.value, present.count(s.value)) for s in ATTENTION if s.value in present)
     return StatesView(counts, lines, max(0, len(listed) - SHOWN))

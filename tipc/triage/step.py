@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -40,12 +41,21 @@ def command(config: Path, mode: str, stage: str, steps: Path, run_args: Sequence
     return [*head, "--steps", str(steps), "--", *run_args]
 
 
-def run(config: Path, mode: str, stage: str, steps: Path, clone: Path, run_args: Sequence[str]) -> Step:
-    """Run one step in ``clone`` as git would, and return what it recorded."""
+def left(deadline: float | None) -> float:
+    """Seconds until ``deadline`` (``time.monotonic``'s) as a child's time limit: 0 is none; a second at least."""
+    return 0.0 if deadline is None else max(1.0, deadline - time.monotonic())
+
+
+def run(config: Path, mode: str, stage: str, steps: Path, clone: Path, run_args: Sequence[str],
+        limit: float = 0.0) -> Step:  # fmt: skip
+    """Run one step in ``clone`` as git would, and return what it recorded (within ``limit`` seconds, 0: none;
+    a step stopped there recorded nothing: it did not run)."""
     argv = command(config, mode, stage, steps, run_args)
+    before = len(recorded(steps))
     run_child(argv, cwd=str(clone), env=os.environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-              limits=Limits(0, None))  # fmt: skip
-    return recorded(steps)[-1]
+              limits=Limits(limit, None))  # fmt: skip
+    done = recorded(steps)
+    return done[-1] if len(done) > before else Step("", SKIP, "stopped: the time for bisecting ran out")
 
 
 def recorded(steps: Path) -> tuple[Step, ...]:

@@ -82,6 +82,17 @@ def describe(repo: Path, sha: str) -> Commit:
     return Commit(sha, subject, author, date)
 
 
+def search_range(config: Path, repo: Path | None, good: str, bad: str) -> tuple[Path, Path, str, str]:
+    """The target's repository, the config's path inside it, and the full shas of ``good`` and ``bad``."""
+    config = config.resolve()
+    source = target_repo(config, repo)
+    try:
+        inside = config.relative_to(source)
+    except ValueError:
+        raise UsageError(f"--config {config}: not inside the target repository {source}") from None
+    return source, inside, commit(source, good, "--good"), commit(source, bad, "--bad")
+
+
 def bisect(
     config: Path,
     mode: str,
@@ -97,13 +108,7 @@ def bisect(
 ) -> Bisection:
     """Search the commits between ``good`` and ``bad`` for the first at which ``stage`` fails; by ``deadline``
     (``time.monotonic``'s) when given: a search still going then is stopped, and names no culprit."""
-    config = config.resolve()
-    source = target_repo(config, repo)
-    try:
-        inside = config.relative_to(source)
-    except ValueError:
-        raise UsageError(f"--config {config}: not inside the target repository {source}") from None
-    good_sha, bad_sha = commit(source, good, "--good"), commit(source, bad, "--bad")
+    source, inside, good_sha, bad_sha = search_range(config, repo, good, bad)
     if good_sha == bad_sha:
         raise UsageError(f"--good and --bad are the same commit ({good_sha[:12]})")
     if git(source, "rev-list", "--count", f"{good_sha}..{bad_sha}") == "0":

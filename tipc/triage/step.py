@@ -18,6 +18,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from tipc.files import read
 from tipc.proc.child import Limits, ask, run_child
@@ -33,6 +34,7 @@ class Step:
     commit: str
     outcome: str  # GOOD, BAD or SKIP
     status: str  # the stage's status at that commit, or why it has none
+    record: dict[str, Any] | None = None  # the stage's record at that commit (its figures), None: it has none
 
 
 def command(config: Path, mode: str, stage: str, steps: Path, run_args: Sequence[str]) -> list[str]:
@@ -95,11 +97,13 @@ def main(argv: list[str] | None = None) -> int:
     with (WORK / f"{sha[:12]}.log").open("wb") as log:
         run_child(tipc_run, cwd=None, env=os.environ, stdout=log, stderr=log, limits=Limits(0, None))
     records = [r for found in sorted(out.rglob("results.jsonl")) for r in read_records(found, warn=lambda _: None)]
-    status = next((r.status.value for r in records if r.id == args.stage), None)
+    found = next((r for r in records if r.id == args.stage), None)
+    status = None if found is None else found.status.value
     outcome = judge(status)
     reason = status or ("not in the plan at this commit" if records else "no results: the config did not run")
+    record = None if found is None else json.loads(found.to_json())
     with args.steps.open("a", encoding="utf-8") as steps:
-        steps.write(json.dumps(asdict(Step(sha, outcome, reason))) + "\n")
+        steps.write(json.dumps(asdict(Step(sha, outcome, reason, record))) + "\n")
     return EXIT[outcome]
 
 

@@ -120,13 +120,16 @@ def folder_night(path: Path, out_root: Path, page_dir: Path, policy: TrendPolicy
     )
 
 
-def night_of(folders: Sequence[Path], warn: Warn) -> str:
-    """The night's name: the run group its folders share, else the newest run id among them."""
-    infos = [load_runs([f], warn)[0].info for f in folders]
-    groups = {i.run_group for i in infos}
-    if len(groups) == 1 and "" not in groups:
-        return groups.pop()
-    return max((i.run_id for i in infos), default="") or time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+def tonight(folders: Sequence[Path], night: str, warn: Warn) -> tuple[str, list[Path]]:
+    """The night's name and its folders. Unnamed, a night is the run group of its newest folder (by run id),
+    else that folder's run id; the folders of another run group (an output root keeps every model's latest
+    results, some from earlier nights) are not tonight's."""
+    infos = {f: load_runs([f], warn)[0].info for f in folders}
+    newest = max(infos.values(), key=lambda i: i.run_id, default=None)
+    name = night or (newest.run_group or newest.run_id if newest is not None else "")
+    if any(i.run_group == name for i in infos.values()):
+        return name, [f for f, i in infos.items() if i.run_group == name]
+    return name or time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()), list(folders)
 
 
 def render_night(page: NightPage) -> str:
@@ -143,8 +146,7 @@ def write_night(
 ) -> Path:
     """Write the night's index of the results folders in ``roots``; return its first page."""
     say = warn or (lambda line: None)
-    folders = list(night_folders([Path(r) for r in roots]))
-    name = night or night_of(folders, say)
+    name, folders = tonight(list(night_folders([Path(r) for r in roots])), night, say)
     page_dir = under(out_root, NIGHT, name)
     page_dir.mkdir(parents=True, exist_ok=True)
     nights = [folder_night(f, Path(out_root), page_dir, trends, say) for f in folders]

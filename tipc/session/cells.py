@@ -55,8 +55,7 @@ def nights_of(summaries: Iterable[RunSummary], before: str) -> dict[CellKey, tup
 def stamped(record: StageRecord, commit: str, nights: Nights) -> StageRecord:
     """``record`` with its state among ``nights``; a stage that failed, then passed when run again in this
     run (``--confirm``, a rerun plugin) is flaky."""
-    retried = record.status is Status.PASSED and len(record.attempts) > 1
-    found = state_of(outcome_of(record.status), commit, nights.get((record.id, record.node_rank), ()), retried)
+    found = state_of(outcome_of(record.status), commit, nights.get((record.id, record.node_rank), ()), record.flaky)
     return replace(record, state=found.state.value, state_since=found.since, state_nights=found.nights)
 
 

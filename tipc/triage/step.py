@@ -93,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     os.environ["TIPC_HISTORY"] = str(Path.cwd() / WORK / "history.sqlite")
     tipc_run = [sys.executable, "-m", "tipc", "run", "--config", args.config, "--mode", args.mode]
-    tipc_run += ["--no-report", "-q", "--output-root", str(out), *args.run_args]
+    # No report, and no bisection of its own: a night's budget (TIPC_BISECT_BUDGET, a file) is not a step's.
+    tipc_run += ["--no-report", "--bisect-budget", "0", "-q", "--output-root", str(out), *args.run_args]
     with (WORK / f"{sha[:12]}.log").open("wb") as log:
         run_child(tipc_run, cwd=None, env=os.environ, stdout=log, stderr=log, limits=Limits(0, None))
     records = [r for found in sorted(out.rglob("results.jsonl")) for r in read_records(found, warn=lambda _: None)]

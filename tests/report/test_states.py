@@ -23,6 +23,7 @@ def test_the_report_counts_every_state_and_lists_the_news_a_new_failure_first():
         rec("e", "not_run", Status.BLOCKED),
         rec("f", "flaky"),
         rec("g", ""),  # a record from before states
+        rec("h", "jailed"),  # a state this tipc does not know (a newer one's): counted nowhere, never a crash
     ]
     culprit = Culprit("d", "g" * 40, "b" * 40, "c" * 40, "Speed up", "Bob", "2026-12-05")
     view = build_states(records, {("d", 0): "stage-d"}, {"d": culprit})

@@ -38,11 +38,18 @@ class StatesView:
     more: int  # cells to look at beyond ``lines``
 
 
+def known(record: StageRecord) -> State | None:
+    """A record's state; None for a record from before states, or with a state this tipc does not know."""
+    try:
+        return State(record.state) if record.state else None
+    except ValueError:
+        return None
+
+
 def state_text(record: StageRecord) -> str:
-    """What the report says of a record's state ("" for a record from before states)."""
-    if not record.state:
-        return ""
-    return CellState(State(record.state), record.state_since, record.state_nights).text()
+    """What the report says of a record's state ("" when it has none it knows)."""
+    state = known(record)
+    return "" if state is None else CellState(state, record.state_since, record.state_nights).text()
 
 
 def why(record: StageRecord) -> str:
@@ -53,7 +60,8 @@ def why(record: StageRecord) -> str:
 
 def rank(record: StageRecord) -> int:
     """Where a record's state comes in ATTENTION (records without one last)."""
-    return ATTENTION.index(State(record.state)) if record.state else len(ATTENTION)
+    state = known(record)
+    return len(ATTENTION) if state is None else ATTENTION.index(state)
 
 
 def build_states(
@@ -61,11 +69,11 @@ def build_states(
 ) -> StatesView | None:
     """``records``: this run's own (carried-over records are an earlier night's state); ``culprits``: what the
     night's bisection found, by stage id."""
-    judged = sorted((r for r in records if r.state), key=rank)
+    judged = sorted((r for r in records if known(r) is not None), key=rank)
     if not judged:
         return None
     present = [r.state for r in judged]
-    listed = [r for r in judged if State(r.state) not in QUIET]
+    listed = [r for r in judged if known(r) not in QUIET]
     found = culprits or {}
     lines = tuple(
         StateLine(r.state, state_text(r), r.id, anchors.get(stage_key(r), ""), why(r), found.get(r.id))

@@ -50,3 +50,14 @@ def test_the_nights_first_page_keeps_its_lists_short_and_models_that_failed_firs
     assert section.lines[0].href == "zoo/m1/r/index.html#stage-s0"
     assert [(row.model, row.verdict) for row in page.models] == [("zoo", "failed"), ("aaa", "passed")]
     assert page.counts == (("new_failure", SHOWN + 10), ("passing", 1))
+
+
+def test_the_night_index_names_each_regression_with_the_night_it_began(tmp_path):
+    from tests.report.test_trends import STABLE, nights, run_id
+    from tipc.report.night_write import write_night
+
+    nights(tmp_path, [*STABLE, 520.0, 521.0])  # nights 0-5 steady, then two nights outside the band
+    index = write_night([tmp_path / "r7"], tmp_path / "reports")
+    html = index.read_text(encoding="utf-8")
+    assert '<section id="regressions"' in html
+    assert f'data-since="{run_id(6)}"' in html and "inference time" in html

@@ -3,7 +3,7 @@
 # <output>/<model>/<mode>/ holding shards/<run group>/shard<K>/ parts, `tipc merge` joins the
 # parts of one night (TIPC_RUN_GROUP; default: the newest group) into the folder itself (its
 # results.jsonl is the history the next night's split reads) and `tipc report` renders one report
-# of them into REPORTS. Parts of other nights are set aside and named, never merged. Every folder
+# of them into REPORTS, then the night's index over them all. Parts of other nights are set aside and named, never merged. Every folder
 # is tried and reported; exit 1 when one failed (a split that differs between shards, a shard
 # folder that is not one), was incomplete (a shard of the night that did not report: named), or
 # none was found, or a report's badge is not passed: a failed stage, or a regressed figure under
@@ -34,4 +34,6 @@ if [ "$found" = 0 ]; then
     echo "merge-shards: no <model>/<mode>/shards/<run group>/shard<K>/ results under $output" >&2
     exit 1
 fi
+# The night's index over every model and mode merged above: <reports>/night/<run group>/index.html.
+"$PYTHON" -m tipc report --night "$output" --out "$reports" || status=1
 exit "$status"

@@ -47,9 +47,11 @@ def test_pass_exits_0_and_prints_status_lines(fake_repo, capsys):
     assert tipc_run(fake_repo) == 0
     out = capsys.readouterr().out.splitlines()
     assert len([row for row in out if row.startswith(" Run successfully with command - fake_rec - ")]) == 5
-    assert out[-2].startswith("tipc: 5 passed in ")
+    assert out[-3].startswith("tipc: 5 passed in ")
     report = fake_repo / "reports" / "fake_rec" / "lite_train_lite_infer" / "latest" / "index.html"
-    assert out[-1].startswith("tipc: report: ") and report.is_file()
+    assert out[-2].startswith("tipc: report: ") and report.is_file()
+    index = fake_repo / "reports" / "night" / "latest" / "index.html"
+    assert out[-1].startswith("tipc: night index: ") and index.is_file()
 
 
 def test_failure_exits_1_with_log_tail_even_when_the_report_breaks(fake_repo, capsys, monkeypatch):

@@ -4,7 +4,6 @@ no failed load, no dialog and no request leaving the file."""
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from pathlib import Path
 
@@ -16,17 +15,6 @@ from tipc.report import write_report
 from tipc.results.records import Status
 
 SCREENSHOT = os.environ.get("TIPC_REPORT_SCREENSHOT")  # keep the picture somewhere to look at
-
-
-@pytest.fixture(scope="session")
-def chromium() -> str:
-    binary = shutil.which("chromium")
-    if not binary:
-        pytest.skip(
-            "no `chromium` on PATH: `make test` installs Debian's chromium package when run as root "
-            "with apt-get; otherwise install it (apt-get install -y chromium) to run this test"
-        )
-    return binary
 
 
 def test_report_renders_cleanly_in_chromium(chromium, tmp_path):

@@ -189,6 +189,8 @@ def test_run_shard_then_merge_shards_make_one_report(fake_repo, tmp_path):
     assert info.notes[0].startswith("merged from 2 shard(s) of run group night-1")
     summary = tmp_path / "reports" / "rc" / MODE / "latest" / "summary.json"
     assert json.loads(summary.read_text())["counts"]["passed"] == 25
+    index = (tmp_path / "reports" / "night" / "night-1" / "index.html").read_text()  # the night's, over its models
+    assert 'data-model="rc"' in index and f'href="../../rc/{MODE}/' in index
 
 
 def test_merge_shards_fails_when_there_is_nothing_to_merge(tmp_path):

@@ -79,7 +79,10 @@ def test_precedence(repo, argv, env, ini, expected):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("[tool.tipc]\ntimeuot = 3\n", "[tool.tipc] timeuot: not a setting; expected one of autolog_shim, device,"),
+        (
+            "[tool.tipc]\ntimeuot = 3\n",
+            "[tool.tipc] timeuot: not a setting; expected one of autolog_shim, bisect_budget, device,",
+        ),
         ("[tool.tipc]\nno_report = 'maybe'\n", "[tool.tipc] no_report: 'maybe': expected true or false"),
         ("[tool.tipc]\ndevice = 'tpu'\n", "[tool.tipc] device: 'tpu': expected one of auto, cpu, gpu"),
         ("[tool.tipc]\ntimeout = [1]\n", "[tool.tipc] timeout: [1]: expected a list of strings"),

@@ -1,5 +1,6 @@
 """``tipc report RESULTS_DIR… [--out reports] [--compare DIR] [--fail-on regression]``: render the HTML
-report, print its path.
+report, print its path. ``tipc report --night DIR…`` writes the night's index instead: one page over every
+``<model>/<mode>`` results folder given, or found under an output root given.
 
 Exit status: the page's badge (``tipc.results.outcome``): 0 passed, 1 failed, incomplete, or regressed
 (a figure regressed and ``--fail-on regression``, ``TIPC_FAIL_ON`` or ``[tool.tipc]`` asks for it).
@@ -46,6 +47,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PERCENT",
         help="report benchmark figures that moved by more than this (default: 10)",
     )
+    parser.add_argument(
+        "--night",
+        action="store_true",
+        help="write the night's index of the results folders (or output roots holding <model>/<mode> folders) "
+        "instead, to <out>/night/<night>/index.html",
+    )
+    parser.add_argument(
+        "--night-name",
+        default="",
+        metavar="NAME",
+        help="the night's name (default: the run group its folders share, else the newest run id)",
+    )
     add_judging_options(parser.add_argument)
 
 
@@ -55,6 +68,11 @@ def run(args: argparse.Namespace) -> int:
     from tipc.session.settings import resolve_judging
 
     fail_on, trends = resolve_judging(lambda dest: getattr(args, dest))
+    if args.night:
+        from tipc.report.night_write import write_night
+
+        print(write_night(args.results_dirs, args.out, args.night_name, trends=trends, warn=_to_stderr))
+        return 0
     outcome: list[Outcome] = []
     index = write_report(
         args.results_dirs,
@@ -69,3 +87,7 @@ def run(args: argparse.Namespace) -> int:
     )
     print(index)
     return outcome[0].exit_status
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr)

@@ -113,6 +113,8 @@ def _results(session: TipcSession) -> None:
     reports = session.write_reports(Path.cwd())
     for html in reports:
         _print(f"tipc: report: {html}")
+    if session.night_index is not None:
+        _print(f"tipc: night index: {session.night_index}")
     matrix = write_matrix(session, Path.cwd(), reports)
     if matrix is not None:
         _print(f"tipc: matrix report: {matrix}")

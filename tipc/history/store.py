@@ -310,15 +310,16 @@ class History:
         self._skipped("figure", bad)
         return tuple(RunFigures(run, config, figures) for (run, config), figures in found.items())
 
-    def reports(self, model: str, mode: str) -> tuple[ReportSummary, ...]:
-        """The report summaries of ``model`` and ``mode``, newest run first."""
+    def reports(self, model: str, mode: str, limit: int = -1) -> tuple[ReportSummary, ...]:
+        """The report summaries of ``model`` and ``mode``, newest run first; the first ``limit`` (all: -1)."""
         try:
             with self._db(write=False) as db:
                 if not _has(db, "reports"):
                     return ()
                 rows = db.execute(
-                    "SELECT run, config, summary FROM reports WHERE model = ? AND mode = ? ORDER BY run DESC, config",
-                    (model, mode),
+                    "SELECT run, config, summary FROM reports WHERE model = ? AND mode = ? ORDER BY run DESC, config"
+                    " LIMIT ?",
+                    (model, mode, limit),
                 ).fetchall()
         except FileNotFoundError:
             return ()

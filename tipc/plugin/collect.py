@@ -177,6 +177,7 @@ class StageItem(pytest.Item):
             ("argv", shlex.join(self.stage.argv)),
             ("log", record.log),
             ("duration", f"{record.duration:.3f}"),
+            ("state", record.state),  # across nights (tipc.triage.states): new_failure, still_failing, ...
             *figures(record),
         ]
         if self.stage.kind is StageKind.GOLDEN:  # what --lf must run with it (pytest_cache)

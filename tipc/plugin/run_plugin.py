@@ -306,6 +306,8 @@ class TipcPlugin:
             terminalreporter.write_line(run_paragraph(self.session.folders(), self.session.run_id, earlier))
         for report in self.reports:
             terminalreporter.write_line(f"tipc: report: {report}")
+        if self.session.night_index is not None:
+            terminalreporter.write_line(f"tipc: night index: {self.session.night_index}")
         if self.matrix is not None:
             terminalreporter.write_line(f"tipc: matrix report: {self.matrix}")
         for warning in self.session.warnings[self._warned :]:

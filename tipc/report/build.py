@@ -19,10 +19,12 @@ from tipc.report.naming import RowKey, StageKey, is_multi_node, make_anchors, ro
 from tipc.report.perf import build_performance
 from tipc.report.predictions import build_predictions
 from tipc.report.stages import each_stage_group
+from tipc.report.states import build_states
 from tipc.report.trainbench import build_train_benchmark
 from tipc.report.trends import Trends, judged_figures
 from tipc.results.records import RunInfo, StageRecord, run_verdict
 from tipc.run.criteria import criteria_of
+from tipc.triage.culprits import read_culprits
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +170,7 @@ def build_report(
         predictions=build_predictions([r for r in records if not is_carried(r, ids)], anchors.stages, roots),
         trends=trends,
         criteria=criteria_of(own, judged_figures(trends)),
+        states=build_states(own, anchors.stages, {k: c for run in runs for k, c in read_culprits(run.source).items()}),
     )
 
 

@@ -57,6 +57,7 @@ class RunSummary:
     stages: tuple[StageSummary, ...]
     run_id: str = ""  # "" for results from before run ids (and schema-1 summaries)
     config: str = ""  # "" for schema-1 summaries
+    target_commit: str = ""  # the target repo's commit the run tested ("" unknown): a cell's nights compare by it
 
     @property
     def order(self) -> str:
@@ -83,6 +84,7 @@ class RunSummary:
                 "timestamp": self.timestamp,
                 "run_id": self.run_id,
                 "config": self.config,
+                "target_commit": self.target_commit,
                 "counts": self.counts(),
                 "stages": [
                     {
@@ -115,6 +117,7 @@ class RunSummary:
                 stages,
                 _field(d.get("run_id", ""), "run_id", str),
                 _field(d.get("config", ""), "config", str),
+                _field(d.get("target_commit", ""), "target_commit", str),
             )
         except (ValueError, OverflowError, RecursionError) as exc:  # OverflowError: a huge int as a figure
             raise ResultsError(source, 0, f"not a tipc report summary (schema {SUMMARY_SCHEMA}): {exc}") from None
@@ -166,6 +169,7 @@ def summarize(
     run_id: str = "",
     config: str = "",
     run_ids: RunIds | None = None,
+    target_commit: str = "",
 ) -> RunSummary:
     """``run_ids``: each node's run (``load.run_ids``); records of other runs are marked carried."""
     return RunSummary(
@@ -185,6 +189,7 @@ def summarize(
         ),
         run_id,
         config,
+        target_commit,
     )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from tipc.report.load import RunIds, carried_note
 from tipc.report.model import Cell, Column, Matrix, MatrixRow
 from tipc.report.naming import KIND_ORDER, RowKey, StageKey, infer_label, node_label, row_key, stage_key, stage_name
+from tipc.report.states import state_text
 from tipc.results.records import StageRecord, Status
 
 _SHORT = {
@@ -65,7 +66,10 @@ def cell(record: StageRecord | None, anchor: str, carried: str = "") -> Cell:
         note, title = record.flaky_note, f"{title} — {record.flaky_note}"
     if carried:
         note, title = carried, f"{title} ({carried})"
-    return Cell(status=status.value, text=text, note=note, title=title, anchor=anchor, carried=carried)
+    elif record.state:
+        title = f"{title} · {state_text(record)}"
+    state = "" if carried else record.state  # a carried record's state was an earlier night's
+    return Cell(status=status.value, text=text, note=note, title=title, anchor=anchor, carried=carried, state=state)
 
 
 def _cell(record: StageRecord | None, stage_anchors: Mapping[StageKey, str], run_ids: RunIds) -> Cell:

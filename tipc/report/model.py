@@ -18,6 +18,7 @@ from tipc.report.predictions import PredictionsView
 from tipc.report.svg import Plot
 
 if TYPE_CHECKING:  # their own modules build them, and import this one
+    from tipc.report.states import StatesView
     from tipc.report.trainbench import TrainBenchmark
     from tipc.report.trends import Trends
     from tipc.run.criteria import Criteria
@@ -100,6 +101,7 @@ class Cell:
     title: str
     anchor: str  # "" when there is nothing to link to
     carried: str = ""  # "from earlier run <id>" for a record carried over, "" for this run's
+    state: str = ""  # its cell's state across nights (a tipc.triage.states.State value), "" unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +140,7 @@ class StageView:
     open: bool
     carried: str = ""  # "from earlier run <id>" for a record carried over, "" for this run's
     cause: str = ""  # a failure's cause: "missing-module: ModuleNotFoundError: No module named 'x'"
+    state: str = ""  # its cell's state across nights: "new failure", "still failing: 3 nights, since <run>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,3 +314,4 @@ class ReportModel:
     # "figures" or "chain" on each of its pages
     part: str = "all"
     pages: Pages | None = None
+    states: StatesView | None = None  # this run's cells by state across nights (tipc.report.states)

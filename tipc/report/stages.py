@@ -14,6 +14,7 @@ from tipc.report.logtail import command_text, file_link, log_tail
 from tipc.report.matrix import ordered_row_keys
 from tipc.report.model import Link, LogTail, StageGroup, StageView
 from tipc.report.naming import RowKey, StageKey, node_label, row_key, stage_key, stage_name
+from tipc.report.states import state_text
 from tipc.results.records import StageRecord, Status
 from tipc.run.workerlogs import failing_workers, offset_of, record_worker_logs
 
@@ -68,6 +69,7 @@ def stage_view(
         open=record.status.is_failure and not carried,
         carried=carried,
         cause=f"{record.cause_kind}: {record.cause}" if record.cause else "",
+        state="" if carried else state_text(record),
     )
 
 

@@ -2,7 +2,7 @@
 
 For every stage and figure of this run (``tipc.report.figures``: train ips, inference ms per
 batch size, throughput, memory), the values of the same config's earlier runs come from the
-trend history (``tipc.report.trend_store``), and ``tipc.metrics.noise.judge`` says whether the
+trend history (``tipc.report.trend_store``), and the night's rule (``tipc.metrics.rule``) says whether the
 new value left the noise band. Regressions come first, then improvements, then the rest in
 stage order; a regression is also a finding that ``--fail-on regression`` turns into a failed run.
 """
@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tipc.history.store import RunFigures, SeriesKey
-from tipc.metrics.noise import Band, TrendPolicy, TrendVerdict, judge
+from tipc.metrics.noise import Band, TrendPolicy, TrendVerdict
+from tipc.metrics.rule import judge_figure
 from tipc.report.figures import FIGURE_BY_KEY, FIGURES
 from tipc.report.naming import StageKey
 from tipc.report.sparkline import Sparkline, sparkline
@@ -98,7 +99,7 @@ def _row(
     figure = FIGURE_BY_KEY[key[2]]
     past = [run.get(key) for run in earlier]
     value = current.figures.get(key)
-    judged = judge(past, value, figure.higher_is_better, policy)
+    judged = judge_figure(past, value, figure.higher_is_better, policy)
     shown = [v for v in past if v is not None][-policy.runs :] + ([] if value is None else [value])
     return TrendRow(
         anchor,

@@ -112,6 +112,7 @@ def summarize_runs(runs: Sequence[NodeRun]) -> RunSummary:
         run_id=head.run_id,
         config=head.config,
         run_ids=run_ids(runs),
+        target_commit=head.target_commit,
     )
 
 
@@ -168,7 +169,8 @@ def _history_links(history: Sequence[PastRun]) -> tuple[HistoryEntry, ...]:
     )
 
 
-def _store(runs: Sequence[NodeRun], mode_dir: Path) -> Path:
+def store_of(runs: Sequence[NodeRun], mode_dir: Path) -> Path:
+    """The history store of ``runs``, whose report goes to ``mode_dir``."""
     head = head_info(runs)
     return history_file(portable_root(runs[0].source), head.model, head.mode, mode_dir)
 
@@ -198,7 +200,7 @@ def _remember(
     keep = max(policy.runs if policy else 0, DEFAULT_RUNS)
     reports = as_stored([*imported, PastRun(mode_dir / summary.order, summary)])
     history = record_run(
-        _store(runs, mode_dir), mode_dir / TREND_FILE, head.model, head.mode, current, stage_times(own), keep, warn,
+        store_of(runs, mode_dir), mode_dir / TREND_FILE, head.model, head.mode, current, stage_times(own), keep, warn,
         write=record and not one_shard, reports=reports,
     )  # fmt: skip
     if policy is None:
@@ -223,6 +225,13 @@ def _note_compared(runs: Sequence[NodeRun], run_id: str, warn: Warn) -> None:
             warn(f"tipc: {run.source / RUN_INFO} does not name the night compared with ({exc})")
 
 
+def night_trends(runs: Sequence[NodeRun], mode_dir: Path, policy: TrendPolicy, warn: Warn) -> Trends | None:
+    """The trends of a night's ``runs`` against the history, which is read, not written (``mode_dir``: where
+    their report goes)."""
+    summary = summarize_runs(runs)
+    return _remember(mode_dir, runs, summary, anchors_for(all_records(runs)), (), policy, warn, record=False)
+
+
 def judge_night(
     results_dirs: Sequence[Path], policy: TrendPolicy, fail_on_regression: bool, warn: Warn
 ) -> tuple[Outcome, int]:
@@ -230,8 +239,7 @@ def judge_night(
     anything (``tipc merge``: the report that follows records the night)."""
     runs = load_runs([Path(p) for p in results_dirs], warn)
     records = all_records(runs)
-    trend = _remember(Path(results_dirs[0]), runs, summarize_runs(runs), anchors_for(records), (), policy, warn,
-                      record=False)  # fmt: skip
+    trend = night_trends(runs, Path(results_dirs[0]), policy, warn)
     found = len(trend.regressions) if trend is not None else 0
     ids = run_ids(runs)
     own = (r.status for r in records if not is_carried(r, ids))
@@ -294,7 +302,7 @@ def write_report(
     past: tuple[PastRun, ...] = ()
     imported: tuple[PastRun, ...] = ()
     if history:
-        past, imported = past_reports(_store(runs, mode_dir), mode_dir, summary.model, summary.mode, name, say)
+        past, imported = past_reports(store_of(runs, mode_dir), mode_dir, summary.model, summary.mode, name, say)
     anchors = anchors_for(records)
     baseline = _baseline_from(Path(compare)) if compare is not None else _from_history(previous_run(past, summary))
     if baseline is not None and baseline.summary.run_id:

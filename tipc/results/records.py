@@ -139,6 +139,11 @@ class StageRecord:
     # (pytest-rerunfailures, pytest-retry): each attempt's status, reason, returncode, start and
     # duration; the record's own fields are the last attempt's. () (older files too): it ran once.
     attempts: tuple[dict[str, Any], ...] = ()
+    # The cell's state across nights (tipc.triage.states: passing, new_failure, still_failing, fixed,
+    # flaky, infra, not_run), judged against the history when the stage ended; "" for older records.
+    state: str = ""
+    state_since: str = ""  # still failing: the run id of the night the failure began
+    state_nights: int = 0  # still failing: nights in a row, tonight's included
 
     @property
     def flaky(self) -> bool:
@@ -207,6 +212,8 @@ _STAGE_FIELDS = {
             "shard",
             "cause_kind",
             "cause",
+            "state",
+            "state_since",
         ),
         _Spec(_TEXT),
     ),
@@ -216,7 +223,7 @@ _STAGE_FIELDS = {
     "infer": _Spec(_OBJECT, nullable=True),
     **dict.fromkeys(("start", "duration"), _Spec(_NUMBER)),
     **dict.fromkeys(("peak_rss_mb", "process_peak_rss_mb"), _Spec(_NUMBER, nullable=True)),
-    "node_rank": _Spec(_INT),
+    **dict.fromkeys(("node_rank", "state_nights"), _Spec(_INT)),
     "returncode": _Spec(_INT, nullable=True),
 }
 

@@ -93,6 +93,7 @@ class PlanRun:
         include_hint: Callable[[Stage], str] | None = None,
         results: ResultsDir | None = None,
         run_id: str | None = None,
+        states: Callable[[StageRecord, str], StageRecord] | None = None,
     ) -> None:
         self.plan = plan
         self.settings = settings
@@ -114,6 +115,8 @@ class PlanRun:
         self._history: dict[str, float] | None = None  # stage id -> its last duration, read once
         self.target = TargetCommit()  # the target repo's commit, asked once when the run begins
         self._owns = False  # begin took the results folder: only then may end write there
+        # A record with its cell's state across nights (tipc.session.cells), given the target's commit.
+        self._states = states or (lambda record, commit: record)
 
     # --- run files: written by the one process that owns the run (not by xdist workers) ---
 
@@ -267,9 +270,11 @@ class PlanRun:
         if record.status.is_failure and not self.settings.dry_run:
             cause = cause_of(record, self._warn_once)
             record = replace(record, cause_kind=cause.kind, cause=cause.signature)
-        self.done[stage.id] = record
         if self.settings.dry_run:
+            self.done[stage.id] = record
             return record
+        record = self._states(record, self.target.sha)
+        self.done[stage.id] = record
         line, line_at = "", None
         if ran and stage.status_line:
             line = legacy.stage_line(record.status is Status.PASSED, self.plan.model, stage, self.plan.status_tail)
@@ -338,7 +343,7 @@ class PlanRun:
         interrupted = result.ending is Ending.INTERRUPTED
         if interrupted:  # what it left half-written must not stand in for it in a later run
             self.results.stamp(self.plan.stage(stage.id), passed=False)
-        self._finish(stage, record, ran=not interrupted)
+        record = self._finish(stage, record, ran=not interrupted)
         self.results.note_between()
         if interrupted:
             raise KeyboardInterrupt(result.reason)
@@ -418,7 +423,8 @@ class PlanRun:
             run_id=self.run_id,
             shard=self.plan.shard,
         )
-        self.done[skipped.id] = record
         if not self.settings.dry_run:
+            record = self._states(record, self.target.sha)
             self.results.append_record(record)
+        self.done[skipped.id] = record
         return record

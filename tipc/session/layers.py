@@ -42,6 +42,7 @@ FILE_SETTINGS = (
     "--report-dir",
     "--no-report",
     "--fail-on",
+    "--bisect-budget",
     "--trend-runs",
     "--noise-k",
     "--trend-min-runs",

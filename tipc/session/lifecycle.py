@@ -37,9 +37,11 @@ from tipc.run.probe import cannot_run
 from tipc.schedule import folders, hostlock
 from tipc.schedule.runner import SlotRunner, start_scheduler
 from tipc.schedule.shard import Sharding, results_folder
+from tipc.session.cells import CellStates, cell_states
 from tipc.session.doctor import run_doctor
+from tipc.session.night_bisect import bisect_new_failures
 from tipc.session.preflight import preflight
-from tipc.session.report import final_report, report_root
+from tipc.session.report import final_report, night_index, report_root
 from tipc.session.settings import ConfigTarget, Settings, check_interpreters, doctor_on
 from tipc.suites.downloads import download_refusal
 from tipc.suites.front import plan_path
@@ -77,6 +79,7 @@ class TipcSession:
         self._include_hint = include_hint
         self._plans: dict[Path, Plan] = {}
         self._runs: dict[Path, PlanRun] = {}
+        self._cells: dict[Path, CellStates] = {}  # each config's cells' states across nights
         self._folders: dict[Path, ResultsDir] = {}
         self._watchdog: Watchdog | None = None
         self._runner: Runner | None = None
@@ -95,6 +98,7 @@ class TipcSession:
         self.probes: Probes | None = None  # the doctor's probes (None: the machine's)
         self.regressions: list[Regression] = []  # figures the reports found outside their noise band
         self.criteria: list[Criteria] = []  # what each report's verdict rests on
+        self.night_index: Path | None = None  # the night's index page, once written (tipc.report.night_write)
 
     # --- plans and plan runs, one per config ---
 
@@ -125,6 +129,7 @@ class TipcSession:
             plan = self.plan(target)
             folder_path = results_folder(plan) if self._sharding is None else self._sharding.folder(plan)
             folder = self._folders.setdefault(folder_path, ResultsDir(folder_path))
+            cells = self._cells[target.path] = cell_states(self.settings, folder_path, plan, self.run_id)
             self._runs[target.path] = PlanRun(
                 plan,
                 self.settings.run,
@@ -133,6 +138,7 @@ class TipcSession:
                 include_hint=self._include_hint,
                 results=folder,
                 run_id=self.run_id,
+                states=cells,
             )
         return self._runs[target.path]
 
@@ -281,9 +287,14 @@ class TipcSession:
         if not self.owner:
             return []
         root = report_root(self.settings, cwd)
-        return final_report(
+        if self.settings.bisect_budget and not self.settings.schedule.shard:
+            runs = {run.plan.config_path: (run, self._cells[path]) for path, run in self._runs.items()}
+            bisect_new_failures(runs, self.records(), self.settings.bisect_budget, self.warnings.append)
+        reports = final_report(
             self.settings, self.folders(), root, self.warnings.append, self.regressions.append, self.criteria.append
         )
+        self.night_index = night_index(self.settings, self.folders(), root, self.run_id, self.warnings.append)
+        return reports
 
     def criteria_lines(self) -> list[str]:
         """What the verdict rests on (exit codes only, goldens, regressions) and every infer case that

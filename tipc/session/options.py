@@ -174,6 +174,16 @@ RUN_OPTIONS: tuple[Option, ...] = (
         ),
     ),
     (
+        ("--bisect-budget",),
+        dict(
+            dest="tipc_bisect_budget",
+            default=None,
+            metavar="SECONDS",
+            help="after the run, search the target's commits (a git checkout) for the change behind each new "
+            "failure, for up to SECONDS in all: the report and the night's index name each culprit (default: off)",
+        ),
+    ),
+    (
         ("--dry-run",),
         dict(dest="tipc_dry_run", action="store_true", default=False, help="print every stage's command; run nothing"),
     ),

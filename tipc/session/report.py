@@ -76,3 +76,21 @@ def final_report(
                 f"`tipc report {folder.path}` writes it again"
             )
     return written
+
+
+def night_index(
+    settings: Settings, folders: Sequence[ResultsDir], root: Path, night: str, warn: Callable[[str], None]
+) -> Path | None:
+    """The night's index (``tipc.report.night_write``) of a run that is a whole night: a shard's is the merged
+    night's (``tipc report --night``), a node's other than node 0's is node 0's. Like a report, an index that
+    cannot be written is a warning: the results stand."""
+    found = [f.path for f in folders if f.records_file.is_file()]
+    if not found or not writes_reports(settings) or settings.schedule.shard:
+        return None
+    from tipc.report.night_write import write_night  # the index's modules: only when one is written
+
+    try:
+        return write_night(found, root, night, trends=settings.trends, warn=warn)
+    except Exception as exc:  # noqa: BLE001 - whatever broke in the index, the results and reports stand
+        warn(f"tipc: the night's index not written ({type(exc).__name__}: {exc}); `tipc report --night` writes it")
+        return None

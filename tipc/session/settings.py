@@ -128,6 +128,7 @@ class Settings:
     fail_on: frozenset[str] = DEFAULT_FAIL_ON  # findings that fail the run (--fail-on)
     doctor: bool | None = None  # --doctor / --no-doctor; None: on for fleet configs (tipc.session.doctor)
     trends: TrendPolicy = field(default_factory=TrendPolicy)  # --trend-runs, --noise-k, --trend-min-runs
+    bisect_budget: float = 0.0  # seconds a night spends bisecting its new failures (--bisect-budget); 0: none
 
 
 FLEET = "fleet"
@@ -377,7 +378,17 @@ def _resolve(get: Callable[[str], Any], cwd: Path, sources: dict[str, str]) -> S
         doctor=get("tipc_doctor"),
         fail_on=fail_on,
         trends=resolve_trends(get),
+        bisect_budget=_bisect_budget(get("tipc_bisect_budget")),
     )
+
+
+def _bisect_budget(value: str | None) -> float:
+    if value is None or str(value).strip() in ("", "0"):
+        return 0.0
+    try:
+        return parse_seconds(str(value))
+    except ValueError as exc:
+        raise SettingsError(f"--bisect-budget: {exc}") from None
 
 
 def _confirm(value: str | int | None) -> int:

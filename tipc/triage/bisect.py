@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from tipc.errors import UsageError
-from tipc.proc.child import Limits, ask, run_child
+from tipc.proc.child import Ending, Limits, ask, run_child
 from tipc.triage import step
 
 GIT_TIMEOUT = 120.0  # a clone of a large repository over a local path; a question to git takes far less
@@ -82,6 +82,17 @@ def describe(repo: Path, sha: str) -> Commit:
     return Commit(sha, subject, author, date)
 
 
+def search_range(config: Path, repo: Path | None, good: str, bad: str) -> tuple[Path, Path, str, str]:
+    """The target's repository, the config's path inside it, and the full shas of ``good`` and ``bad``."""
+    config = config.resolve()
+    source = target_repo(config, repo)
+    try:
+        inside = config.relative_to(source)
+    except ValueError:
+        raise UsageError(f"--config {config}: not inside the target repository {source}") from None
+    return source, inside, commit(source, good, "--good"), commit(source, bad, "--bad")
+
+
 def bisect(
     config: Path,
     mode: str,
@@ -93,15 +104,11 @@ def bisect(
     run_args: Sequence[str] = (),
     work: Path | None = None,
     say: Callable[[str], None] = lambda line: None,
+    deadline: float | None = None,
 ) -> Bisection:
-    """Search the commits between ``good`` and ``bad`` for the first at which ``stage`` fails."""
-    config = config.resolve()
-    source = target_repo(config, repo)
-    try:
-        inside = config.relative_to(source)
-    except ValueError:
-        raise UsageError(f"--config {config}: not inside the target repository {source}") from None
-    good_sha, bad_sha = commit(source, good, "--good"), commit(source, bad, "--bad")
+    """Search the commits between ``good`` and ``bad`` for the first at which ``stage`` fails; by ``deadline``
+    (``time.monotonic``'s) when given: a search still going then is stopped, and names no culprit."""
+    source, inside, good_sha, bad_sha = search_range(config, repo, good, bad)
     if good_sha == bad_sha:
         raise UsageError(f"--good and --bad are the same commit ({good_sha[:12]})")
     if git(source, "rev-list", "--count", f"{good_sha}..{bad_sha}") == "0":
@@ -118,7 +125,7 @@ def bisect(
         def attempt(sha: str) -> step.Step:
             git(clone, "checkout", "--quiet", "--detach", "--force", sha)
             commands.append(("git", "checkout", "--detach", sha, "&&", *tried))
-            outcome = step.run(inside, mode, stage, steps_file, clone, run_args)
+            outcome = step.run(inside, mode, stage, steps_file, clone, run_args, step.left(deadline))
             say(f"tipc bisect: {sha[:12]} {outcome.outcome} ({outcome.status})")
             return outcome
 
@@ -134,9 +141,13 @@ def bisect(
         search = ("git", "bisect", "run", *tried)
         commands += [("git", "bisect", "start", bad_sha, good_sha), search]
         with (folder / "bisect.log").open("wb") as log:
-            run_child(search, cwd=str(clone), env=os.environ, stdout=log, stderr=log, limits=Limits(0, None))
-        first = git(clone, "rev-parse", "--verify", "--quiet", "refs/bisect/bad")
+            ended = run_child(search, cwd=str(clone), env=os.environ, stdout=log, stderr=log,
+                              limits=Limits(step.left(deadline), None))  # fmt: skip
         steps = step.recorded(steps_file)
+        if ended.ending is Ending.TIMEOUT:
+            problem = f"the time for bisecting ran out after {len(steps)} commit(s) tried"
+            return Bisection(stage, good_sha, bad_sha, None, steps, tuple(commands), problem)
+        first = git(clone, "rev-parse", "--verify", "--quiet", "refs/bisect/bad")
         skipped = {s.commit for s in steps if s.outcome == step.SKIP}
         if first in skipped or not first:
             problem = "git could not tell: the commits around the change could not be tested (see the steps)"

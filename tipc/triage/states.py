@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from tipc.results.records import Status
+
 
 class Outcome(str, Enum):
     """What a cell did on one night, as states read it."""
@@ -19,6 +21,16 @@ class Outcome(str, Enum):
     FAILED = "failed"  # failed, timed out or hung: the stage did not do its job
     INFRA = "infra"  # the machine ended it: the OOM killer, the scheduler, a node that went away
     NOT_RUN = "not_run"  # blocked by a prerequisite, skipped, or no record at all
+
+
+def outcome_of(status: Status) -> Outcome:
+    """A record's status as a night's outcome: a golden check that only differs (reported, not failed) counts
+    as a pass; one with no golden to judge by judged nothing."""
+    if status.is_failure:
+        return Outcome.FAILED
+    if status in (Status.PASSED, Status.DIFFERS):
+        return Outcome.PASSED
+    return Outcome.NOT_RUN
 
 
 class State(str, Enum):

@@ -14,9 +14,11 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from tipc.files import read
 from tipc.proc.child import Limits, ask, run_child
@@ -32,6 +34,7 @@ class Step:
     commit: str
     outcome: str  # GOOD, BAD or SKIP
     status: str  # the stage's status at that commit, or why it has none
+    record: dict[str, Any] | None = None  # the stage's record at that commit (its figures), None: it has none
 
 
 def command(config: Path, mode: str, stage: str, steps: Path, run_args: Sequence[str]) -> list[str]:
@@ -40,12 +43,21 @@ def command(config: Path, mode: str, stage: str, steps: Path, run_args: Sequence
     return [*head, "--steps", str(steps), "--", *run_args]
 
 
-def run(config: Path, mode: str, stage: str, steps: Path, clone: Path, run_args: Sequence[str]) -> Step:
-    """Run one step in ``clone`` as git would, and return what it recorded."""
+def left(deadline: float | None) -> float:
+    """Seconds until ``deadline`` (``time.monotonic``'s) as a child's time limit: 0 is none; a second at least."""
+    return 0.0 if deadline is None else max(1.0, deadline - time.monotonic())
+
+
+def run(config: Path, mode: str, stage: str, steps: Path, clone: Path, run_args: Sequence[str],
+        limit: float = 0.0) -> Step:  # fmt: skip
+    """Run one step in ``clone`` as git would, and return what it recorded (within ``limit`` seconds, 0: none;
+    a step stopped there recorded nothing: it did not run)."""
     argv = command(config, mode, stage, steps, run_args)
+    before = len(recorded(steps))
     run_child(argv, cwd=str(clone), env=os.environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-              limits=Limits(0, None))  # fmt: skip
-    return recorded(steps)[-1]
+              limits=Limits(limit, None))  # fmt: skip
+    done = recorded(steps)
+    return done[-1] if len(done) > before else Step("", SKIP, "stopped: the time for bisecting ran out")
 
 
 def recorded(steps: Path) -> tuple[Step, ...]:
@@ -81,15 +93,18 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     os.environ["TIPC_HISTORY"] = str(Path.cwd() / WORK / "history.sqlite")
     tipc_run = [sys.executable, "-m", "tipc", "run", "--config", args.config, "--mode", args.mode]
-    tipc_run += ["--no-report", "-q", "--output-root", str(out), *args.run_args]
+    # No report, and no bisection of its own: a night's budget (TIPC_BISECT_BUDGET, a file) is not a step's.
+    tipc_run += ["--no-report", "--bisect-budget", "0", "-q", "--output-root", str(out), *args.run_args]
     with (WORK / f"{sha[:12]}.log").open("wb") as log:
         run_child(tipc_run, cwd=None, env=os.environ, stdout=log, stderr=log, limits=Limits(0, None))
     records = [r for found in sorted(out.rglob("results.jsonl")) for r in read_records(found, warn=lambda _: None)]
-    status = next((r.status.value for r in records if r.id == args.stage), None)
+    found = next((r for r in records if r.id == args.stage), None)
+    status = None if found is None else found.status.value
     outcome = judge(status)
     reason = status or ("not in the plan at this commit" if records else "no results: the config did not run")
+    record = None if found is None else json.loads(found.to_json())
     with args.steps.open("a", encoding="utf-8") as steps:
-        steps.write(json.dumps(asdict(Step(sha, outcome, reason))) + "\n")
+        steps.write(json.dumps(asdict(Step(sha, outcome, reason, record))) + "\n")
     return EXIT[outcome]
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
 
-from tipc.config.benchmark import Selector
+from tipc.config.benchmark import DeviceNum, Selector
 from tipc.config.modes import Mode
 
 
@@ -76,6 +76,10 @@ class InferCase:
         if self.device == "cpu":
             return f"cpu-mkldnn_{self.enable_mkldnn}-threads_{self.cpu_threads}-{self.precision}-bs{self.batch_size}"
         return f"gpu-trt_{self.use_tensorrt}-{self.precision}-bs{self.batch_size}"
+
+
+# The stage name of a benchmark run's profiling pass (benchmark_train.sh's, every suite's alike).
+PROFILE = "profile"
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,3 +206,18 @@ class Plan:
             if s.id == stage_id:
                 return s
         raise KeyError(stage_id)
+
+
+def speed_spec(file: str, model: str, batch_size: str, precision: str, run_mode: str, device: DeviceNum) -> SpeedSpec:
+    """What a benchmark_train.sh's analysis step is told of one run (every suite's script tells it the same):
+    ``samples/s`` with one GPU id per node, ``images/s`` with several."""
+    return SpeedSpec(
+        file=file,
+        model_name=f"{model}_bs{batch_size}_{precision}_{run_mode}",
+        batch_size=int(batch_size),
+        fp_item=precision,
+        run_mode=run_mode,
+        device_num=device.label,
+        cards=device.cards,
+        speed_unit="samples/s" if len(device.gpu_ids) == 1 else "images/s",
+    )

@@ -11,9 +11,9 @@ from tipc.config.modes import Mode
 from tipc.config.tags import tag_words
 from tipc.metrics.logfile import extract_file
 from tipc.plan.builder import build_plan
+from tipc.plan.devices import VARIANT_DEVICES
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Plan, PlanOptions, Stage
-from tipc.plan.sweep import VARIANT_DEVICES
 from tipc.suites import paddleclas, paddledetection, paddleseg, predictors, tags
 from tipc.suites.dialect import Dialect
 from tipc.suites.hookspecs import hookimpl

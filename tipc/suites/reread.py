@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tipc.config.formats import AnyConfig, config_text, parse_any_config_text
+from tipc.config.bounds import config_text
+from tipc.config.formats import AnyConfig, parse_any_config_text
 from tipc.errors import ConfigError
 from tipc.suites.bash import BashLines
 from tipc.suites.plans import SuiteConfig, suite_config

@@ -5,7 +5,7 @@ Each suite ships, beside its main script, one script per accelerator that rewrit
 with ``"gpu"`` read as ``"npu"``. A dialect declares those rewrites as data (``Dialect.devices``); tipc applies them
 to the text it reads, never to the suite's files, and reads the config again, so every check of the reader holds
 for the rewritten text. The main script's ``"gpu"`` is the device word the plan takes for an accelerator
-(``tipc.plan.sweep``).
+(``tipc.plan.devices``).
 
 What the scripts do beyond the config (edit the trainer's yml in the checkout, download a smaller annotation file)
 tipc does not do: each such step is a plan note naming it (``Variant.notes``).
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tipc.errors import ConfigError
-from tipc.plan.sweep import VARIANT_DEVICES
+from tipc.plan.devices import VARIANT_DEVICES
 from tipc.suites.reread import reread
 
 

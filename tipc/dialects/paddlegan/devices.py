@@ -3,7 +3,7 @@ launch option their edit of the main script renames (``--gpus`` → ``--npus``, 
 
 from __future__ import annotations
 
-from tipc.plan.sweep import VARIANT_DEVICES
+from tipc.plan.devices import VARIANT_DEVICES
 from tipc.suites.variants import Rewrite, Variant
 
 

@@ -3,7 +3,7 @@ the scripts change in the checkout, as plan notes."""
 
 from __future__ import annotations
 
-from tipc.plan.sweep import VARIANT_DEVICES
+from tipc.plan.devices import VARIANT_DEVICES
 from tipc.suites.variants import Rewrite, Variant, yml_note
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tipc.plan.sweep import VARIANT_DEVICES
+from tipc.plan.devices import VARIANT_DEVICES
 from tipc.suites.variants import MKLDNN_OFF, Rewrite, Variant
 
 

@@ -74,13 +74,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _prepare(config_path: Path, args: argparse.Namespace) -> int:
-    from tipc.config import ConfigError, PtqConfig, TipcConfig, load_any_config
+    from tipc.config import ConfigError, TipcConfig
     from tipc.config.locate import TARGET_FILE, declared_repo
     from tipc.config.modes import parse_mode
-    from tipc.plan import PlanOptions, build_plan
-    from tipc.prepare.apply import apply_job
+    from tipc.dialects.paddleocr.config import PtqConfig, load_any_config
+    from tipc.dialects.paddleocr.plan import build_plan
+    from tipc.dialects.paddleocr.prepare.apply import apply_job
+    from tipc.dialects.paddleocr.prepare.targets import plan_prepare
+    from tipc.plan import PlanOptions
     from tipc.prepare.sizes import declared_sizes, resolve_sizes
-    from tipc.prepare.targets import plan_prepare
     from tipc.suites import builtin
     from tipc.suites import front as suites
 

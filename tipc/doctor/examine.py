@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tipc.cluster.node import NodeContext
-from tipc.config import AnyConfig, Paddle2OnnxConfig, TipcConfig
+from tipc.config import TipcConfig
+from tipc.dialects.paddleocr.config import AnyConfig, Paddle2OnnxConfig
 from tipc.doctor.checks import GpuNeed, Report, gpu_need
 from tipc.doctor.compat import CompatTable, load_table
 from tipc.doctor.disk import check_disk, existing_parent

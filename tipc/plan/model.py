@@ -21,7 +21,7 @@ class StageKind(str, Enum):
     EVAL = "eval"
     EXPORT = "export"
     INFER = "infer"
-    CONVERT = "convert"  # paddle2onnx: an exported model to an ONNX file (tipc.plan.paddle2onnx)
+    CONVERT = "convert"  # paddle2onnx: an exported model to an ONNX file (tipc.dialects.paddleocr.plan.paddle2onnx)
     GOLDEN = "golden"  # the check of this chain's outcomes against its golden (in-process, no argv)
     AGREE = "agree"  # paddle2onnx: ONNX Runtime's predictions against Paddle Inference's (in-process, no argv)
 
@@ -84,7 +84,7 @@ PROFILE = "profile"
 
 @dataclass(frozen=True, slots=True)
 class SpeedSpec:
-    """What benchmark_train.sh's analysis step is told about one run (``tipc.plan.benchmark``)."""
+    """What benchmark_train.sh's analysis step is told about one run (``tipc.dialects.paddleocr.plan.benchmark``)."""
 
     file: str  # the speed JSON, ``<BENCHMARK_LOG_DIR>/index/<name>_speed``
     model_name: str  # ``<model>_bs<bs>_<precision>_<run mode>``

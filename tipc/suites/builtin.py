@@ -6,11 +6,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tipc.config.formats import config_modes, load_any_config
 from tipc.config.modes import Mode
 from tipc.config.tags import tag_words
+from tipc.dialects.paddleocr.config.formats import config_modes, load_any_config
+from tipc.dialects.paddleocr.plan.builder import build_plan
 from tipc.metrics.logfile import extract_file
-from tipc.plan.builder import build_plan
 from tipc.plan.devices import VARIANT_DEVICES
 from tipc.plan.interpreter import PythonCheck
 from tipc.plan.model import Plan, PlanOptions, Stage

@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from tipc.config.formats import is_paddle2onnx_file
 from tipc.config.modes import Mode, parse_mode
+from tipc.dialects.paddleocr.config.formats import is_paddle2onnx_file
 from tipc.errors import ConfigError, SettingsError
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Plan, PlanOptions
@@ -67,7 +67,7 @@ def load(path: str | Path, suite: str | None = None, sets: Sets = (), device: st
     script for ``device`` (npu, xpu) rewrites it."""
     dialect, note = dialect_for(Path(path), suite)
     if dialect is not builtin.PADDLEOCR and is_paddle2onnx_file(path):
-        # Every suite's paddle2onnx config is read by tipc.config.paddle2onnx, which knows each
+        # Every suite's paddle2onnx config is read by tipc.dialects.paddleocr.config.paddle2onnx, which knows each
         # suite's layout of it, and planned as PaddleOCR's formats are.
         dialect = builtin.PADDLEOCR
     config, changes = apply_sets(dialect.load(str(path)), dialect.name, sets)
@@ -82,7 +82,7 @@ def modes(loaded: Loaded) -> tuple[Mode, ...]:
 def check_mode(loaded: Loaded, mode: str) -> Mode:
     """``mode`` as a Mode the config runs in, else a ConfigError saying which it runs in."""
     if loaded.dialect is builtin.PADDLEOCR:
-        from tipc.config.formats import check_mode as paddleocr_check
+        from tipc.dialects.paddleocr.config.formats import check_mode as paddleocr_check
 
         return paddleocr_check(loaded.config, mode)
     run_mode = parse_mode(mode, loaded.path)

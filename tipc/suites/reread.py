@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tipc.config.bounds import config_text
-from tipc.config.formats import AnyConfig, parse_any_config_text
+from tipc.dialects.paddleocr.config.formats import AnyConfig, parse_any_config_text
 from tipc.errors import ConfigError
 from tipc.suites.bash import BashLines
 from tipc.suites.plans import SuiteConfig, suite_config

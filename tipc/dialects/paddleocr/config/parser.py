@@ -41,9 +41,9 @@ from pathlib import Path
 
 from tipc.config.bounds import binary_content, check_line, config_text, excerpt
 from tipc.config.model import NULL, Field, TipcConfig, TrainBenchmark
-from tipc.config.roles import KeyKind, KeyRole, role_warnings
-from tipc.config.values import mode_items
-from tipc.config.variants import unread_item_notes, variant_note, variants_of
+from tipc.dialects.paddleocr.config.roles import KeyKind, KeyRole, role_warnings
+from tipc.dialects.paddleocr.config.values import mode_items
+from tipc.dialects.paddleocr.config.variants import unread_item_notes, variant_note, variants_of
 from tipc.errors import ConfigError
 
 _HEADER = re.compile(r"^=+\s*([^=\s]+)\s*=+$")

@@ -27,16 +27,16 @@ from dataclasses import dataclass, replace
 
 from tipc.config.benchmark import DEFAULT_DEVICE, BenchmarkParams, DeviceNum, Selector, benchmark_params
 from tipc.config.model import NULL, Field, TipcConfig
-from tipc.config.values import paired
+from tipc.dialects.paddleocr.config.values import paired
+from tipc.dialects.paddleocr.plan.chains import Built, Context, train_chain
+from tipc.dialects.paddleocr.plan.trainers import resolve_trainer
 from tipc.errors import ConfigError
 from tipc.files.write import component, name_part
-from tipc.plan.chains import Built, Context, train_chain
 from tipc.plan.fragments import Fragment
 from tipc.plan.lists import distinct_values
 from tipc.plan.model import PROFILE, PlanOptions, Skipped, SpeedSpec, Stage, Topology, speed_spec
 from tipc.plan.naming import stage_id
 from tipc.plan.topology import classify, on_cpu, parse_topology
-from tipc.plan.trainers import resolve_trainer
 
 TO_STATIC_TRAINER = "to_static_train"
 _AMP = "amp"

@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from tipc.config.bounds import excerpt
-from tipc.config.formats import SweepConfig
 from tipc.config.model import Field
+from tipc.dialects.paddleocr.config.formats import SweepConfig
 from tipc.plan.devices import CPU_VALUES, GPU_VALUES, accelerator_values
 from tipc.plan.lists import distinct_values
 from tipc.plan.model import InferCase

@@ -14,9 +14,9 @@ from pathlib import Path
 from tipc.config.bounds import config_text
 from tipc.config.model import TipcConfig
 from tipc.config.modes import Mode, parse_mode
-from tipc.config.paddle2onnx import Paddle2OnnxConfig, is_paddle2onnx, paddle2onnx_config
-from tipc.config.parser import _scan, parse_config_text
-from tipc.config.ptq import PtqConfig, is_ptq, ptq_config
+from tipc.dialects.paddleocr.config.paddle2onnx import Paddle2OnnxConfig, is_paddle2onnx, paddle2onnx_config
+from tipc.dialects.paddleocr.config.parser import _scan, parse_config_text
+from tipc.dialects.paddleocr.config.ptq import PtqConfig, is_ptq, ptq_config
 from tipc.errors import ConfigError
 
 AnyConfig = TipcConfig | PtqConfig | Paddle2OnnxConfig

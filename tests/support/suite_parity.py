@@ -102,7 +102,7 @@ def planned(dialect: Dialect, config: Path, mode: Mode, device: str = "") -> tup
     """What tipc would run, as the recorder writes it; the refusal's message when it refuses. ``device``: npu or
     xpu, as the suite's device script runs it."""
     try:
-        loaded, _ = apply_variant(dialect.load(str(config)), dialect.name, dialect.devices, device)
+        loaded, _ = apply_variant(dialect.load(str(config)), dialect.name, dialect.devices, device, dialect.parse)
         if mode not in dialect.modes(loaded):
             return f"refused: mode {mode} not among {', '.join(dialect.modes(loaded))}"
         options = PlanOptions(mode, repo=PLAN_ROOT, python="python", device=device or "gpu")  # type: ignore[arg-type]

@@ -19,7 +19,7 @@ from typing import Any
 
 from tipc.errors import ConfigError
 from tipc.plan.devices import VARIANT_DEVICES
-from tipc.suites.reread import reread
+from tipc.suites.reread import Parse, reread
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +73,10 @@ def rewrite(model: str, texts: list[str], numbers: list[int], variant: Variant) 
 
 
 def apply_variant(
-    config: Any, dialect: str, devices: Mapping[str, Variant], device: str
+    config: Any, dialect: str, devices: Mapping[str, Variant], device: str, parse: Parse | None = None
 ) -> tuple[Any, tuple[str, ...]]:
-    """The config read again as the dialect's ``device`` script rewrites it, with the plan notes; unchanged for a
-    device that has no script of its own (cpu, gpu)."""
+    """The config read again (through the dialect's ``parse``) as the dialect's ``device`` script rewrites it, with
+    the plan notes; unchanged for a device that has no script of its own (cpu, gpu)."""
     if device not in VARIANT_DEVICES:
         return config, ()
     variant = devices.get(device)
@@ -90,4 +90,4 @@ def apply_variant(
         rewrite((variant.model_of or model_line)(path, tuple(texts)), texts, numbers, variant)
         return (said, *variant.notes)
 
-    return reread(config, dialect, change, f"--device {device}")
+    return reread(config, dialect, change, f"--device {device}", parse)

@@ -16,11 +16,11 @@ from typing import Any
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
 from tipc.files.write import component, name_part
-from tipc.plan.fragments import DROPPED, Command, Fragment, literal
+from tipc.plan.fragments import Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
 from tipc.plan.naming import output_dir
-from tipc.suites.bash import HEADER_PREFIX, BashLines, Entries, mode_param
+from tipc.suites.bash import HEADER_PREFIX, BashLines, Entries, dirname, mode_param
 from tipc.suites.dialect import Dialect
 from tipc.suites.layout import Role
 from tipc.suites.plans import (
@@ -43,7 +43,6 @@ MODES = (Mode.LITE_TRAIN_LITE_INFER, Mode.LITE_TRAIN_WHOLE_INFER, Mode.WHOLE_TRA
 # The sections the common script reads: train_params, eval_params, infer_params (entries 0 to 50).
 SECTIONS = ("train_params", "eval_params", "infer_params")
 LAST_ENTRY = Role.INFER_PARAM1
-AMP = ("Global.use_amp=True", "Global.scale_loss=1024.0", "Global.use_dynamic_loss_scaling=True")
 SAID = (
     "suite generic: no dialect recognises this checkout, so its configs are planned as the common "
     "test_train_inference_python.sh runs them (docs/suites.md, 'Suites without a dialect')"
@@ -81,7 +80,7 @@ def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_pat
     mode = options.mode
     plan = draft(config, options, output_dir(options.output_root, config.model_name.value, mode), check)
     cfg = Entries(config.lines, mode)
-    if mode is Mode.WHOLE_INFER:
+    if mode == Mode.WHOLE_INFER:
         _infer_chains(plan, cfg)
     else:
         for cell in train_cells(plan, cfg):
@@ -108,21 +107,21 @@ def _train_chain(
     plan: PlanDraft, cfg: Entries, entry: GpuEntry, use_gpu_value: str, autocast: str, trainer: str
 ) -> None:
     options, python = plan.options, plan.interpreter
-    nodes = f"_nodes_{entry.nodes}" if entry.machines else ""
     chain = f"{trainer}-gpus_{entry.gpus}-{autocast}" + (f"-nodes_{entry.nodes}" if entry.machines else "")
     script, export_script, quant = _trainer(cfg, trainer)
     if script.text.strip() == NULL:
         plan.skipped.append(Skipped(chain, f"trainer '{trainer}': its train script is null"))
         return
-    save = f"{plan.output_dir}/{component(name_part(f'{trainer}_gpus_{entry.gpus}_autocast_{autocast}{nodes}'))}"
+    stem = f"{trainer}_gpus_{entry.gpus}_autocast_{autocast}_nodes_{entry.nodes}"
+    save = f"{plan.output_dir}/{component(name_part(stem))}"
     use_gpu = cfg.param(Role.USE_GPU, use_gpu_value)
     epoch, pretrain = cfg.by_mode(Role.EPOCH), cfg.param(Role.PRETRAIN)
     body = [
         use_gpu,
         cfg.path(Role.SAVE_DIR, save),
         *((pretrain, epoch) if entry.machines else (epoch, pretrain)),
+        cfg.param(Role.AUTOCAST, autocast),
         cfg.by_mode(Role.TRAIN_BATCH),
-        literal(*AMP) if autocast == "amp" else DROPPED,
         cfg.param(Role.TRAIN_PARAM1),
     ]
     if entry.single or entry.cpu:
@@ -133,14 +132,16 @@ def _train_chain(
     env = env_of(entry, StageKind.TRAIN, options)
     train_stage = plan.stage(chain, "train", StageKind.TRAIN, train, env, f"{save}.log")
     stages: list[Stage] = [train_stage]
-    model_name = mode_param(cfg.lines.text(Role.TRAIN_MODEL_NAME), cfg.mode)
-    weights = f"{save}/{component(name_part(model_name))}" if model_name else save
+    # The trained model's name: one value, or one per mode (``lite_train_lite_infer=0|…``) as some suites write it.
+    model_name = cfg.value(Role.TRAIN_MODEL_NAME)
+    model_name = mode_param(cfg.lines.text(Role.TRAIN_MODEL_NAME), cfg.mode) if "=" in model_name else model_name
+    weights = f"{save}/{component(name_part(model_name))}"
     if cfg.value(Role.EVAL).strip() != NULL:
         evaluate = command(python, cfg.script(Role.EVAL), cfg.path(Role.PRETRAIN, weights), use_gpu,
                            cfg.param(Role.EVAL_PARAM1))  # fmt: skip
         stages.append(
             plan.stage(chain, "eval", StageKind.EVAL, evaluate, env_of(entry, StageKind.EVAL, options),
-                       f"{save}_nodes_{entry.nodes}_eval.log", requires=(train_stage.id,), rank0_only=entry.machines)
+                       f"{save}_eval.log", requires=(train_stage.id,), rank0_only=entry.machines)
         )  # fmt: skip
     if export_script.strip() == NULL:
         plan.skipped.append(Skipped(f"{chain}::export", "export script is null: nothing to infer with"))
@@ -150,7 +151,7 @@ def _train_chain(
                      cfg.path(Role.SAVE_INFERENCE_DIR, save))  # fmt: skip
     export_stage = plan.stage(
         chain, "export", StageKind.EXPORT, export, env_of(entry, StageKind.EXPORT, options),
-        f"{save}_nodes_{entry.nodes}_export.log", requires=(train_stage.id,), rank0_only=entry.machines,
+        f"{save}_export.log", requires=(train_stage.id,), rank0_only=entry.machines,
     )  # fmt: skip
     stages.append(export_stage)
     inference_dir = cfg.value(Role.INFERENCE_DIR)
@@ -166,12 +167,14 @@ def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
     env, topology = whole_infer_device(plan.options)
     for count, (chain, model, export, quant) in enumerate(infer_models(cfg)):
         stages: list[Stage] = []
+        model_dir = model
         if export.strip() not in (NULL, ""):
+            model_dir = dirname(model)  # the weights' folder gets the exported model, as the newer scripts write it
             run = command(plan.interpreter, cfg.script(Role.INFER_EXPORT, export), cfg.param(Role.WEIGHTS, model),
-                          cfg.param(Role.SAVE_INFERENCE_DIR, model))  # fmt: skip
+                          cfg.param(Role.SAVE_INFERENCE_DIR, model_dir))  # fmt: skip
             log = f"{plan.output_dir}_export_{count}.log"
             stages.append(plan.stage(chain, "export", StageKind.EXPORT, run, env, log))
-        target = Target(chain, model, cfg.value(Role.IMAGE_DIR), quant, env, tuple(s.id for s in stages))
+        target = Target(chain, model_dir, cfg.value(Role.IMAGE_DIR), quant, env, tuple(s.id for s in stages))
         stages.extend(_sweep(plan, cfg, target, "0"))
         plan.chains.append(Chain(chain, "", "", topology, "", tuple(stages)))
 

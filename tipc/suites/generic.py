@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tipc.config.bounds import excerpt
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
 from tipc.files.write import component, name_part
@@ -57,14 +58,16 @@ def load(path: str) -> SuiteConfig:
 def _placed_note(lines: BashLines) -> str:
     """What the note says: the generic dialect, and the sections and entries the common script never reads."""
     unplaced: list[str] = []
+    in_unread = False  # inside a section the common script never reads: the section is named, not its lines
     for index in range(len(lines.texts)):
         text = lines.text(index)
         if text.startswith(HEADER_PREFIX):
             name = text.strip("=").strip()
-            if name not in SECTIONS:
-                unplaced.append(f"section '{name}' (line {lines.line(index)})")
-        elif index > LAST_ENTRY and lines.colon_key(index) not in (NULL, ""):
-            unplaced.append(f"'{lines.colon_key(index)}' (line {lines.line(index)})")
+            in_unread = name not in SECTIONS
+            if in_unread:
+                unplaced.append(f"section '{excerpt(name)}' (line {lines.line(index)})")
+        elif index > LAST_ENTRY and not in_unread and lines.colon_key(index) not in (NULL, ""):
+            unplaced.append(f"'{excerpt(lines.colon_key(index))}' (line {lines.line(index)})")
     if not unplaced:
         return f"{SAID}; every line is one it reads"
     shown = ", ".join(unplaced[:5]) + (f" and {len(unplaced) - 5} more" if len(unplaced) > 5 else "")
@@ -112,7 +115,8 @@ def _train_chain(
     if script.text.strip() == NULL:
         plan.skipped.append(Skipped(chain, f"trainer '{trainer}': its train script is null"))
         return
-    stem = f"{trainer}_gpus_{entry.gpus}_autocast_{autocast}_nodes_{entry.nodes}"
+    nodes = f"_nodes_{entry.nodes}" if entry.machines else ""  # §4.3: a single node's folder names no nodes
+    stem = f"{trainer}_gpus_{entry.gpus}_autocast_{autocast}{nodes}"
     save = f"{plan.output_dir}/{component(name_part(stem))}"
     use_gpu = cfg.param(Role.USE_GPU, use_gpu_value)
     epoch, pretrain = cfg.by_mode(Role.EPOCH), cfg.param(Role.PRETRAIN)

@@ -1,11 +1,11 @@
 """What the fronts call: a config's dialect (named, or detected from its checkout), then its reader and planner.
 
 ``load`` returns the dialect's config; ``modes``, ``check_mode`` and ``plan`` dispatch on it, so a front never
-asks which suite a config is from. The dialect is, first found: the one ``--suite`` names; one that claims the file
-by its text (``Dialect.claims``: a format every suite shares); the one whose marker folder the checkout has; for a
-checkout no dialect recognises, the generic dialect (``tipc.suites.generic``, whose plan note says so); for a
-config that lies in no checkout (tipc's own ``test_configs/``), the dialect that reads those (``Dialect.default``),
-with no suite note.
+asks which suite a config is from. The dialect is, first found: the one ``--suite`` names; the one whose marker
+folder the checkout has; for a checkout no dialect recognises, the generic dialect (``tipc.suites.generic``, whose
+plan note says so); for a config that lies in no checkout (tipc's own ``test_configs/``), the dialect that reads
+those (``Dialect.default``), with no suite note. A config file that a dialect claims by its text (``Dialect.claims``:
+a format every suite shares) is read by that dialect, wherever it lies.
 """
 
 from __future__ import annotations
@@ -40,9 +40,6 @@ def dialect_for(path: Path, suite: str | None = None) -> tuple[Dialect[Any], str
         return dialect, f"suite {dialect.name}: named with --suite"
     dialects = registry.dialects()
     found = detect(path, dialects)
-    claimed = next((d for d in dialects if d.claims is not None and path.is_file() and d.claims(path)), None)
-    if claimed is not None:
-        return claimed, found[1] if found is not None else ""
     if found is not None:
         return found
     if checkout_of(path) is not None or (path / CONFIG_DIR).is_dir():
@@ -87,6 +84,9 @@ def load(path: str | Path, suite: str | None = None, sets: Sets = (), device: st
     """The config read by its dialect, with the ``--set`` values (``sets``) in place of the config's, as the suite's
     script for ``device`` (npu, xpu) rewrites it."""
     dialect, note = dialect_for(Path(path), suite)
+    # A format every suite shares is read by the dialect that claims it, whichever suite's checkout it lies in.
+    claims = (d for d in registry.dialects() if d is not dialect and d.claims is not None and d.claims(Path(path)))
+    dialect = next(claims, dialect)
     config, changes = apply_sets(dialect.load(str(path)), dialect.name, sets, dialect.parse)
     config, rewritten = apply_variant(config, dialect.name, dialect.devices, device, dialect.parse)
     return Loaded(config, dialect, note, (*changes, *rewritten))

@@ -119,13 +119,13 @@ def _train_chain(
     stem = f"{trainer}_gpus_{entry.gpus}_autocast_{autocast}{nodes}"
     save = f"{plan.output_dir}/{component(name_part(stem))}"
     use_gpu = cfg.param(Role.USE_GPU, use_gpu_value)
-    epoch, pretrain = cfg.by_mode(Role.EPOCH), cfg.param(Role.PRETRAIN)
+    epoch, pretrain = _by_mode(cfg, Role.EPOCH), cfg.param(Role.PRETRAIN)
     body = [
         use_gpu,
         cfg.path(Role.SAVE_DIR, save),
         *((pretrain, epoch) if entry.machines else (epoch, pretrain)),
         cfg.param(Role.AUTOCAST, autocast),
-        cfg.by_mode(Role.TRAIN_BATCH),
+        _by_mode(cfg, Role.TRAIN_BATCH),
         cfg.param(Role.TRAIN_PARAM1),
     ]
     if entry.single or entry.cpu:
@@ -136,10 +136,7 @@ def _train_chain(
     env = env_of(entry, StageKind.TRAIN, options)
     train_stage = plan.stage(chain, "train", StageKind.TRAIN, train, env, f"{save}.log")
     stages: list[Stage] = [train_stage]
-    # The trained model's name: one value, or one per mode (``lite_train_lite_infer=0|…``) as some suites write it.
-    model_name = cfg.value(Role.TRAIN_MODEL_NAME)
-    model_name = mode_param(cfg.lines.text(Role.TRAIN_MODEL_NAME), cfg.mode) if "=" in model_name else model_name
-    weights = f"{save}/{component(name_part(model_name))}"
+    weights = f"{save}/{component(name_part(_mode_value(cfg, Role.TRAIN_MODEL_NAME)))}"
     if cfg.value(Role.EVAL).strip() != NULL:
         evaluate = command(python, cfg.script(Role.EVAL), cfg.path(Role.PRETRAIN, weights), use_gpu,
                            cfg.param(Role.EVAL_PARAM1))  # fmt: skip
@@ -164,6 +161,18 @@ def _train_chain(
                     env_of(entry, StageKind.INFER, options), (export_stage.id,))  # fmt: skip
     stages.extend(_sweep(plan, cfg, target, entry.gpus))
     plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
+
+
+def _mode_value(cfg: Entries, role: Role) -> str:
+    """A line's value for this mode: its ``<mode>=<value>`` item (``lite_train_lite_infer=2|…``, none for a mode it
+    leaves out), or its one value where the line has no items, as the scripts that read such lines with
+    ``func_parser_value`` do."""
+    value = cfg.value(role)
+    return mode_param(cfg.lines.text(role), cfg.mode) if "=" in value else value
+
+
+def _by_mode(cfg: Entries, role: Role) -> Fragment:
+    return cfg.param(role, _mode_value(cfg, role))
 
 
 def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:

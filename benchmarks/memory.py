@@ -42,8 +42,9 @@ def main() -> int:
     parser.add_argument("--size-mb", type=int, default=1024)
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from tipc.config import load_config
-    from tipc.plan import PlanOptions, build_plan
+    from tipc.dialects.paddleocr.config import load_config
+    from tipc.dialects.paddleocr.plan import build_plan
+    from tipc.plan import PlanOptions
     from tipc.proc.executor import ProcessExecutor
     from tipc.run.plan_run import PlanRun, RunSettings
 

@@ -215,9 +215,10 @@ def main() -> int:
     )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from tipc.config import load_config
     from tipc.config.modes import Mode
-    from tipc.plan import PlanOptions, build_plan
+    from tipc.dialects.paddleocr.config import load_config
+    from tipc.dialects.paddleocr.plan import build_plan
+    from tipc.plan import PlanOptions
 
     if args.demo:
         print_demo(*time_demo(args.repeat, env_for_contenders()))
@@ -305,9 +306,10 @@ def main() -> int:
 def time_demo(repeat: int, env: dict[str, str]) -> tuple[dict[str, list[float]], int]:
     """``make demo``'s ``pytest tipc`` (its data prepared once, as ``make demo`` prepares it) and its
     stages bare, ``repeat`` interleaved rounds each from a clean output folder."""
-    from tipc.config import load_config
     from tipc.config.modes import Mode
-    from tipc.plan import PlanOptions, build_plan
+    from tipc.dialects.paddleocr.config import load_config
+    from tipc.dialects.paddleocr.plan import build_plan
+    from tipc.plan import PlanOptions
 
     config = str(DEMO_CONFIG.relative_to(ROOT / "test_configs"))
     subprocess.run([sys.executable, "-m", "tipc", "prepare", "--config", config, "--mode", MODE_DEMO], cwd=ROOT,

@@ -9,11 +9,12 @@ import sys
 import time
 from pathlib import Path
 
-from tipc.config import load_any_config
-from tipc.config.formats import config_modes
 from tipc.config.locate import CONFIG_DIR, find_configs
+from tipc.dialects.paddleocr.config import load_any_config
+from tipc.dialects.paddleocr.config.formats import config_modes
+from tipc.dialects.paddleocr.plan import build_plan
 from tipc.errors import ConfigError
-from tipc.plan import PlanOptions, build_plan
+from tipc.plan import PlanOptions
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -113,8 +113,9 @@ def bench_gpu(work: Path) -> tuple[str, bool]:
 
 
 def bench_shards(work: Path) -> tuple[str, bool]:
-    from tipc.config import load_config
-    from tipc.plan import PlanOptions, build_plan
+    from tipc.dialects.paddleocr.config import load_config
+    from tipc.dialects.paddleocr.plan import build_plan
+    from tipc.plan import PlanOptions
     from tipc.results.folder import ResultsDir
     from tipc.results.records import RunInfo, StageRecord, Status
     from tipc.schedule.policy import Shard

@@ -41,13 +41,14 @@ if TYPE_CHECKING:  # `X as X`: names re-exported, for a plugin's type checker
     from tipc.results.records import StageRecord as StageRecord
     from tipc.results.records import Status as Status
     from tipc.suites.dialect import Dialect as Dialect
+    from tipc.suites.dialect import Prepared as Prepared
     from tipc.suites.downloads import Implied as Implied
     from tipc.suites.guard import PluginWarning as PluginWarning
     from tipc.suites.hookspecs import hookimpl as hookimpl
 
 
 _HOMES = {
-    "tipc.suites.dialect": ("Dialect",),
+    "tipc.suites.dialect": ("Dialect", "Prepared"),
     "tipc.suites.downloads": ("Implied",),
     "tipc.config.modes": ("Mode",),
     "tipc.plan.model": (

@@ -23,7 +23,7 @@ from tipc.metrics.predictions import LIMIT as PREDICTION_LIMIT
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import on_path
 from tipc.plan.naming import output_dir
-from tipc.plan.sweep import VARIANT_DEVICES
+from tipc.plan.devices import VARIANT_DEVICES
 from tipc.suites.bash import BashLines, Entries, dirname, mode_param, param, raw_param, text
 from tipc.suites.layout import Role
 from tipc.suites.plans import (

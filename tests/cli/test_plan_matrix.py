@@ -9,8 +9,9 @@ import pytest
 
 from tests.support.config_text import config_text
 from tipc.cli.plan_summary import summary_line, summary_object
-from tipc.config import load_config
-from tipc.plan import PlanOptions, build_plan
+from tipc.dialects.paddleocr.config import load_config
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import PlanOptions
 from tipc.session.problems import ConfigProblem, ProblemKind
 
 MODE = "lite_train_lite_infer"

@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.config_text import TRAIN_BENCHMARK, ptq_config_text
 from tests.support.fake_checkout import CONFIG_REL, DET_DIR, DET_YML, REC_YML, make_checkout
-from tipc.prepare.manifest import MANIFEST_NAME
+from tipc.dialects.paddleocr.prepare.manifest import MANIFEST_NAME
 
 
 @pytest.fixture

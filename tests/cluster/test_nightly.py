@@ -16,9 +16,10 @@ import yaml
 from tipc.cli import merge_cmd, prepare_cmd, report_cmd
 from tipc.cluster.node import ClusterArgs, resolve_node
 from tipc.cluster.options import cluster_args
-from tipc.config import load_config
 from tipc.config.locate import TIPC_CHECKOUT, resolve_config
-from tipc.plan import PlanOptions, build_plan
+from tipc.dialects.paddleocr.config import load_config
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import PlanOptions
 from tipc.session.options import add_kept_options, add_pytest_options
 
 NIGHTLY = Path(__file__).resolve().parents[2] / "nightly"

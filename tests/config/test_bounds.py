@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from tipc.config import ConfigError, bounds, load_config, parse_config_text
+from tipc.config import ConfigError, bounds
 from tipc.config.bounds import MAX_CONFIG_BYTES, MAX_LINE_CHARS, MAX_STAGES, excerpt
-from tipc.config.formats import PADDLEOCR_MODES
 from tipc.config.locate import declared_repo, resolve_config
-from tipc.plan import PlanOptions, build_plan
+from tipc.dialects.paddleocr.config import load_config, parse_config_text
+from tipc.dialects.paddleocr.config.formats import PADDLEOCR_MODES
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import PlanOptions
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = REPO / "test_configs" / "PP-OCRv3_mobile_rec" / "train_infer_python.txt"

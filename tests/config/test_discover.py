@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tipc.config.discover import train_configs
+from tipc.dialects.paddleocr.config.discover import train_configs
 
 
 def test_every_train_config_below_sorted_hidden_and_other_configs_left_out(tmp_path: Path) -> None:

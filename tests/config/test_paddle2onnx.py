@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tipc.config import ConfigError, Paddle2OnnxConfig, parse_any_config_text
-from tipc.config.formats import check_mode, config_modes
+from tipc.config import ConfigError
 from tipc.config.modes import Mode
+from tipc.dialects.paddleocr.config import Paddle2OnnxConfig, parse_any_config_text
+from tipc.dialects.paddleocr.config.formats import check_mode, config_modes
 
 HEADER = "===========================paddle2onnx_params==========================="
 OCR = [

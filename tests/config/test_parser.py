@@ -5,9 +5,10 @@ from pathlib import Path
 import pytest
 
 from tests.support import config_text as template
-from tipc.config import ConfigError, Field, TipcConfig, load_config, parse_config_text
+from tipc.config import ConfigError, Field, TipcConfig
 from tipc.config.locate import find_configs
-from tipc.config.values import paired
+from tipc.dialects.paddleocr.config import load_config, parse_config_text
+from tipc.dialects.paddleocr.config.values import paired
 
 PATH = "cfg.txt"
 REPO = Path(__file__).resolve().parents[2]

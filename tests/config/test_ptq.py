@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from tests.support.config_text import TRAIN_BENCHMARK, config_text, ptq_config_text
-from tipc.config import ConfigError, PtqConfig, TipcConfig, load_any_config, parse_any_config_text
-from tipc.config.formats import PADDLEOCR_MODES, check_mode, config_modes
+from tipc.config import ConfigError, TipcConfig
 from tipc.config.modes import Mode
+from tipc.dialects.paddleocr.config import PtqConfig, load_any_config, parse_any_config_text
+from tipc.dialects.paddleocr.config.formats import PADDLEOCR_MODES, check_mode, config_modes
 
 PATH = "ptq.txt"
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from tipc.config.model import Field, ModeValue
-from tipc.config.values import mode_value, paired
+from tipc.dialects.paddleocr.config.values import mode_value, paired
 from tipc.errors import ConfigError
 
 PATH = "cfg.txt"

@@ -7,8 +7,9 @@ import pytest
 
 from tests.support.config_text import config_text
 from tests.support.plan_factory import make_plan
-from tipc.config import ConfigError, Field, parse_config_text
-from tipc.config.variants import SLOT_VARIANTS
+from tipc.config import ConfigError, Field
+from tipc.dialects.paddleocr.config import parse_config_text
+from tipc.dialects.paddleocr.config.variants import SLOT_VARIANTS
 
 PATH = "cfg.txt"
 

@@ -8,9 +8,9 @@ import pytest
 
 from tipc.config.locate import declared_repo
 from tipc.config.yamldoc import MAX_DEPTH, MAX_NODES, Origin, load_yaml, read_yaml
+from tipc.dialects.paddleocr.prepare.overrides import parse_override
 from tipc.errors import ConfigError
 from tipc.golden.files import GoldenError, read_golden
-from tipc.prepare.overrides import parse_override
 
 
 def alias_chain(levels: int = 9, width: int = 10) -> str:

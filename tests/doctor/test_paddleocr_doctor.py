@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from tipc.config import load_config
+from tipc.dialects.paddleocr.config import load_config
+from tipc.dialects.paddleocr.plan import build_plan
 from tipc.doctor.checks import State
 from tipc.doctor.known_bad import check_known_bad, load_table
 from tipc.doctor.target import needs_auto_log_by_name
 from tipc.doctor.weights import check_pretrained, train_ymls
-from tipc.plan import PlanOptions, build_plan
+from tipc.plan import PlanOptions
 
 CHECKOUT = os.environ.get("TIPC_PADDLEOCR", "")
 pytestmark = pytest.mark.skipif(not CHECKOUT, reason="TIPC_PADDLEOCR is not set: no PaddleOCR checkout to read")

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from tipc.dialects.paddleocr.prepare.styles import TextStyle
+from tipc.dialects.paddleocr.prepare.writer import write_images, write_labelled_set
 from tipc.metrics import extract
-from tipc.prepare.styles import TextStyle
-from tipc.prepare.writer import write_images, write_labelled_set
 
 pytestmark = pytest.mark.slow  # `make test` (xdist loadfile) runs the module on one worker: one training
 

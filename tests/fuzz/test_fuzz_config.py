@@ -16,10 +16,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tipc.config import ConfigError, parse_any_config_text
-from tipc.config.formats import config_modes
+from tipc.config import ConfigError
 from tipc.config.locate import find_configs
-from tipc.plan import PlanOptions, build_plan
+from tipc.dialects.paddleocr.config import parse_any_config_text
+from tipc.dialects.paddleocr.config.formats import config_modes
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import PlanOptions
 from tipc.plan.model import BenchmarkOptions
 
 REPO = Path(__file__).resolve().parents[2]

@@ -45,7 +45,7 @@ def test_lookup_order(tmp_path, files, precision, found):
 def test_two_paddleocr_files_for_one_precision_are_refused(tmp_path):
     write(tmp_path / "python_a_results_fp32.txt", "")
     write(tmp_path / "python_b_results_fp32.txt", "")
-    with pytest.raises(GoldenError, match="several PaddleOCR results files for fp32"):
+    with pytest.raises(GoldenError, match="several results files for fp32"):
         find_golden(tmp_path, "cfg", MODE, "fp32")
 
 

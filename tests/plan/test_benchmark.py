@@ -16,12 +16,14 @@ import pytest
 
 from tests.support.config_text import TO_STATIC, TRAIN_BENCHMARK, config_text
 from tests.support.plan_factory import PATH
-from tipc.config import ConfigError, parse_config_text
+from tipc.config import ConfigError
 from tipc.config.benchmark import DeviceNum, benchmark_params, parse_selector, parse_selectors
-from tipc.config.formats import config_modes
+from tipc.dialects.paddleocr.config import parse_config_text
+from tipc.dialects.paddleocr.config.formats import config_modes
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.dialects.paddleocr.plan.benchmark import BenchRun, benchmark_runs
 from tipc.errors import SettingsError
-from tipc.plan import PlanOptions, build_plan
-from tipc.plan.benchmark import BenchRun, benchmark_runs
+from tipc.plan import PlanOptions
 from tipc.plan.model import BenchmarkOptions
 
 YML = "test_tipc/configs/rec/rec.yml"

@@ -20,10 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from tipc.config import load_config
 from tipc.config.benchmark import parse_selectors
 from tipc.config.locate import target_configs
-from tipc.plan import PlanOptions, build_plan
+from tipc.dialects.paddleocr.config import load_config
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import PlanOptions
 from tipc.plan.model import BenchmarkOptions, Plan
 
 CHECKOUT = os.environ.get("TIPC_PADDLEOCR", "")

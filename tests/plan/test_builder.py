@@ -8,12 +8,13 @@ import pytest
 
 from tests.support.config_text import config_text
 from tests.support.plan_factory import PATH, make_config, make_plan
-from tipc.config import load_any_config, load_config, parse_config_text
-from tipc.config.formats import PADDLEOCR_MODES, config_modes
 from tipc.config.locate import find_configs
 from tipc.config.modes import parse_mode
+from tipc.dialects.paddleocr.config import load_any_config, load_config, parse_config_text
+from tipc.dialects.paddleocr.config.formats import PADDLEOCR_MODES, config_modes
+from tipc.dialects.paddleocr.plan import build_plan
 from tipc.errors import ConfigError
-from tipc.plan import PlanOptions, build_plan
+from tipc.plan import PlanOptions
 
 
 def test_chain_order_is_gpu_then_autocast_then_trainer():

@@ -4,7 +4,8 @@ import pytest
 
 from tests.support.config_text import YML
 from tests.support.plan_factory import make_config, make_plan
-from tipc.plan import PlanOptions, build_plan
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import PlanOptions
 
 L = "./test_tipc/output/rec/lite_train_lite_infer"
 NORM = ("tools/train.py", "-c", YML, "-o", "Global.print_batch_step=1", "Train.loader.shuffle=false")

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from tipc.config import load_any_config
-from tipc.config.formats import config_modes
 from tipc.config.locate import find_configs
+from tipc.dialects.paddleocr.config import load_any_config
+from tipc.dialects.paddleocr.config.formats import config_modes
+from tipc.dialects.paddleocr.plan import build_plan
 from tipc.errors import ConfigError
-from tipc.plan import PlanOptions, build_plan, plan_to_json
+from tipc.plan import PlanOptions, plan_to_json
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tests.config.test_paddle2onnx import CLAS, SEG
-from tipc.config import Paddle2OnnxConfig, parse_any_config_text
 from tipc.config.modes import Mode
-from tipc.plan import PlanOptions, StageKind, build_plan
+from tipc.dialects.paddleocr.config import Paddle2OnnxConfig, parse_any_config_text
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import PlanOptions, StageKind
 from tipc.plan.model import Plan
 
 HEADER = "===========================paddle2onnx_params==========================="

@@ -6,7 +6,7 @@ argv and folder, and its ``results_paddle2onnx.log`` is read back.
 Compared, in order: every command the bash ran (program, arguments, folder) with the plan's stages,
 and every status line with the plan's. tipc's additions are left out (the Paddle Inference run and
 the agreement check of PaddleOCR layouts), and so is the one deliberate difference: tipc does not pass
-``--enable_dev_version`` (see ``tipc.plan.paddle2onnx``). PaddleClas writes absolute paths from the
+``--enable_dev_version`` (see ``tipc.dialects.paddleocr.plan.paddle2onnx``). PaddleClas writes absolute paths from the
 folder it runs in; they are compared with that folder spelled ``.``.
 """
 
@@ -23,9 +23,10 @@ from pathlib import Path
 import pytest
 
 from tests.support.suite_bash import suites_root
-from tipc.config import load_any_config
 from tipc.config.modes import Mode
-from tipc.plan import PlanOptions, build_plan
+from tipc.dialects.paddleocr.config import load_any_config
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import PlanOptions
 from tipc.plan.model import Plan, Stage
 from tipc.run.legacy import stage_line
 

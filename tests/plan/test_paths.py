@@ -7,7 +7,7 @@ import os
 import pytest
 
 from tests.support.plan_factory import make_plan
-from tipc.config.formats import PADDLEOCR_MODES
+from tipc.dialects.paddleocr.config.formats import PADDLEOCR_MODES
 from tipc.files.write import NAME_BYTES, component, name_part
 from tipc.plan import Plan
 

@@ -24,11 +24,13 @@ import pytest
 
 from tests.support.config_text import YML
 from tests.support.plan_factory import make_ptq_plan
-from tipc.config import ConfigError, load_any_config
+from tipc.config import ConfigError
 from tipc.config.bounds import MAX_STAGES
-from tipc.plan import PlanOptions, StageKind, build_plan
-from tipc.plan.ptq import ptq_gpu_skip_rule
-from tipc.plan.sweep import NO_GPU, gpu_skip_rule
+from tipc.dialects.paddleocr.config import load_any_config
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.dialects.paddleocr.plan.ptq import ptq_gpu_skip_rule
+from tipc.dialects.paddleocr.plan.sweep import NO_GPU, gpu_skip_rule
+from tipc.plan import PlanOptions, StageKind
 
 L = "./test_tipc/output/rec_KL/whole_infer"
 PY = "python3.7"

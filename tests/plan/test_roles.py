@@ -7,11 +7,12 @@ from pathlib import Path
 import pytest
 
 from tests.support.plan_factory import make_plan
-from tipc.config import load_any_config
-from tipc.config.formats import config_modes
 from tipc.config.locate import find_configs
-from tipc.config.roles import WARNING
-from tipc.plan import PlanOptions, build_plan
+from tipc.dialects.paddleocr.config import load_any_config
+from tipc.dialects.paddleocr.config.formats import config_modes
+from tipc.dialects.paddleocr.config.roles import WARNING
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import PlanOptions
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -1,8 +1,8 @@
 import pytest
 
 from tests.support.plan_factory import make_config
+from tipc.dialects.paddleocr.plan.sweep import NO_GPU, cpu_skip_rule, gpu_skip_rule, infer_sweep
 from tipc.errors import ConfigError
-from tipc.plan.sweep import NO_GPU, cpu_skip_rule, gpu_skip_rule, infer_sweep
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.support.plan_factory import make_config
-from tipc.plan.trainers import resolve_trainer
+from tipc.dialects.paddleocr.plan.trainers import resolve_trainer
 
 LINES = dict(
     pact_train="pact_train:deploy/slim/quant.py -c q.yml -o",

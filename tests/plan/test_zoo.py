@@ -21,12 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from tipc.config import PtqConfig, load_any_config
-from tipc.config.formats import PTQ_MODES, config_modes
 from tipc.config.locate import TARGET_CONFIG_DIR, target_configs
 from tipc.config.modes import Mode
+from tipc.dialects.paddleocr.config import PtqConfig, load_any_config
+from tipc.dialects.paddleocr.config.formats import PTQ_MODES, config_modes
+from tipc.dialects.paddleocr.plan import build_plan
 from tipc.errors import ConfigError
-from tipc.plan import Plan, PlanOptions, build_plan
+from tipc.plan import Plan, PlanOptions
 
 CHECKOUT = os.environ.get("TIPC_PADDLEOCR", "")
 pytestmark = pytest.mark.skipif(not CHECKOUT, reason="TIPC_PADDLEOCR is not set: no PaddleOCR checkout to read")

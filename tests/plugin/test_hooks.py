@@ -108,8 +108,9 @@ def test_pass_writes_results_summary_and_report(tipc_run):
 
 
 def test_results_python_log_is_byte_exact(tipc_run):
-    from tipc.config import load_config
-    from tipc.plan import PlanOptions, build_plan
+    from tipc.dialects.paddleocr.config import load_config
+    from tipc.dialects.paddleocr.plan import build_plan
+    from tipc.plan import PlanOptions
 
     tipc_run.run().assert_outcomes(passed=5)
     config = load_config(str(tipc_run.pytester.path / "test_configs" / CONFIG_ID))

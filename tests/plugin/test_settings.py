@@ -120,8 +120,9 @@ def test_python_that_cannot_run_is_refused_with_the_fix(tmp_path, python, messag
 def test_config_interpreter_that_cannot_run_falls_back_with_a_note(tmp_path, monkeypatch):
     import sys
 
-    from tipc.config import load_config
-    from tipc.plan import PlanOptions, build_plan
+    from tipc.dialects.paddleocr.config import load_config
+    from tipc.dialects.paddleocr.plan import build_plan
+    from tipc.plan import PlanOptions
     from tipc.run.probe import cannot_run
 
     shim(tmp_path)

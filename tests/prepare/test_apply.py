@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from tipc.dialects.paddleocr.prepare.apply import INFER_KEY, PrepareAction, apply_target
+from tipc.dialects.paddleocr.prepare.manifest import MANIFEST_NAME
+from tipc.dialects.paddleocr.prepare.styles import DetStyle, TextStyle
+from tipc.dialects.paddleocr.prepare.targets import ImageDir, LabelledSet
 from tipc.errors import ConfigError
-from tipc.prepare.apply import INFER_KEY, PrepareAction, apply_target
-from tipc.prepare.manifest import MANIFEST_NAME
-from tipc.prepare.styles import DetStyle, TextStyle
-from tipc.prepare.targets import ImageDir, LabelledSet
 
 STYLE = TextStyle(charset="abc123", image_height=32, min_len=2, max_len=5)
 
@@ -30,7 +30,7 @@ def test_first_run_creates_and_records(tmp_path):
     manifest = json.loads((target.data_dir / MANIFEST_NAME).read_text(encoding="utf-8"))
     entry = manifest["entries"]["rec_gt_train.txt"]
     assert entry["params"] == {
-        "generator": "tipc.prepare.synth/1",
+        "generator": "tipc.dialects.paddleocr.prepare.synth/1",
         "count": 6,
         "seed": 1,
         "charset": "abc123",
@@ -52,7 +52,9 @@ def test_another_kind_of_data_remakes_the_set_and_drops_the_old_images(tmp_path)
         "img_00003.png",
     ]
     manifest = json.loads((target.data_dir / MANIFEST_NAME).read_text(encoding="utf-8"))
-    assert manifest["entries"]["rec_gt_train.txt"]["params"]["generator"] == "tipc.prepare.detsynth/1"
+    assert (
+        manifest["entries"]["rec_gt_train.txt"]["params"]["generator"] == "tipc.dialects.paddleocr.prepare.detsynth/1"
+    )
     assert apply_target(detection).action is PrepareAction.UNCHANGED
 
 

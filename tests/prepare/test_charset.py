@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
+from tipc.dialects.paddleocr.prepare.charset import NO_DICT_CHARSET, charset_for_dict, dict_entries, restrict_charset
 from tipc.errors import ConfigError
-from tipc.prepare.charset import NO_DICT_CHARSET, charset_for_dict, dict_entries, restrict_charset
 
 
 @pytest.mark.parametrize(

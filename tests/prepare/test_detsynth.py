@@ -6,8 +6,8 @@ import random
 import pytest
 from PIL import Image, ImageDraw
 
-from tipc.prepare.detsynth import Region, det_label, draw_scene, turn_corners
-from tipc.prepare.styles import DetStyle
+from tipc.dialects.paddleocr.prepare.detsynth import Region, det_label, draw_scene, turn_corners
+from tipc.dialects.paddleocr.prepare.styles import DetStyle
 
 STYLE = DetStyle("0123456789abcdefghijklmnopqrstuvwxyz", 3, 8)
 

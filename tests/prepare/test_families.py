@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from tipc.prepare.families import Family, Unsupported, classify
-from tipc.prepare.trainyml import DatasetSpec, TrainYml
+from tipc.dialects.paddleocr.prepare.families import Family, Unsupported, classify
+from tipc.dialects.paddleocr.prepare.trainyml import DatasetSpec, TrainYml
 
 
 def _yml(model_type="rec", name="SimpleDataSet", transforms=(), labels=("a.txt",), label_list=()):

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from tipc.config.yamldoc import Origin, read_yaml
+from tipc.dialects.paddleocr.prepare.overrides import parse_override, with_overrides
+from tipc.dialects.paddleocr.prepare.trainyml import parse_train_yml
 from tipc.errors import ConfigError
-from tipc.prepare.overrides import parse_override, with_overrides
-from tipc.prepare.trainyml import parse_train_yml
 
 YML = """\
 Global:

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from tests.support.fake_checkout import YML_REL, checkout_plan, make_checkout
+from tipc.dialects.paddleocr.prepare.reads import stage_reads
 from tipc.plan.model import StageKind
-from tipc.prepare.reads import stage_reads
 
 
 def _reads(root: Path, mode: str = "lite_train_lite_infer", **checkout):

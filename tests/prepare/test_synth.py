@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from tipc.prepare.styles import ClsStyle, TextStyle
-from tipc.prepare.synth import draw_line, draw_turned_line, random_text, render_line, usable_charset
+from tipc.dialects.paddleocr.prepare.styles import ClsStyle, TextStyle
+from tipc.dialects.paddleocr.prepare.synth import draw_line, draw_turned_line, random_text, render_line, usable_charset
 
 STYLE = TextStyle("0123456789abcdefghijklmnopqrstuvwxyz", 32, 2, 10)
 

@@ -15,10 +15,17 @@ from tests.support.fake_checkout import (
     make_checkout,
 )
 from tipc.config.model import Field
+from tipc.dialects.paddleocr.prepare.styles import ClsStyle, DetStyle, TextStyle
+from tipc.dialects.paddleocr.prepare.targets import (
+    ImageDir,
+    LabelledSet,
+    MissingModel,
+    derive_seed,
+    plan_prepare,
+    yml_of_script,
+)
 from tipc.errors import ConfigError
 from tipc.prepare.sizes import Sizes
-from tipc.prepare.styles import ClsStyle, DetStyle, TextStyle
-from tipc.prepare.targets import ImageDir, LabelledSet, MissingModel, derive_seed, plan_prepare, yml_of_script
 
 LITE = Sizes(train=64, eval=32, infer=8)
 MODE = "lite_train_lite_infer"

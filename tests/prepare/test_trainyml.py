@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
+from tipc.dialects.paddleocr.prepare.trainyml import DatasetSpec, height_from_shape, read_train_yml
 from tipc.errors import ConfigError
-from tipc.prepare.trainyml import DatasetSpec, height_from_shape, read_train_yml
 
 
 def _yml(tmp_path, text):

@@ -7,8 +7,14 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tipc.prepare.styles import ClsStyle, DetStyle, TextStyle
-from tipc.prepare.writer import drawer, image_paths, labelled_image_dir, write_images, write_labelled_set
+from tipc.dialects.paddleocr.prepare.styles import ClsStyle, DetStyle, TextStyle
+from tipc.dialects.paddleocr.prepare.writer import (
+    drawer,
+    image_paths,
+    labelled_image_dir,
+    write_images,
+    write_labelled_set,
+)
 
 REC = TextStyle("0123456789abcdefghijklmnopqrstuvwxyz", 32, 3, 8)
 CLS = ClsStyle(REC, ("0", "180"))

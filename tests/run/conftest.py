@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from tests.support.fake_target import CPU_CONFIG
-from tipc.config import load_config
-from tipc.plan import PlanOptions, build_plan
+from tipc.dialects.paddleocr.config import load_config
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import PlanOptions
 
 
 @pytest.fixture

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from tests.support.script_executor import ScriptExecutor
-from tipc.config import parse_any_config_text
 from tipc.config.modes import Mode
-from tipc.plan import PlanOptions, build_plan
+from tipc.dialects.paddleocr.config import parse_any_config_text
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import PlanOptions
 from tipc.results.records import Status
 from tipc.run.plan_run import PlanRun, RunSettings
 

@@ -9,8 +9,9 @@ import pytest
 
 from tests.support.fake_target import CPU_CONFIG
 from tests.support.script_executor import ScriptExecutor
-from tipc.config import load_config
-from tipc.plan import PlanOptions, build_plan
+from tipc.dialects.paddleocr.config import load_config
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import PlanOptions
 from tipc.plan.model import StageKind
 from tipc.results.records import Status
 from tipc.run.plan_run import PlanRun, RunSettings

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tipc.config import parse_config_text
-from tipc.plan import PlanOptions, build_plan
+from tipc.dialects.paddleocr.config import parse_config_text
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import PlanOptions
 from tipc.plan.model import Stage, StageKind
 from tipc.run import legacy
 

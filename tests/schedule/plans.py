@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from tipc.config import parse_config_text
-from tipc.plan import Plan, PlanOptions, build_plan
+from tipc.dialects.paddleocr.config import parse_config_text
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import Plan, PlanOptions
 
 FAKE_TARGET = Path(__file__).resolve().parents[1] / "fake_target"
 sys.path.insert(0, str(FAKE_TARGET))  # the fake target's helpers are scripts' modules, not a package

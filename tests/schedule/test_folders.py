@@ -11,8 +11,9 @@ import pytest
 import tipc
 from tests.support.fake_target import CPU_CONFIG
 from tipc.cli.main import main
-from tipc.config import load_config
-from tipc.plan import PlanOptions, build_plan
+from tipc.dialects.paddleocr.config import load_config
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import PlanOptions
 from tipc.schedule.folders import shared_folders
 
 MODE = "lite_train_lite_infer"

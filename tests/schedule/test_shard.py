@@ -71,8 +71,9 @@ def write_configs(repo: Path, count: int) -> list[Path]:
 
 
 def builder(repo: Path):
-    from tipc.config import load_config
-    from tipc.plan import PlanOptions, build_plan
+    from tipc.dialects.paddleocr.config import load_config
+    from tipc.dialects.paddleocr.plan import build_plan
+    from tipc.plan import PlanOptions
 
     return lambda path: build_plan(
         load_config(str(path)), PlanOptions("lite_train_lite_infer", repo=str(repo), python="py", device="gpu")

@@ -141,7 +141,7 @@ def test_the_doctor_finds_the_suites_scripts_where_the_stages_run_them(tmp_path:
 
 
 def test_a_paddle2onnx_config_in_any_suites_checkout_plans_in_its_mode(tmp_path: Path) -> None:
-    """tipc.config.paddle2onnx knows every suite's layout of that section, so the checkout's dialect
+    """tipc.dialects.paddleocr.config.paddle2onnx knows every suite's layout of that section, so the checkout's dialect
     does not read it: a PaddleClas checkout's paddle2onnx config plans as PaddleOCR's formats do."""
     clas_checkout(tmp_path)
     p2o = tmp_path / "test_tipc" / "configs" / "ResNet" / "ResNet18_paddle2onnx_python_linux_cpu.txt"

@@ -9,10 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.support.config_text import config_text
-from tipc.config import load_config
 from tipc.config.model import TipcConfig
 from tipc.config.modes import parse_mode
-from tipc.plan import Plan, PlanOptions, build_plan
+from tipc.dialects.paddleocr.config import load_config
+from tipc.dialects.paddleocr.plan import build_plan
+from tipc.plan import Plan, PlanOptions
 
 CONFIG_REL = "test_tipc/configs/fake_rec/train_infer_python.txt"
 YML_REL = "test_tipc/configs/fake_rec/fake_rec.yml"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tests.support.config_text import TO_STATIC, TRAIN_BENCHMARK, config_text, ptq_config_text
-from tipc.config import PtqConfig, parse_any_config_text, parse_config_text
 from tipc.config.model import TipcConfig
+from tipc.dialects.paddleocr.config import PtqConfig, parse_any_config_text, parse_config_text
 
 PATH = "cfgs/rec/train_infer_python.txt"
 PTQ_PATH = "cfgs/rec/train_ptq_infer_python.txt"
@@ -19,7 +19,8 @@ def make_config(to_static: bool = False, train_benchmark: bool = False, **lines:
 def make_plan(mode: str = "lite_train_lite_infer", to_static: bool = False, options: dict | None = None, **lines: str):
     """Plan of the template config with a fixed interpreter ``py``; in benchmark_train with the
     train_benchmark_params section and its logs under ``./test_tipc/output``."""
-    from tipc.plan import PlanOptions, build_plan
+    from tipc.dialects.paddleocr.plan import build_plan
+    from tipc.plan import PlanOptions
     from tipc.plan.model import BenchmarkOptions
 
     bench = mode == "benchmark_train"
@@ -37,6 +38,7 @@ def make_ptq_config(**lines: str) -> PtqConfig:
 
 def make_ptq_plan(mode: str = "whole_infer", options: dict | None = None, **lines: str):
     """Plan of the KL quantization template; the interpreter is ``python3.7``, as the bash's commands spell it."""
-    from tipc.plan import PlanOptions, build_plan
+    from tipc.dialects.paddleocr.plan import build_plan
+    from tipc.plan import PlanOptions
 
     return build_plan(make_ptq_config(**lines), PlanOptions(mode, python="python3.7", **(options or {})))

@@ -102,7 +102,7 @@ def planned(dialect: Dialect, config: Path, mode: Mode, device: str = "") -> tup
     """What tipc would run, as the recorder writes it; the refusal's message when it refuses. ``device``: npu or
     xpu, as the suite's device script runs it."""
     try:
-        loaded, _ = apply_variant(dialect.load(str(config)), dialect.name, dialect.devices, device)
+        loaded, _ = apply_variant(dialect.load(str(config)), dialect.name, dialect.devices, device, dialect.parse)
         if mode not in dialect.modes(loaded):
             return f"refused: mode {mode} not among {', '.join(dialect.modes(loaded))}"
         options = PlanOptions(mode, repo=PLAN_ROOT, python="python", device=device or "gpu")  # type: ignore[arg-type]
@@ -126,10 +126,10 @@ def compare(dialect: Dialect, config: Path, mode: Mode, recorded: tuple[Ran, ...
         verdict = f"nothing: {ours}" if not recorded else ours
         return Cell(str(config), mode, verdict)
     mine = [(r.argv, r.cwd) for r in ours]
-    if _as_planned(recorded) == mine:
+    if as_planned(recorded) == mine:
         return Cell(str(config), mode, "match")
     fix = FIXES.get(dialect.name)
-    theirs = _as_planned(fix[1](config, recorded) if fix else recorded)
+    theirs = as_planned(fix[1](config, recorded) if fix else recorded)
     if theirs == mine and fix:
         return Cell(str(config), mode, f"fixed: {fix[0]}")
     for index, (a, b) in enumerate(zip(theirs, mine, strict=False)):
@@ -138,5 +138,5 @@ def compare(dialect: Dialect, config: Path, mode: Mode, recorded: tuple[Ran, ...
     return Cell(str(config), mode, f"differs: bash ran {len(theirs)} commands, tipc plans {len(mine)}")
 
 
-def _as_planned(recorded: tuple[Ran, ...]) -> list[tuple[tuple[str, ...], str]]:
+def as_planned(recorded: tuple[Ran, ...]) -> list[tuple[tuple[str, ...], str]]:
     return [(r.argv, ROOT if r.cwd == "." else f"{ROOT}/{r.cwd}") for r in recorded]

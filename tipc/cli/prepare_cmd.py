@@ -14,12 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tipc.config.modes import MODES
-
-if TYPE_CHECKING:
-    from tipc.suites.front import Loaded
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -74,78 +70,31 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _prepare(config_path: Path, args: argparse.Namespace) -> int:
-    from tipc.config import ConfigError, PtqConfig, TipcConfig, load_any_config
+    """The config's dialect's data maker (``Dialect.prepare``), or a clear error when it offers none."""
     from tipc.config.locate import TARGET_FILE, declared_repo
     from tipc.config.modes import parse_mode
-    from tipc.plan import PlanOptions, build_plan
-    from tipc.prepare.apply import apply_job
+    from tipc.errors import ConfigError
+    from tipc.plan.model import PlanOptions
     from tipc.prepare.sizes import declared_sizes, resolve_sizes
-    from tipc.prepare.targets import plan_prepare
-    from tipc.suites import builtin
     from tipc.suites import front as suites
+    from tipc.suites import registry
+    from tipc.suites.dialect import Prepared
 
     repo = (args.repo or declared_repo(config_path) or Path.cwd()).absolute()
     loaded = suites.load(config_path, args.tipc_suite)
-    if loaded.dialect is not builtin.PADDLEOCR:
-        return _prepare_suite(loaded, repo, args)
-    config = load_any_config(config_path)
-    if isinstance(config, PtqConfig):
-        raise ConfigError(
-            str(config_path),
-            config.header_line,
-            "prepare: KL quantization configs are not supported offline yet (only train configs): "
-            "the quantizer needs the real inference model and its training data",
-        )
-    if not isinstance(config, TipcConfig):
-        raise ConfigError(
-            str(config_path),
-            config.header_line,
-            "prepare: paddle2onnx configs are not prepared offline (only train configs): their conversion needs "
-            "an exported model (a train config's export, or the suite's prepare.sh)",
-        )
+    dialect = loaded.dialect
+    if dialect.prepare is None:
+        offered = ", ".join(d.name for d in registry.dialects() if d.prepare is not None)
+        raise ConfigError(loaded.path, 0, f"prepare: no data family for {dialect.name} configs yet: expected a config "
+                          f"of a dialect that offers one ({offered})")  # fmt: skip
     overrides = {"train": args.train_count, "eval": args.eval_count, "infer": args.infer_count}
     sizes = resolve_sizes(args.mode, declared_sizes(config_path.parent / TARGET_FILE), overrides)
     # Data paths do not depend on the interpreter, the device or the node: the defaults do.
-    plan = build_plan(config, PlanOptions(mode=parse_mode(args.mode, "--mode"), repo=str(repo)))
-    job = plan_prepare(config, plan, sizes, args.seed)
-    for done in apply_job(job, force=args.force):
-        print(f"prepare: {done.action.value:<11} {done.target.count:>6} images  {_shown(done.where, repo)}")
-    if not job.targets:
-        print(f"prepare: nothing to make for {args.mode}")
-    for model in job.missing_models:
-        what = "checkpoint" if model.is_checkpoint else "inference model"
-        print(
-            f"tipc: prepare: {config_path}:{model.line}: whole_infer needs the {what} '{model.path}', "
-            "which cannot be made offline: it must come from a train run "
-            "(e.g. `tipc run --mode lite_train_lite_infer`, then export it to that path)",
-            file=sys.stderr,
-        )
-    return 1 if job.missing_models else 0
-
-
-def _prepare_suite(loaded: Loaded, repo: Path, args: argparse.Namespace) -> int:
-    """A suite dialect's data family (``Dialect.prepare``), or a clear error when it offers none."""
-    from tipc.config import ConfigError
-    from tipc.config.locate import TARGET_FILE
-    from tipc.config.modes import parse_mode
-    from tipc.plan import PlanOptions
-    from tipc.prepare.sizes import declared_sizes, resolve_sizes
-    from tipc.suites import front as suites
-
-    dialect = loaded.dialect
-    if dialect.prepare is None:
-        raise ConfigError(loaded.path, 0, f"prepare: no data family for {dialect.name} configs yet: expected a config "
-                          "of a dialect that offers one (PaddleOCR, PaddleClas)")  # fmt: skip
-    overrides = {"train": args.train_count, "eval": args.eval_count, "infer": args.infer_count}
-    sizes = resolve_sizes(args.mode, declared_sizes(Path(loaded.path).parent / TARGET_FILE), overrides)
     plan = suites.plan(loaded, PlanOptions(mode=parse_mode(args.mode, "--mode"), repo=str(repo)))
-    for line in dialect.prepare(plan, repo, sizes, args.seed, args.force):
+    done = dialect.prepare(plan, repo, sizes, args.seed, args.force)
+    prepared = done if isinstance(done, Prepared) else Prepared(tuple(done))
+    for line in prepared.made:
         print(f"prepare: {line}")
-    return 0
-
-
-def _shown(path: Path, repo: Path) -> str:
-    try:
-        return path.relative_to(repo).as_posix()
-    except ValueError:
-        return str(path)
+    for line in prepared.missing:
+        print(f"tipc: prepare: {line}", file=sys.stderr)
+    return 1 if prepared.missing else 0

@@ -73,3 +73,24 @@ def _os_error(shown: str, exc: OSError, expected: str) -> ConfigError:
     if exc.errno == errno.ELOOP:
         return ConfigError(shown, 0, f"symlink loop (too many levels of symbolic links): expected {expected}")
     return ConfigError(shown, 0, f"cannot read the file: {exc.strerror or exc}")
+
+
+def config_text(path: str | Path) -> str:
+    """A config file's text, bounded and decoded as every reader reads it."""
+    return decode_text(read_bounded(path), str(path))
+
+
+def decode_text(data: bytes, path: str) -> str:
+    nul = data.find(b"\x00")  # checked before decoding: binary files are rarely valid UTF-8 either
+    if nul >= 0:
+        raise binary_content(path, data.count(b"\n", 0, nul) + 1)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        bad = data[exc.start]
+        raise ConfigError(path, line, f"not UTF-8 text (byte 0x{bad:02x}): expected a text config") from None
+
+
+def binary_content(path: str, line: int) -> ConfigError:
+    return ConfigError(path, line, "binary content (NUL byte): expected a text config")

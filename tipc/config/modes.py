@@ -11,9 +11,9 @@ class Mode(str, Enum):
     """The modes tipc runs. A ``str`` enum: a Mode compares equal to its name as the bash spells it.
 
     ``benchmark_train`` is ``benchmark_train.sh``'s: it trains only, per batch size × precision ×
-    devices of the config's ``train_benchmark_params`` (``tipc.plan.benchmark``). ``paddle2onnx_infer``
-    is the mode of ``test_paddle2onnx.sh`` (the name the suites' docs and ``prepare.sh`` give it): only
-    paddle2onnx configs run in it (``tipc.plan.paddle2onnx``)."""
+    devices of the config's ``train_benchmark_params``. ``paddle2onnx_infer`` is the mode of
+    ``test_paddle2onnx.sh`` (the name the suites' docs and ``prepare.sh`` give it): only paddle2onnx configs run
+    in it."""
 
     LITE_TRAIN_LITE_INFER = "lite_train_lite_infer"
     LITE_TRAIN_WHOLE_INFER = "lite_train_whole_infer"

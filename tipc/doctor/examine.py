@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tipc.cluster.node import NodeContext
-from tipc.config import AnyConfig, Paddle2OnnxConfig, TipcConfig
 from tipc.doctor.checks import GpuNeed, Report, gpu_need
 from tipc.doctor.compat import CompatTable, load_table
 from tipc.doctor.disk import check_disk, existing_parent
@@ -27,28 +26,15 @@ from tipc.doctor.target import check_auto_log, check_nodes, check_scripts
 from tipc.doctor.weights import check_pretrained, train_ymls
 from tipc.history.provenance import target_commit
 from tipc.plan.model import Plan
-from tipc.plan.topology import CPU_ENTRY
 from tipc.suites import front as suites
-from tipc.suites.plans import SuiteConfig
-
-_GPU_WORDS = ("true", "gpu", "1")
 
 
-def config_wants_gpu(config: AnyConfig | SuiteConfig) -> bool:
-    """A ``gpu_list`` entry other than -1, or a GPU inference case: the bash would use a GPU."""
-    if isinstance(config, SuiteConfig):
-        return config.wants_gpu
-    gpu_entries = isinstance(config, TipcConfig) and any(e != CPU_ENTRY for e in config.gpu_list.values())
-    infer = config.gpu_values() if isinstance(config, Paddle2OnnxConfig) else config.infer_use_gpu.values()
-    return gpu_entries or any(v.lower() in _GPU_WORDS for v in infer)
-
-
-def run_need(config: AnyConfig | SuiteConfig, node: NodeContext | None, device: str) -> GpuNeed:
-    """``node``: the run's node context, which says how the device was chosen; ``device`` the
-    plan option when there is none."""
+def run_need(wants_gpu: bool, node: NodeContext | None, device: str) -> GpuNeed:
+    """``wants_gpu``: the config's dialect says the bash would use a GPU; ``node``: the run's node context, which
+    says how the device was chosen; ``device`` the plan option when there is none."""
     if node is None:
-        return gpu_need(config_wants_gpu(config), device, f"--device {device}")
-    return gpu_need(config_wants_gpu(config), node.device, node.device_reason)
+        return gpu_need(wants_gpu, device, f"--device {device}")
+    return gpu_need(wants_gpu, node.device, node.device_reason)
 
 
 def versions(env: Environment) -> dict[str, str]:
@@ -103,5 +89,6 @@ def examine(
 def examine_config(plan: Plan, probes: Probes, *, display: str, node: NodeContext | None,
                    pythonpath: tuple[str, ...], environ: Mapping[str, str]) -> Report:  # fmt: skip
     """``examine`` for a planned config: its GPU need read from its text."""
-    need = run_need(suites.load(plan.config_path).config, node, "auto")
+    loaded = suites.load(plan.config_path)
+    need = run_need(loaded.dialect.wants_gpu(loaded.config), node, "auto")
     return examine(plan, need, probes, display=display, node=node, pythonpath=pythonpath, environ=environ)

@@ -24,7 +24,7 @@ KEY = "Global.pretrained_model"
 NAME = "pretrained weights"
 SHOWN = 3
 FIX = (
-    "download the weights the config names (PaddleOCR's test_tipc/prepare.sh does for its modes) "
+    "download the weights the config names (the suite's test_tipc/prepare.sh does for its modes) "
     f"or run without them: {KEY}=null"
 )
 

@@ -40,11 +40,11 @@ def find_golden(folder: Path, config_stem: str, mode: str, precision: str) -> Pa
     for path in (golden_path(folder, config_stem, mode, precision), under(folder, config_stem, mode, suffix=".yaml")):
         if path.is_file():
             return path
-    paddleocr = sorted(p for p in folder.glob("python_*.txt") if precision in p.name)
-    if len(paddleocr) > 1:
-        names = ", ".join(p.name for p in paddleocr)
-        raise GoldenError(str(folder), 0, f"several PaddleOCR results files for {precision} ({names}); expected one")
-    return paddleocr[0] if paddleocr else None
+    results = sorted(p for p in folder.glob("python_*.txt") if precision in p.name)
+    if len(results) > 1:
+        names = ", ".join(p.name for p in results)
+        raise GoldenError(str(folder), 0, f"several results files for {precision} ({names}); expected one")
+    return results[0] if results else None
 
 
 def golden_path(folder: Path, config_stem: str, mode: str, precision: str) -> Path:
@@ -55,7 +55,7 @@ def golden_path(folder: Path, config_stem: str, mode: str, precision: str) -> Pa
 
 def read_golden(path: Path, precision: str) -> Golden:
     if path.suffix == ".txt":
-        return read_paddleocr_results(path, precision)
+        return read_results_txt(path, precision)
     try:
         doc = read_yaml(path)
     except ConfigError as exc:
@@ -195,15 +195,15 @@ def _mask(doc: YamlDoc, key: str, value: Any) -> MaskSummary:
     return MaskSummary(shape[0], shape[1], tuple(sorted(fractions)))
 
 
-def read_paddleocr_results(path: Path, precision: str) -> Golden:
+def read_results_txt(path: Path, precision: str) -> Golden:
     """PaddleOCR's ``test_tipc/results/*.txt``: ``<image path>\\t<json boxes | flat integers>``."""
-    text = read_bounded(path, expected="a PaddleOCR results file").decode("utf-8", errors="replace")
+    text = read_bounded(path, expected="a results file (python_*.txt)").decode("utf-8", errors="replace")
     predictions = {}
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         image, tab, value = line.partition("\t")
-        boxes = _paddleocr_boxes(value) if tab else None
+        boxes = _txt_boxes(value) if tab else None
         if boxes is None:
             raise GoldenError(
                 str(path), number, "expected '<image>\\t<json boxes>' or '<image>\\t<x1 y1 ... x4 y4 ...>'"
@@ -212,7 +212,7 @@ def read_paddleocr_results(path: Path, precision: str) -> Golden:
     return Golden(str(path), precision, default_tolerance(precision), predictions)
 
 
-def _paddleocr_boxes(value: str) -> tuple[Box, ...] | None:
+def _txt_boxes(value: str) -> tuple[Box, ...] | None:
     try:
         return parse_boxes(json.loads(value))
     except ValueError:

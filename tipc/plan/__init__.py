@@ -1,7 +1,6 @@
-"""TipcConfig + PlanOptions → Plan: what would run, in what order, with which arguments."""
+"""The typed plan (what would run, in what order, with which arguments) and what every dialect builds it from."""
 
 from tipc.config.modes import MODES, Mode
-from tipc.plan.builder import build_plan
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.plan.serialize import plan_to_json, plan_to_text
 
@@ -16,7 +15,6 @@ __all__ = [
     "Stage",
     "StageKind",
     "Topology",
-    "build_plan",
     "plan_to_json",
     "plan_to_text",
 ]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
 
-from tipc.config.benchmark import Selector
+from tipc.config.benchmark import DeviceNum, Selector
 from tipc.config.modes import Mode
 
 
@@ -21,7 +21,7 @@ class StageKind(str, Enum):
     EVAL = "eval"
     EXPORT = "export"
     INFER = "infer"
-    CONVERT = "convert"  # paddle2onnx: an exported model to an ONNX file (tipc.plan.paddle2onnx)
+    CONVERT = "convert"  # paddle2onnx: an exported model to an ONNX file (tipc.dialects.paddleocr.plan.paddle2onnx)
     GOLDEN = "golden"  # the check of this chain's outcomes against its golden (in-process, no argv)
     AGREE = "agree"  # paddle2onnx: ONNX Runtime's predictions against Paddle Inference's (in-process, no argv)
 
@@ -78,9 +78,13 @@ class InferCase:
         return f"gpu-trt_{self.use_tensorrt}-{self.precision}-bs{self.batch_size}"
 
 
+# The stage name of a benchmark run's profiling pass (benchmark_train.sh's, every suite's alike).
+PROFILE = "profile"
+
+
 @dataclass(frozen=True, slots=True)
 class SpeedSpec:
-    """What benchmark_train.sh's analysis step is told about one run (``tipc.plan.benchmark``)."""
+    """What benchmark_train.sh's analysis step is told about one run (``tipc.dialects.paddleocr.plan.benchmark``)."""
 
     file: str  # the speed JSON, ``<BENCHMARK_LOG_DIR>/index/<name>_speed``
     model_name: str  # ``<model>_bs<bs>_<precision>_<run mode>``
@@ -202,3 +206,18 @@ class Plan:
             if s.id == stage_id:
                 return s
         raise KeyError(stage_id)
+
+
+def speed_spec(file: str, model: str, batch_size: str, precision: str, run_mode: str, device: DeviceNum) -> SpeedSpec:
+    """What a benchmark_train.sh's analysis step is told of one run (every suite's script tells it the same):
+    ``samples/s`` with one GPU id per node, ``images/s`` with several."""
+    return SpeedSpec(
+        file=file,
+        model_name=f"{model}_bs{batch_size}_{precision}_{run_mode}",
+        batch_size=int(batch_size),
+        fp_item=precision,
+        run_mode=run_mode,
+        device_num=device.label,
+        cards=device.cards,
+        speed_unit="samples/s" if len(device.gpu_ids) == 1 else "images/s",
+    )

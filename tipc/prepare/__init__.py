@@ -1,9 +1,2 @@
-"""Offline synthetic data at the paths a config's commands read (``tipc prepare``).
-
-``reads`` takes from a plan what each stage reads (``toolargs`` reads its argv as
-PaddleOCR's tools do, ``overrides`` lays its ``-o`` words over the yml);
-``trainyml``, ``families``, ``charset`` and ``sizes`` say what to draw and how
-much; ``targets`` turns them into data sets; ``synth`` (text lines) and
-``detsynth`` (detection scenes) draw, ``writer`` writes, ``apply`` makes it
-idempotent, bookkept by ``manifest``.
-"""
+"""What ``tipc prepare`` shares across dialects: how many images a mode makes (``sizes``) and a stage's argv read as
+the suites' tools read their own (``toolargs``)."""

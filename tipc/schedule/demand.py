@@ -22,9 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from tipc.plan.benchmark import PROFILE
 from tipc.plan.env import CUDA_VISIBLE_DEVICES
-from tipc.plan.model import Chain, Stage, StageKind
+from tipc.plan.model import PROFILE, Chain, Stage, StageKind
 
 MARGIN = 1.25  # recorded peaks vary from run to run; the OOM killer does not negotiate
 _TRUE = ("true", "yes", "t", "y", "1")

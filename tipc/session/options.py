@@ -56,8 +56,8 @@ SELECTION_OPTIONS: tuple[Option, ...] = (
             dest="tipc_suite",
             default=None,
             metavar="NAME",
-            help="the suite whose dialect reads the configs (PaddleOCR, PaddleClas, PaddleDetection, PaddleSeg, "
-            "or a plugin's); default: detected from the checkout (ppocr/, ppcls/, ppdet/, paddleseg/)",
+            help="the suite whose dialect reads the configs (a name docs/suites.md lists, a plugin's, or generic "
+            "for the common layout); default: detected from the checkout's folders",
         ),
     ),
 )
@@ -123,7 +123,7 @@ PLAN_OPTIONS: tuple[Option, ...] = (
             default=None,
             metavar="DIR",
             help="golden results each chain is checked against (default: golden/ beside the config, when "
-            "there is one); PaddleOCR's test_tipc/results works as it is",
+            "there is one); a suite's test_tipc/results folder of python_*.txt files works as it is",
         ),
     ),
 )
@@ -265,7 +265,7 @@ RUN_OPTIONS: tuple[Option, ...] = (
             action="store_true",
             default=False,
             help="let the target's predictors import tipc's drop-in auto_log "
-            "(for PaddleOCR's --benchmark True where AutoLog is not installed)",
+            "(for predictors run with --benchmark True where AutoLog is not installed)",
         ),
     ),
 )

@@ -28,8 +28,7 @@ from tipc.config.bounds import MAX_STAGES, excerpt, read_bounded
 from tipc.config.model import NULL
 from tipc.errors import ConfigError
 from tipc.files.write import component, name_part
-from tipc.plan.benchmark import speed_spec
-from tipc.plan.model import Chain, PlanOptions, Skipped, Stage
+from tipc.plan.model import Chain, PlanOptions, Skipped, Stage, speed_spec
 from tipc.plan.naming import stage_id
 from tipc.suites.bash import BashLines, ifs_fields
 from tipc.suites.plans import PlanDraft, SuiteConfig

@@ -1,4 +1,5 @@
-"""The dialects tipc ships, registered through the hook a plugin uses (``pytest_tipc_add_dialects``)."""
+"""The dialects that live in ``tipc.suites`` (the generic one, and three awaiting packages of their own),
+registered through the hook a plugin uses (``pytest_tipc_add_dialects``); tipc's own hook implementations."""
 
 from __future__ import annotations
 
@@ -6,18 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tipc.config.formats import config_modes, load_any_config
-from tipc.config.modes import Mode
-from tipc.config.tags import tag_words
 from tipc.metrics.logfile import extract_file
-from tipc.plan.builder import build_plan
-from tipc.plan.interpreter import PythonCheck
-from tipc.plan.model import Plan, PlanOptions, Stage
-from tipc.plan.sweep import VARIANT_DEVICES
-from tipc.suites import figures, paddleclas, paddledetection, paddleseg, predictors, tags
+from tipc.plan.model import Plan, Stage
+from tipc.suites import figures, generic, paddleclas, paddledetection, paddleseg, predictors, tags
 from tipc.suites.dialect import Dialect
 from tipc.suites.hookspecs import hookimpl
-from tipc.suites.variants import MKLDNN_OFF, Rewrite, Variant, yml_note
 
 if TYPE_CHECKING:
     from tipc.prepare.sizes import Sizes
@@ -43,45 +37,6 @@ def _implied_weights(plan: Plan) -> tuple[Implied, ...]:
     return ymlweights.implied(plan)
 
 
-def _ocr_modes(config: Any) -> tuple[Mode, ...]:
-    return config_modes(config)
-
-
-def _ocr_build(config: Any, options: PlanOptions, check: PythonCheck) -> Plan:
-    return build_plan(config, options, check)
-
-
-def _ocr_device(device: str) -> Variant:
-    """PaddleOCR's test_train_inference_python_<device>.sh (npu and xpu differ only in the word)."""
-    slow = ("rec_r31_sar", "rec_mtb_nrtr")
-    return Variant(
-        (
-            *MKLDNN_OFF,
-            Rewrite("use_gpu", f"use_{device}"),
-            Rewrite("--benchmark:True", "--benchmark:False"),
-            Rewrite("python3.7", "python3.9"),
-            Rewrite("Global.epoch_num:lite_train_lite_infer=2", "Global.epoch_num:lite_train_lite_infer=1", slow),
-            Rewrite("gpu_list:0|0,1", "gpu_list:0,1", slow),
-            Rewrite(f"Global.use_{device}:True|True", f"Global.use_{device}:True", slow),
-            Rewrite("", " -o Global.use_gpu=False", ("ch_ppocr_mobile_v2_0_rec_FPGM",), line=18),
-            Rewrite("", " Global.use_gpu=False", ("ch_ppocr_mobile_v2_0_rec_FPGM",), line=32),
-        ),
-        notes=(yml_note(device, f"each trainer yml (use_gpu to use_{device}, use_sync_bn off)"),),
-    )
-
-
-PADDLEOCR = Dialect(
-    "PaddleOCR",
-    ("ppocr",),
-    load_any_config,
-    _ocr_modes,
-    _ocr_build,
-    patterns=("train_*.txt",),
-    excludes=(),
-    tags=tag_words,
-    description="PaddleOCR's test_train_inference_python.sh and test_ptq_inference_python.sh (tipc's first)",
-    devices={device: _ocr_device(device) for device in VARIANT_DEVICES},
-)
 PADDLECLAS = Dialect(
     paddleclas.NAME,
     ("ppcls",),
@@ -123,12 +78,12 @@ PADDLESEG = Dialect(
     manifests=paddleseg.MANIFESTS,
     description="PaddleSeg's test_tipc/test_train_inference_python.sh",
 )
-# Dialect packages of their own: each implements the hook as any plugin does, so the core names none of them.
-DEFAULT = PADDLEOCR  # a checkout no dialect recognises (tipc's own test_configs/) reads as PaddleOCR's
+# Dialect packages of their own (tipc.dialects) implement the hook as any plugin does, so the core names none of
+# them; the three above await their packages.
 
 
 def pytest_tipc_add_dialects() -> list[Dialect[Any]]:
-    return [PADDLEOCR, PADDLECLAS, PADDLEDETECTION, PADDLESEG]
+    return [PADDLECLAS, PADDLEDETECTION, PADDLESEG, generic.DIALECT]
 
 
 @hookimpl(trylast=True)

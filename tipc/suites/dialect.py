@@ -32,6 +32,15 @@ C = TypeVar("C")  # a dialect's own config type: what its ``load`` reads and its
 
 
 @dataclass(frozen=True, slots=True)
+class Prepared:
+    """What a dialect's ``prepare`` made (one line each) and what it cannot make offline (one line each, naming the
+    config line: ``tipc prepare`` says them and exits 1)."""
+
+    made: tuple[str, ...]
+    missing: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Dialect(Generic[C]):
     """A suite's dialect (a plugin adds it through ``pytest_tipc_add_dialects``): ``name`` (``--suite NAME``);
     ``markers``, folders at a checkout's root that name the suite; ``load``, a config path to the dialect's own
@@ -39,7 +48,11 @@ class Dialect(Generic[C]):
     the config's ``Plan``; ``patterns`` and ``excludes``, file names of its train configs; ``tags``, the
     ``--tags`` words of a file name; ``prepare``, ``tipc prepare``'s data maker; ``predictions``, what an
     infer stage predicted, from its record; ``figures``, the figures its suite's logs hold; ``manifests``, the
-    outputs that name other files a stage must write."""
+    outputs that name other files a stage must write; ``implied_weights``, weights a stage loads without naming
+    them; ``check_mode``, the dialect's own words for a mode it does not run; ``parse``, its reader of config text
+    (``--set`` and ``--device`` reread a changed text with it); ``claims``, config files it reads in any checkout
+    (by their text); ``wants_gpu``, whether a config would use a GPU (the doctor's question); ``default``, the
+    dialect of configs that lie in no checkout (at most one dialect)."""
 
     name: str
     markers: tuple[str, ...]  # folders at a checkout's root that name this suite
@@ -50,10 +63,11 @@ class Dialect(Generic[C]):
     excludes: tuple[str, ...] = ("*train_ptq*",)  # PTQ configs belong to another script of the suite
     tags: Callable[[str], tuple[str, ...]] = lambda name: ()
     description: str = ""
-    # ``tipc prepare``: (plan, repo, sizes, seed, force) -> what it made, one line each; None: not offered
-    prepare: Callable[[Plan, Path, Sizes, int, bool], list[str]] | None = None  # imports what it needs when called
+    # ``tipc prepare``: (plan, repo, sizes, seed, force) -> what it made, one line each, or a ``Prepared`` when
+    # something cannot be made offline; None: not offered
+    prepare: Callable[[Plan, Path, Sizes, int, bool], list[str] | Prepared] | None = None  # imports when called
     # What an infer stage predicted, from its record (its log, its argv's output folder), as goldens and the
-    # report read it; None: PaddleOCR's predictor lines in its log (tipc.metrics.predictions)
+    # report read it; None: the predictor lines in its log (tipc.metrics.predictions)
     predictions: Callable[[StageRecord], tuple[Prediction, ...]] | None = None
     # --device npu / xpu: how the suite's test_train_inference_python_<device>.sh rewrites a config
     devices: Mapping[str, Variant] = field(default_factory=dict)
@@ -68,6 +82,14 @@ class Dialect(Generic[C]):
     # Weights a stage loads that its arguments do not name (PaddleDetection's yml pretrain_weights when the config
     # passes none): a URL among them is refused before a run, as one the config names (``tipc.suites.downloads``)
     implied_weights: Callable[[Plan], tuple[Implied, ...]] | None = None
+    # (config, --mode) -> the Mode, or a ConfigError in the dialect's own words; None: one of ``modes``
+    check_mode: Callable[[C, str], Mode] | None = None
+    # (text, path) -> the config; None: a dialect whose configs are ``SuiteConfig`` lines, or none to reread
+    parse: Callable[[str, str], C] | None = None
+    # A config file this dialect reads wherever it lies (a format every suite shares); None: none
+    claims: Callable[[Path], bool] | None = None
+    wants_gpu: Callable[[C], bool] = lambda config: bool(getattr(config, "wants_gpu", False))
+    default: bool = False  # reads the configs that lie in no checkout (tipc's own examples)
 
     def is_config(self, file_name: str) -> bool:
         return any(fnmatch(file_name, p) for p in self.patterns) and not any(

@@ -13,8 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tipc.config.bounds import excerpt
-from tipc.config.formats import config_text
+from tipc.config.bounds import config_text, excerpt
 from tipc.errors import ConfigError
 from tipc.plan.model import Plan
 from tipc.suites.sets import Sets

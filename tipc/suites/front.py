@@ -1,8 +1,11 @@
 """What the fronts call: a config's dialect (named, or detected from its checkout), then its reader and planner.
 
 ``load`` returns the dialect's config; ``modes``, ``check_mode`` and ``plan`` dispatch on it, so a front never
-asks which suite a config is from. A config outside any recognised checkout (tipc's own ``test_configs/``)
-reads as PaddleOCR's, as tipc always read it, and its plan gets no suite note.
+asks which suite a config is from. The dialect is, first found: the one ``--suite`` names; the one whose marker
+folder the checkout has; for a checkout no dialect recognises, the generic dialect (``tipc.suites.generic``, whose
+plan note says so); for a config that lies in no checkout (tipc's own ``test_configs/``), the dialect that reads
+those (``Dialect.default``), with no suite note. A config file that a dialect claims by its text (``Dialect.claims``:
+a format every suite shares) is read by that dialect, wherever it lies.
 """
 
 from __future__ import annotations
@@ -11,13 +14,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from tipc.config.formats import is_paddle2onnx_file
 from tipc.config.modes import Mode, parse_mode
 from tipc.errors import ConfigError, SettingsError
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Plan, PlanOptions
-from tipc.suites import builtin, registry
-from tipc.suites.dialect import Dialect, detect
+from tipc.suites import generic, registry
+from tipc.suites.dialect import CONFIG_DIR, Dialect, checkout_of, detect
 from tipc.suites.sets import Sets, apply_sets
 from tipc.suites.variants import apply_variant
 
@@ -36,8 +38,24 @@ def dialect_for(path: Path, suite: str | None = None) -> tuple[Dialect[Any], str
     if suite:
         dialect = named(suite)
         return dialect, f"suite {dialect.name}: named with --suite"
-    found = detect(path, registry.dialects())
-    return found if found is not None else (builtin.DEFAULT, "")
+    dialects = registry.dialects()
+    found = detect(path, dialects)
+    if found is not None:
+        return found
+    if checkout_of(path) is not None or (path / CONFIG_DIR).is_dir():
+        return generic.DIALECT, ""  # the generic reader's own note says so, naming what it could not place
+    return _default(dialects), ""
+
+
+def _default(dialects: tuple[Dialect[Any], ...]) -> Dialect[Any]:
+    """The dialect of configs in no checkout: the one that says it reads them, else the generic one."""
+    defaults = [d for d in dialects if d.default]
+    if len(defaults) > 1:
+        raise SettingsError(
+            f"dialects {', '.join(d.name for d in defaults)} each read the configs that lie in no checkout: "
+            "expected one (or --suite NAME)"
+        )
+    return defaults[0] if defaults else generic.DIALECT
 
 
 def find_configs(directory: Path, suite: str | None = None) -> tuple[Path, ...]:
@@ -66,12 +84,11 @@ def load(path: str | Path, suite: str | None = None, sets: Sets = (), device: st
     """The config read by its dialect, with the ``--set`` values (``sets``) in place of the config's, as the suite's
     script for ``device`` (npu, xpu) rewrites it."""
     dialect, note = dialect_for(Path(path), suite)
-    if dialect is not builtin.PADDLEOCR and is_paddle2onnx_file(path):
-        # Every suite's paddle2onnx config is read by tipc.config.paddle2onnx, which knows each
-        # suite's layout of it, and planned as PaddleOCR's formats are.
-        dialect = builtin.PADDLEOCR
-    config, changes = apply_sets(dialect.load(str(path)), dialect.name, sets)
-    config, rewritten = apply_variant(config, dialect.name, dialect.devices, device)
+    # A format every suite shares is read by the dialect that claims it, whichever suite's checkout it lies in.
+    claims = (d for d in registry.dialects() if d is not dialect and d.claims is not None and d.claims(Path(path)))
+    dialect = next(claims, dialect)
+    config, changes = apply_sets(dialect.load(str(path)), dialect.name, sets, dialect.parse)
+    config, rewritten = apply_variant(config, dialect.name, dialect.devices, device, dialect.parse)
     return Loaded(config, dialect, note, (*changes, *rewritten))
 
 
@@ -81,10 +98,8 @@ def modes(loaded: Loaded) -> tuple[Mode, ...]:
 
 def check_mode(loaded: Loaded, mode: str) -> Mode:
     """``mode`` as a Mode the config runs in, else a ConfigError saying which it runs in."""
-    if loaded.dialect is builtin.PADDLEOCR:
-        from tipc.config.formats import check_mode as paddleocr_check
-
-        return paddleocr_check(loaded.config, mode)
+    if loaded.dialect.check_mode is not None:
+        return loaded.dialect.check_mode(loaded.config, mode)
     run_mode = parse_mode(mode, loaded.path)
     runs = modes(loaded)
     if run_mode not in runs:

@@ -23,10 +23,10 @@ from pathlib import PurePath
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
 from tipc.files.write import component, name_part
+from tipc.plan.devices import CPU_VALUES, VARIANT_DEVICES, accelerator_values
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind
-from tipc.plan.sweep import CPU_VALUES, VARIANT_DEVICES, accelerator_values
 from tipc.suites.bash import BashLines, Entries, ifs_fields, raw_param
 from tipc.suites.benchmark import SECTION, Bench, Layout, plan_runs
 from tipc.suites.layout import Role

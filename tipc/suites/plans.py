@@ -11,20 +11,20 @@ from tipc.config.model import Field
 from tipc.config.modes import Mode
 from tipc.errors import ConfigError
 from tipc.files.write import component, name_part
+from tipc.plan.devices import VARIANT_DEVICES
 from tipc.plan.env import stage_env
 from tipc.plan.fragments import Command, Fragment, assemble, command_stage, literal
 from tipc.plan.golden import with_golden
 from tipc.plan.interpreter import PythonCheck, resolve_python
 from tipc.plan.model import Chain, InferCase, Plan, PlanOptions, Skipped, Stage, StageKind, Topology
 from tipc.plan.naming import stage_id, within
-from tipc.plan.sweep import VARIANT_DEVICES
 from tipc.plan.topology import classify
 from tipc.suites.bash import BashLines, Entries, ifs_fields
 from tipc.suites.layout import Role, check_size
 
 CPU_ENTRY = "-1"
 # Whether a config wants an accelerator, whatever the plan's device: any accelerator's word (the sweep takes only
-# its plan's, tipc.plan.sweep.accelerator_values).
+# its plan's, tipc.plan.devices.accelerator_values).
 ACCELERATOR_WORDS = ("true", "gpu", *VARIANT_DEVICES)
 NO_GPU = "no GPU on this node (device cpu)"
 MULTI_NODE_CHARS = 15  # the bash: an entry longer than this is '<ips>;<gpus>'

@@ -9,25 +9,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tipc.config.formats import AnyConfig, config_text, parse_any_config_text
+from tipc.config.bounds import config_text
 from tipc.errors import ConfigError
 from tipc.suites.bash import BashLines
 from tipc.suites.plans import SuiteConfig, suite_config
 
 # (config path, its lines, their physical numbers) -> notes; changes the lines in place
 Change = Callable[[str, list[str], list[int]], tuple[str, ...]]
+# A dialect's reader of config text: (text, path) -> its config (``Dialect.parse``)
+Parse = Callable[[str, str], Any]
 
 
-def reread(config: Any, dialect: str, change: Change, what: str) -> tuple[Any, tuple[str, ...]]:
-    """``config`` read again with ``change`` applied, and the change's notes."""
+def reread(
+    config: Any, dialect: str, change: Change, what: str, parse: Parse | None = None
+) -> tuple[Any, tuple[str, ...]]:
+    """``config`` read again with ``change`` applied, and the change's notes: a ``SuiteConfig`` from its lines, any
+    other from its file's text through the dialect's ``parse``."""
     if isinstance(config, SuiteConfig):
         texts, numbers = list(config.lines.texts), list(config.lines.numbers)
         notes = change(config.path, texts, numbers)
         lines = BashLines(config.path, tuple(texts), tuple(numbers))
         return suite_config(config.dialect, config.path, lines, config.reading, config.notes), notes
-    if isinstance(config, AnyConfig):
+    if parse is not None:
         physical = config_text(config.path).removeprefix("\ufeff").split("\n")
         notes = change(config.path, physical, list(range(1, len(physical) + 1)))
-        return parse_any_config_text("\n".join(physical), config.path), notes
+        return parse("\n".join(physical), config.path), notes
     path = str(getattr(config, "path", dialect))
     raise ConfigError(path, 0, f"{what}: {dialect}'s configs are read by a plugin's reader, which takes no {what}")

@@ -17,7 +17,7 @@ from typing import Any
 from tipc.config.bounds import check_line, excerpt
 from tipc.errors import ConfigError, SettingsError
 from tipc.suites.bash import HEADER_PREFIX
-from tipc.suites.reread import reread
+from tipc.suites.reread import Parse, reread
 
 Sets = tuple[tuple[str, str], ...]
 FLAG = "--set"
@@ -71,8 +71,8 @@ def _changed(path: str, texts: list[str], numbers: list[int], sets: Sets) -> tup
     return tuple(notes)
 
 
-def apply_sets(config: Any, dialect: str, sets: Sets) -> tuple[Any, tuple[str, ...]]:
-    """The config read again with the sets applied, and a note per changed line."""
+def apply_sets(config: Any, dialect: str, sets: Sets, parse: Parse | None = None) -> tuple[Any, tuple[str, ...]]:
+    """The config read again with the sets applied (through the dialect's ``parse``), and a note per changed line."""
     if not sets:
         return config, ()
-    return reread(config, dialect, lambda path, texts, numbers: _changed(path, texts, numbers, sets), FLAG)
+    return reread(config, dialect, lambda path, texts, numbers: _changed(path, texts, numbers, sets), FLAG, parse)

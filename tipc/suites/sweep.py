@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import product
 
+from tipc.plan.devices import CPU_VALUES, accelerator_values
 from tipc.plan.env import whole_infer_env
 from tipc.plan.fragments import Fragment
 from tipc.plan.model import InferCase, PlanOptions, Topology
-from tipc.plan.sweep import CPU_VALUES, accelerator_values
 from tipc.suites.bash import Entries, ifs_fields, raw_param
 from tipc.suites.plans import CPU_ENTRY
 

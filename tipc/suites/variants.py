@@ -5,7 +5,7 @@ Each suite ships, beside its main script, one script per accelerator that rewrit
 with ``"gpu"`` read as ``"npu"``. A dialect declares those rewrites as data (``Dialect.devices``); tipc applies them
 to the text it reads, never to the suite's files, and reads the config again, so every check of the reader holds
 for the rewritten text. The main script's ``"gpu"`` is the device word the plan takes for an accelerator
-(``tipc.plan.sweep``).
+(``tipc.plan.devices``).
 
 What the scripts do beyond the config (edit the trainer's yml in the checkout, download a smaller annotation file)
 tipc does not do: each such step is a plan note naming it (``Variant.notes``).
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tipc.errors import ConfigError
-from tipc.plan.sweep import VARIANT_DEVICES
-from tipc.suites.reread import reread
+from tipc.plan.devices import VARIANT_DEVICES
+from tipc.suites.reread import Parse, reread
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +73,10 @@ def rewrite(model: str, texts: list[str], numbers: list[int], variant: Variant) 
 
 
 def apply_variant(
-    config: Any, dialect: str, devices: Mapping[str, Variant], device: str
+    config: Any, dialect: str, devices: Mapping[str, Variant], device: str, parse: Parse | None = None
 ) -> tuple[Any, tuple[str, ...]]:
-    """The config read again as the dialect's ``device`` script rewrites it, with the plan notes; unchanged for a
-    device that has no script of its own (cpu, gpu)."""
+    """The config read again (through the dialect's ``parse``) as the dialect's ``device`` script rewrites it, with
+    the plan notes; unchanged for a device that has no script of its own (cpu, gpu)."""
     if device not in VARIANT_DEVICES:
         return config, ()
     variant = devices.get(device)
@@ -90,4 +90,4 @@ def apply_variant(
         rewrite((variant.model_of or model_line)(path, tuple(texts)), texts, numbers, variant)
         return (said, *variant.notes)
 
-    return reread(config, dialect, change, f"--device {device}")
+    return reread(config, dialect, change, f"--device {device}", parse)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tipc.config.formats import config_text
+from tipc.config.bounds import config_text
 from tipc.config.yamldoc import read_yaml
 from tipc.errors import ConfigError
 from tipc.plan.model import Plan, StageKind

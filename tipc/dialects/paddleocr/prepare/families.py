@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from tipc.prepare.trainyml import TrainYml
+from tipc.dialects.paddleocr.prepare.trainyml import TrainYml
 
 
 class Family(str, Enum):

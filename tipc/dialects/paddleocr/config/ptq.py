@@ -28,8 +28,8 @@ from tipc.config.bounds import excerpt
 from tipc.config.model import Field
 
 # The parser's reading machinery is package-internal; this format is one more slot table over it.
-from tipc.config.parser import _Document, _fixed, _flag, _free, _override, _read
-from tipc.config.roles import KeyRole, role_warnings
+from tipc.dialects.paddleocr.config.parser import _Document, _fixed, _flag, _free, _override, _read
+from tipc.dialects.paddleocr.config.roles import KeyRole, role_warnings
 from tipc.errors import ConfigError
 
 PTQ_SECTION = "kl_quant_params"
@@ -63,7 +63,7 @@ class PtqConfig:
     save_inference_dir: Field  # key = the quantizer's output-dir override; value unused
     infer_model: Field  # '|' list of inference models to quantize
     infer_export: Field  # '|' list paired with infer_model: the quantizer script, or null
-    infer_quant: Field  # parsed; the script treats every model as quantized (see tipc.plan.ptq)
+    infer_quant: Field  # parsed; the script treats every model as quantized (see tipc.dialects.paddleocr.plan.ptq)
     inference: Field
     infer_use_gpu: Field
     enable_mkldnn: Field

@@ -39,11 +39,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tipc.config.bounds import check_line, excerpt, read_bounded
+from tipc.config.bounds import binary_content, check_line, config_text, excerpt
 from tipc.config.model import NULL, Field, TipcConfig, TrainBenchmark
-from tipc.config.roles import KeyKind, KeyRole, role_warnings
-from tipc.config.values import mode_items
-from tipc.config.variants import unread_item_notes, variant_note, variants_of
+from tipc.dialects.paddleocr.config.roles import KeyKind, KeyRole, role_warnings
+from tipc.dialects.paddleocr.config.values import mode_items
+from tipc.dialects.paddleocr.config.variants import unread_item_notes, variant_note, variants_of
 from tipc.errors import ConfigError
 
 _HEADER = re.compile(r"^=+\s*([^=\s]+)\s*=+$")
@@ -152,7 +152,7 @@ class _Document:
 def load_config(path: str | Path) -> TipcConfig:
     """Read and parse one config file; every problem is a ``ConfigError``."""
     shown = str(path)
-    return parse_config_text(_decode(read_bounded(path), shown), shown)
+    return parse_config_text(config_text(shown), shown)
 
 
 def parse_config_text(text: str, path: str) -> TipcConfig:
@@ -185,27 +185,11 @@ def parse_config_text(text: str, path: str) -> TipcConfig:
     )
 
 
-def _decode(data: bytes, path: str) -> str:
-    nul = data.find(b"\x00")  # checked before decoding: binary files are rarely valid UTF-8 either
-    if nul >= 0:
-        raise _binary(path, data.count(b"\n", 0, nul) + 1)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        bad = data[exc.start]
-        raise ConfigError(path, line, f"not UTF-8 text (byte 0x{bad:02x}): expected a text config") from None
-
-
-def _binary(path: str, line: int) -> ConfigError:
-    return ConfigError(path, line, "binary content (NUL byte): expected a text config")
-
-
 def _scan(text: str, path: str) -> _Document:
     """Split the text into sections of ``key:value`` entries, keeping physical line numbers."""
     nul = text.find("\x00")
     if nul >= 0:
-        raise _binary(path, text.count("\n", 0, nul) + 1)
+        raise binary_content(path, text.count("\n", 0, nul) + 1)
     sections: list[_Section] = []
     entries: list[_Entry] = []
     name, header_line = "", 0

@@ -27,19 +27,18 @@ from dataclasses import dataclass, replace
 
 from tipc.config.benchmark import DEFAULT_DEVICE, BenchmarkParams, DeviceNum, Selector, benchmark_params
 from tipc.config.model import NULL, Field, TipcConfig
-from tipc.config.values import paired
+from tipc.dialects.paddleocr.config.values import paired
+from tipc.dialects.paddleocr.plan.chains import Built, Context, train_chain
+from tipc.dialects.paddleocr.plan.trainers import resolve_trainer
 from tipc.errors import ConfigError
 from tipc.files.write import component, name_part
-from tipc.plan.chains import Built, Context, train_chain
 from tipc.plan.fragments import Fragment
 from tipc.plan.lists import distinct_values
-from tipc.plan.model import PlanOptions, Skipped, SpeedSpec, Stage, Topology
+from tipc.plan.model import PROFILE, PlanOptions, Skipped, SpeedSpec, Stage, Topology, speed_spec
 from tipc.plan.naming import stage_id
 from tipc.plan.topology import classify, on_cpu, parse_topology
-from tipc.plan.trainers import resolve_trainer
 
 TO_STATIC_TRAINER = "to_static_train"
-PROFILE = "profile"
 _AMP = "amp"
 
 
@@ -185,21 +184,6 @@ class _LogNames:
         return speed_spec(
             self.log("index", "speed"), self.model, run.batch_size, run.precision, run.run_mode, run.device
         )
-
-
-def speed_spec(file: str, model: str, batch_size: str, precision: str, run_mode: str, device: DeviceNum) -> SpeedSpec:
-    """What a benchmark_train.sh's analysis step is told of one run (every suite's script tells it the same):
-    ``samples/s`` with one GPU id per node, ``images/s`` with several."""
-    return SpeedSpec(
-        file=file,
-        model_name=f"{model}_bs{batch_size}_{precision}_{run_mode}",
-        batch_size=int(batch_size),
-        fp_item=precision,
-        run_mode=run_mode,
-        device_num=device.label,
-        cards=device.cards,
-        speed_unit="samples/s" if len(device.gpu_ids) == 1 else "images/s",
-    )
 
 
 def _trained(precision: str) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from tipc.config.bounds import excerpt
 from tipc.config.model import Field
 from tipc.config.modes import UNREAD_ITEM_MODES
-from tipc.config.values import mode_items
+from tipc.dialects.paddleocr.config.values import mode_items
 
 # slot (its own key) -> the other keys real configs write on its line
 SLOT_VARIANTS: Mapping[str, tuple[str, ...]] = {

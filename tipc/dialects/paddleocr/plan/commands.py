@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tipc.config.formats import SweepConfig
 from tipc.config.model import Field
+from tipc.dialects.paddleocr.config.formats import SweepConfig
 from tipc.plan.fragments import DROPPED, GAP, Command, Fragment, always_param, assemble, literal, set_param
 from tipc.plan.model import InferCase, Topology
 from tipc.plan.naming import launch_log_dir

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from tipc.config.model import NULL, Field, TipcConfig
 from tipc.config.yamldoc import Origin
+from tipc.dialects.paddleocr.plan.trainers import resolve_trainer
+from tipc.dialects.paddleocr.prepare.overrides import Override, parse_override
 from tipc.plan.model import Chain, Plan, Stage, StageKind
-from tipc.plan.trainers import resolve_trainer
-from tipc.prepare.overrides import Override, parse_override
 from tipc.prepare.toolargs import CONFIG_FLAGS, flag_value, opt_pairs, tool_words
 
 _SECTIONS = {StageKind.TRAIN: ("Train", "Eval"), StageKind.EVAL: ("Eval",), StageKind.EXPORT: ()}

@@ -19,10 +19,16 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from tipc.dialects.paddleocr.prepare.manifest import Entry, Manifest, read_manifest, write_manifest
+from tipc.dialects.paddleocr.prepare.targets import LabelledSet, PrepareJob, Target
+from tipc.dialects.paddleocr.prepare.writer import (
+    drawer,
+    image_paths,
+    labelled_image_dir,
+    write_images,
+    write_labelled_set,
+)
 from tipc.errors import ConfigError
-from tipc.prepare.manifest import Entry, Manifest, read_manifest, write_manifest
-from tipc.prepare.targets import LabelledSet, PrepareJob, Target
-from tipc.prepare.writer import drawer, image_paths, labelled_image_dir, write_images, write_labelled_set
 
 INFER_KEY = "inference_images"
 

@@ -9,23 +9,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from tipc.config.bounds import excerpt
-from tipc.config.formats import SweepConfig
 from tipc.config.model import Field
+from tipc.dialects.paddleocr.config.formats import SweepConfig
+from tipc.plan.devices import CPU_VALUES, GPU_VALUES, accelerator_values
 from tipc.plan.lists import distinct_values
 from tipc.plan.model import InferCase
 from tipc.plan.naming import infer_stage_name
-
-CPU_VALUES = ("False", "cpu")
-GPU_VALUES = ("True", "gpu")
-# Accelerators planned as a suite's test_train_inference_python_<device>.sh plans them (tipc.suites.variants): that
-# script rewrites the main script's "gpu" to its device's word, so "gpu" itself is then no device the sweep takes.
-VARIANT_DEVICES = ("npu", "xpu")
-
-
-def accelerator_values(device: str) -> tuple[str, str]:
-    """The infer device values the main script runs on an accelerator, for a plan of ``device``."""
-    return ("True", device) if device in VARIANT_DEVICES else GPU_VALUES
-
 
 NO_GPU = "no GPU on this node (device cpu)"
 # (use_tensorrt, precision, quant) -> why the GPU cell is dropped, or None: the scripts differ here.

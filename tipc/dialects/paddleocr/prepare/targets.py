@@ -1,9 +1,9 @@
 """From a config, its plan and a mode's sizes to the data sets ``tipc prepare`` must make.
 
-The paths are those the plan's commands read (``tipc.prepare.reads``): each train or eval
+The paths are those the plan's commands read (``tipc.dialects.paddleocr.prepare.reads``): each train or eval
 stage's yml with that stage's own ``-o`` overrides laid over it, and each infer stage's
 image dir. Pure apart from reading the ymls and the character dicts they name: nothing is
-written here (``tipc.prepare.apply`` does that).
+written here (``tipc.dialects.paddleocr.prepare.apply`` does that).
 """
 
 from __future__ import annotations
@@ -14,17 +14,17 @@ from pathlib import Path
 
 from tipc.config.model import Field, TipcConfig
 from tipc.config.yamldoc import YamlDoc, read_yaml
+from tipc.dialects.paddleocr.prepare.charset import NO_DICT_CHARSET, charset_for_dict
+from tipc.dialects.paddleocr.prepare.families import Family, Unsupported, classify
+from tipc.dialects.paddleocr.prepare.overrides import with_overrides
+from tipc.dialects.paddleocr.prepare.reads import ImageRead, YmlRead, stage_reads
+from tipc.dialects.paddleocr.prepare.styles import ClsStyle, DetStyle, Style, TextStyle
+from tipc.dialects.paddleocr.prepare.trainyml import DEFAULT_IMAGE_HEIGHT, TrainYml, parse_train_yml
 from tipc.errors import ConfigError
 from tipc.plan.model import Plan, StageKind
 from tipc.plan.shellwords import split_words
-from tipc.prepare.charset import NO_DICT_CHARSET, charset_for_dict
-from tipc.prepare.families import Family, Unsupported, classify
-from tipc.prepare.overrides import with_overrides
-from tipc.prepare.reads import ImageRead, YmlRead, stage_reads
 from tipc.prepare.sizes import Sizes
-from tipc.prepare.styles import ClsStyle, DetStyle, Style, TextStyle
 from tipc.prepare.toolargs import CONFIG_FLAGS, flag_value
-from tipc.prepare.trainyml import DEFAULT_IMAGE_HEIGHT, TrainYml, parse_train_yml
 
 _DEFAULT_MIN_LEN, _DEFAULT_MAX_LEN = 3, 8
 DEFAULT_CLS_LABELS = ("0", "180")  # PaddleOCR's direction classifier when the yml lists none

@@ -1,5 +1,5 @@
 """One chain's stages: train → eval / export → infer sweep, or whole_infer's export → sweep (the PTQ chain of
-``tipc.plan.ptq`` is built from the same pieces: ``model_export``, ``sweep_stages``)."""
+``tipc.dialects.paddleocr.plan.ptq`` is built from the same pieces: ``model_export``, ``sweep_stages``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from tipc.config.model import NULL, Field, TipcConfig
-from tipc.config.ptq import PtqConfig
-from tipc.config.values import paired
-from tipc.plan.commands import (
+from tipc.dialects.paddleocr.config.ptq import PtqConfig
+from tipc.dialects.paddleocr.config.values import paired
+from tipc.dialects.paddleocr.plan.commands import (
     TrainArgs,
     amp_fragment,
     eval_command,
@@ -19,6 +19,8 @@ from tipc.plan.commands import (
     launch_fragment,
     train_command,
 )
+from tipc.dialects.paddleocr.plan.sweep import GpuRule, infer_sweep
+from tipc.dialects.paddleocr.plan.trainers import Trainer
 from tipc.plan.env import stage_env, whole_infer_env
 from tipc.plan.fragments import DROPPED, Command, Fragment, command_stage, config_text, set_param, set_path
 from tipc.plan.model import Chain, InferCase, PlanOptions, Skipped, Stage, StageKind, Topology
@@ -34,8 +36,6 @@ from tipc.plan.naming import (
     whole_infer_export_log,
     within,
 )
-from tipc.plan.sweep import GpuRule, infer_sweep
-from tipc.plan.trainers import Trainer
 
 # Values of inference_dir that mean "the save dir itself" (`##` reads as an empty value).
 NO_SUBDIR = ("", NULL, "##")

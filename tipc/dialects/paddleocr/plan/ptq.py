@@ -29,9 +29,9 @@ from dataclasses import replace
 
 from tipc.config.bounds import excerpt
 from tipc.config.model import NULL, Field
-from tipc.config.ptq import UNREAD_ROLES, PtqConfig
-from tipc.config.values import paired
-from tipc.plan.chains import NO_EXPORT, Built, Context, model_export, sweep_stages
+from tipc.dialects.paddleocr.config.ptq import UNREAD_ROLES, PtqConfig
+from tipc.dialects.paddleocr.config.values import paired
+from tipc.dialects.paddleocr.plan.chains import NO_EXPORT, Built, Context, model_export, sweep_stages
 from tipc.plan.env import whole_infer_env
 from tipc.plan.fragments import set_param
 from tipc.plan.model import Chain, Stage, Topology

@@ -1,6 +1,6 @@
 """Synthetic text-line images: the offline stand-in for recognition and direction-classification data.
 
-A sample is drawn from the ``random.Random`` it is given (``tipc.prepare.writer``
+A sample is drawn from the ``random.Random`` it is given (``tipc.dialects.paddleocr.prepare.writer``
 seeds one per image), so its bytes depend on that seed only.
 The font is Pillow's bundled scalable font, so the output depends on the
 Pillow version only, not on which fonts a machine happens to have (DejaVu Sans
@@ -15,10 +15,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from tipc.prepare.styles import ClsStyle, Sample, TextStyle
+from tipc.dialects.paddleocr.prepare.styles import ClsStyle, Sample, TextStyle
 
-GENERATOR = "tipc.prepare.synth/1"  # bump when the rendering changes, so old sets are remade
-CLS_GENERATOR = "tipc.prepare.synth.cls/1"
+GENERATOR = "tipc.dialects.paddleocr.prepare.synth/1"  # bump when the rendering changes, so old sets are remade
+CLS_GENERATOR = "tipc.dialects.paddleocr.prepare.synth.cls/1"
 # Glyphs are drawn at this fraction of the line height before jitter: large
 # enough to be legible at height 32, small enough to leave room for the jitter.
 _FONT_SCALE = 0.72

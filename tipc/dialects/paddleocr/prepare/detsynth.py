@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from tipc.prepare.styles import DetStyle, Sample
-from tipc.prepare.synth import random_text, scalable_font
+from tipc.dialects.paddleocr.prepare.styles import DetStyle, Sample
+from tipc.dialects.paddleocr.prepare.synth import random_text, scalable_font
 
-GENERATOR = "tipc.prepare.detsynth/1"  # bump when the drawing changes, so old sets are remade
+GENERATOR = "tipc.dialects.paddleocr.prepare.detsynth/1"  # bump when the drawing changes, so old sets are remade
 _WIDTH = (320, 640)
 _HEIGHT = (240, 480)
 _REGIONS = (1, 4)

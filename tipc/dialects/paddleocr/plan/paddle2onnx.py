@@ -1,7 +1,7 @@
 """The chain of each suite's ``test_paddle2onnx.sh`` (mode ``paddle2onnx_infer``): convert, then infer with ONNX.
 
 One chain, stages in the bash's order, with its commands, log names and status lines
-(``results_paddle2onnx.log``), per layout (``tipc.config.paddle2onnx``):
+(``results_paddle2onnx.log``), per layout (``tipc.dialects.paddleocr.config.paddle2onnx``):
 
 * PaddleOCR: a ``convert_det`` and/or ``convert_rec`` stage (both for the four system models, det for
   a name holding ``det`` and the two table models, rec for one holding ``rec``), then one
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from tipc.config.bounds import MAX_STAGES, excerpt
 from tipc.config.model import NULL, Field
-from tipc.config.paddle2onnx import Paddle2OnnxConfig
+from tipc.dialects.paddleocr.config.paddle2onnx import Paddle2OnnxConfig
 from tipc.errors import ConfigError
 from tipc.files.write import component, name_part
 from tipc.plan.env import whole_infer_env

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tipc.config.bounds import read_bounded
+from tipc.config.bounds import config_text
 from tipc.config.model import TipcConfig
 from tipc.config.modes import Mode, parse_mode
-from tipc.config.paddle2onnx import Paddle2OnnxConfig, is_paddle2onnx, paddle2onnx_config
-from tipc.config.parser import _decode, _scan, parse_config_text
-from tipc.config.ptq import PtqConfig, is_ptq, ptq_config
+from tipc.dialects.paddleocr.config.paddle2onnx import Paddle2OnnxConfig, is_paddle2onnx, paddle2onnx_config
+from tipc.dialects.paddleocr.config.parser import _scan, parse_config_text
+from tipc.dialects.paddleocr.config.ptq import PtqConfig, is_ptq, ptq_config
 from tipc.errors import ConfigError
 
 AnyConfig = TipcConfig | PtqConfig | Paddle2OnnxConfig
@@ -38,11 +38,6 @@ def load_any_config(path: str | Path) -> AnyConfig:
     return parse_any_config_text(config_text(path), str(path))
 
 
-def config_text(path: str | Path) -> str:
-    """A config file's text, bounded and decoded as the parser reads it."""
-    return _decode(read_bounded(path), str(path))
-
-
 def parse_any_config_text(text: str, path: str) -> AnyConfig:
     doc = _scan(text, path)
     first = doc.sections[0]
@@ -54,7 +49,7 @@ def parse_any_config_text(text: str, path: str) -> AnyConfig:
 def is_paddle2onnx_file(path: str | Path) -> bool:
     """Does this file hold a paddle2onnx config (whichever suite wrote it)? False when it cannot be read."""
     try:
-        doc = _scan(_decode(read_bounded(path), str(path)), str(path))
+        doc = _scan(config_text(path), str(path))
     except ConfigError:
         return False
     return bool(doc.sections) and is_paddle2onnx(doc.sections[0].name)

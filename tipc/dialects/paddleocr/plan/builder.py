@@ -1,8 +1,8 @@
 """``build_plan``: the loops of docs/spec.md §3.2/§3.3 turned into chains, with every silent skip listed.
 
 A KL quantization config (``PtqConfig``) gets the chains of ``test_ptq_inference_python.sh`` instead
-(``tipc.plan.ptq``): one per model, as whole_infer's. A paddle2onnx config (``Paddle2OnnxConfig``) gets
-the chain of its suite's ``test_paddle2onnx.sh`` (``tipc.plan.paddle2onnx``).
+(``ptq``): one per model, as whole_infer's. A paddle2onnx config (``Paddle2OnnxConfig``) gets the chain of its
+suite's ``test_paddle2onnx.sh`` (``paddle2onnx``).
 """
 
 from __future__ import annotations
@@ -15,23 +15,23 @@ from dataclasses import dataclass
 from functools import partial
 
 from tipc.config.bounds import MAX_STAGES, excerpt, read_bounded
-from tipc.config.formats import AnyConfig, SweepConfig, check_mode
 from tipc.config.model import Field, TipcConfig
-from tipc.config.paddle2onnx import Paddle2OnnxConfig
-from tipc.config.ptq import PtqConfig
-from tipc.config.values import mode_value, paired
+from tipc.dialects.paddleocr.config.formats import AnyConfig, SweepConfig, check_mode
+from tipc.dialects.paddleocr.config.paddle2onnx import Paddle2OnnxConfig
+from tipc.dialects.paddleocr.config.ptq import PtqConfig
+from tipc.dialects.paddleocr.config.values import mode_value, paired
+from tipc.dialects.paddleocr.plan.chains import Built, ConfigT, Context, train_chain, whole_infer_chain
+from tipc.dialects.paddleocr.plan.ptq import ptq_chain, ptq_notes
+from tipc.dialects.paddleocr.plan.sweep import sweep_size
+from tipc.dialects.paddleocr.plan.trainers import resolve_trainer
 from tipc.errors import ConfigError
-from tipc.plan.chains import Built, ConfigT, Context, train_chain, whole_infer_chain
 from tipc.plan.fragments import literal
 from tipc.plan.golden import with_golden
 from tipc.plan.interpreter import PythonCheck, on_path, resolve_python
 from tipc.plan.lists import distinct_values
 from tipc.plan.model import Chain, Plan, PlanOptions, Skipped, StageKind, Topology
 from tipc.plan.naming import output_dir, train_chain_id, train_infer_prefix, whole_infer_chain_id
-from tipc.plan.ptq import ptq_chain, ptq_notes
-from tipc.plan.sweep import sweep_size
 from tipc.plan.topology import CPU_ENTRY, classify, on_cpu, parse_topology, with_ips
-from tipc.plan.trainers import resolve_trainer
 
 _TRAIN_STAGES = 3  # train, eval, export: the stages of a chain before its infer cases
 CPU_NOTE = (
@@ -85,7 +85,7 @@ def build_plan(config: AnyConfig, options: PlanOptions, python_check: PythonChec
         ctx = Context(config, options, literal(python), log_path, None, None)
         drafts = _whole_infer_drafts(ctx, skipped, whole_infer_chain)
     elif options.mode == "benchmark_train":
-        from tipc.plan.benchmark import benchmark_chains  # only this mode's plans need it
+        from tipc.dialects.paddleocr.plan.benchmark import benchmark_chains  # only this mode's plans need it
 
         runs, dropped = benchmark_chains(config, options, literal(python), log_path, notes)
         skipped.extend(dropped)
@@ -120,7 +120,7 @@ def build_plan(config: AnyConfig, options: PlanOptions, python_check: PythonChec
 
 
 def _paddle2onnx_plan(config: Paddle2OnnxConfig, options: PlanOptions, python: str, python_note: str) -> Plan:
-    from tipc.plan.paddle2onnx import STATUS_LOG, paddle2onnx_plan  # only this mode's plans need it
+    from tipc.dialects.paddleocr.plan.paddle2onnx import STATUS_LOG, paddle2onnx_plan  # only this mode's plans need it
 
     built = paddle2onnx_plan(config, options, python)
     return Plan(

@@ -5,7 +5,7 @@ Only the keys that decide where data lives and what it must look like:
 ``dataset.label_file_list``, the transforms' names, ``Global.character_dict_path``,
 ``Global.max_text_length``, ``Global.label_list`` and the image height of the
 resize transform. Parse a ``YamlDoc`` with a stage's overrides laid over it
-(``tipc.prepare.overrides``) to see what that stage reads.
+(``tipc.dialects.paddleocr.prepare.overrides``) to see what that stage reads.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from tipc.prepare import detsynth, synth
-from tipc.prepare.styles import ClsStyle, DetStyle, Sample, Style
+from tipc.dialects.paddleocr.prepare import detsynth, synth
+from tipc.dialects.paddleocr.prepare.styles import ClsStyle, DetStyle, Sample, Style
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,10 +29,10 @@ from tipc.config.locate import declared_repo
 from tipc.config.yamldoc import read_yaml
 from tipc.errors import ConfigError, TipcError
 from tipc.golden.files import GoldenError, read_golden
+from tipc.history.matrix import read_page_rows
+from tipc.history.reports import TREND_FILE, read_legacy, record_run
 from tipc.history.store import HISTORY_FILE
-from tipc.report.overview_history import read_page_rows
 from tipc.report.thumbs import NotShown, _thumbnail
-from tipc.report.trend_store import TREND_FILE, read_legacy, record_run
 from tipc.results.records import Status
 
 FUZZ = settings(

@@ -312,7 +312,7 @@ def stored_history(stored: Iterable[tuple[str, str]], mode_dir: Path, current: s
 
 def read_history(mode_dir: Path, current: str, warn: Warn) -> tuple[PastRun, ...]:
     """Every report directory of ``mode_dir`` but ``current`` whose summary reads, newest run first:
-    the history of reports from before the history store, read into it once (``tipc.report.trend_store``).
+    the history of reports from before the history store, read into it once (``tipc.history.reports``).
 
     A directory without a summary is skipped quietly (a report being written, or not a report);
     one whose summary does not read is skipped with a warning naming the file.

@@ -2,7 +2,7 @@
 
 For every stage and figure of this run (``tipc.report.figures``: train ips, inference ms per
 batch size, throughput, memory), the values of the same config's earlier runs come from the
-trend history (``tipc.report.trend_store``), and ``tipc.metrics.noise.judge`` says whether the
+trend history (``tipc.history.reports``), and ``tipc.metrics.noise.judge`` says whether the
 new value left the noise band. Regressions come first, then improvements, then the rest in
 stage order; a regression is also a finding that ``--fail-on regression`` turns into a failed run.
 """

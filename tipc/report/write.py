@@ -31,6 +31,7 @@ from pathlib import Path
 
 from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.files.write import under, write_atomic, writing
+from tipc.history.reports import TREND_FILE, as_stored, past_reports, record_run, run_figures, stage_times
 from tipc.history.store import history_file
 from tipc.metrics.noise import DEFAULT_RUNS, TrendPolicy
 from tipc.report.build import (
@@ -62,7 +63,6 @@ from tipc.report.naming import stage_key
 from tipc.report.pages import CHAINS, is_paged, page_links, write_pages
 from tipc.report.render import render, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
-from tipc.report.trend_store import TREND_FILE, as_stored, past_reports, record_run, run_figures, stage_times
 from tipc.report.trends import Regression, Trends, build_trends
 from tipc.results.folder import RECORDS, RUN_INFO, Warn, has_results, portable_root
 from tipc.results.outcome import Outcome, outcome_of

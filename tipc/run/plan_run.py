@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tipc.history.durations import read_history
 from tipc.history.keys import config_key
 from tipc.history.provenance import TargetCommit, target_commit
 from tipc.plan.model import IN_HARNESS, InferCase, Plan, Skipped, Stage
@@ -33,7 +34,6 @@ from tipc.run.execute import StageContext, StageRun
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
 from tipc.run.probe import NO_FACTS, InterpreterFacts, facts_in_background
-from tipc.schedule.history import read_history
 from tipc.version import VERSION
 
 
@@ -363,7 +363,7 @@ class PlanRun:
         )
 
     def expected(self, stage: Stage) -> float | None:
-        """Seconds the stage took when it last ran in this folder (``tipc.schedule.history``), None: never."""
+        """Seconds the stage took when it last ran in this folder (``tipc.history.durations``), None: never."""
         if self._history is None:
             config = config_key(self.plan.config_path)
             measured = read_history([self.results.path]).items()

@@ -29,10 +29,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tipc.errors import ConfigError, SettingsError
+from tipc.history.durations import Durations, read_history
 from tipc.history.keys import config_key
 from tipc.plan.model import Plan
 from tipc.results.folder import group_folder, shard_folder
-from tipc.schedule.history import Durations, read_history
 from tipc.schedule.policy import Shard
 
 Parts = tuple[tuple[str, ...], ...]

@@ -71,8 +71,8 @@ def outcomes(
 def history_store(session: TipcSession, cwd: Path) -> Path:
     """Where the matrix's history lives: the history store of the run's results (``TIPC_HISTORY``,
     else the output root of its first results folder), else beside the matrix pages."""
+    from tipc.history.matrix import MATRIX
     from tipc.history.store import history_file
-    from tipc.report.overview_history import MATRIX
     from tipc.results.folder import portable_root
 
     pages = report_root(session.settings, cwd) / MATRIX
@@ -86,8 +86,8 @@ def cause_history(session: TipcSession, cwd: Path) -> list[tuple[str, frozenset[
     """The signatures of earlier runs' failures, oldest first, from the history store (or the matrix
     pages' summaries under the report root before it; empty when none was written): what the
     console's failures by cause say "since" by. The one place the fronts read that history."""
-    from tipc.report.overview_history import MATRIX
-    from tipc.report.overview_history import cause_history as read
+    from tipc.history.matrix import MATRIX
+    from tipc.history.matrix import cause_history as read
 
     pages = report_root(session.settings, cwd) / MATRIX
     return read(pages, session.run_id, lambda _: None, history_store(session, cwd))

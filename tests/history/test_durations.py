@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.schedule.plans import plan_of, variant
+from tipc.history.durations import Durations, Measured, read_history, stage_key
 from tipc.history.keys import config_key
 from tipc.results.folder import ResultsDir
 from tipc.results.records import RunInfo, StageRecord, Status
-from tipc.schedule.history import Durations, Measured, read_history, stage_key
-
-from .plans import plan_of, variant
 
 
 def rec(sid: str, duration: float, start: float, status=Status.PASSED, peak=None, config="/a/b/m/c.txt", root=None):

@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tipc.history.store import HISTORY_FILE
-from tipc.report.overview import ConfigOutcome, Earlier, build_page
-from tipc.report.overview_history import (
+from tipc.history.matrix import (
     LOOK_BACK,
     OLD_PAGE_ROWS,
     PAGE_ROWS,
@@ -19,7 +17,9 @@ from tipc.report.overview_history import (
     page_rows_json,
     read_page_rows,
 )
-from tipc.report.overview_history import remember as remember_in_store
+from tipc.history.matrix import remember as remember_in_store
+from tipc.history.store import HISTORY_FILE
+from tipc.report.overview import ConfigOutcome, Earlier, build_page
 from tipc.results.records import StageRecord, Status
 
 MODE = "lite_train_lite_infer"

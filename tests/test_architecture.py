@@ -148,8 +148,6 @@ KNOWN_PACKAGE_CYCLES = {
     # results.records checks a record's shard with schedule.policy's parser, and the scheduler reads the
     # records' durations: the shard's vocabulary belongs to neither; moving it moves the shard parser's tests.
     ("tipc.results", "tipc.schedule"),
-    # The history reads the report's summary and matrix formats, which the report package still defines.
-    ("tipc.history", "tipc.report"),
 }
 
 

@@ -8,8 +8,10 @@ import sqlite3
 
 import pytest
 
-from tipc.history.reports import TREND_FILE, record_run, run_figures, stage_times
+from tipc.history.legacy import TREND_FILE
+from tipc.history.reports import record_run, stage_times
 from tipc.history.store import HISTORY_FILE, History, RunFigures
+from tipc.report.figures import run_figures
 from tipc.results.records import StageRecord, Status
 
 MODEL, MODE = "m", "lite_train_lite_infer"

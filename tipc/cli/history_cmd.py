@@ -71,7 +71,7 @@ def _list(history: History) -> None:
 
 def _show(history: History, model: str, mode: str) -> None:
     from tipc.errors import ResultsError
-    from tipc.report.compare import RunSummary
+    from tipc.history.summaries import RunSummary
 
     for entry in history.series(model, mode):
         print(f"{entry.run}\t{entry.config}")

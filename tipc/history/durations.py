@@ -15,14 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tipc.history.keys import config_key
-from tipc.history.store import History, HistoryError, history_file
+from tipc.history.store import History, HistoryError, StageKey, history_file
 from tipc.plan.model import Stage
 from tipc.plan.naming import kind_of
 from tipc.results.folder import RECORDS, ResultsDir, Warn, read_records
 from tipc.results.records import StageRecord
-
-StageKey = tuple[str, str]  # (config key, stage id)
-
 
 @dataclass(frozen=True, slots=True)
 class Measured:

@@ -135,6 +135,10 @@ class ReportSummary:
     text: str
 
 
+# What a matrix row's verdict may be, worst first: a page's verdict is its worst row's.
+VERDICTS = ("error", "failed", "incomplete", "passed", "empty", "not applicable")
+
+
 @dataclass(frozen=True, slots=True)
 class MatrixRow:
     """One config's line of a matrix page: what the next page compares it with."""

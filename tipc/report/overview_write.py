@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tipc.files.write import write_atomic
-from tipc.history.matrix import MATRIX, PAGE_ROWS, cause_history, earlier_runs, page_rows_json, remember
+from tipc.history.legacy import PAGE_ROWS
+from tipc.history.matrix import MATRIX, cause_history, earlier_runs, page_rows_json, remember
 from tipc.report.build import format_time
 from tipc.report.overview import ConfigOutcome, OverviewPage, build_page
 from tipc.report.render import environment

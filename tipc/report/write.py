@@ -31,8 +31,10 @@ from pathlib import Path
 
 from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.files.write import under, write_atomic, writing
-from tipc.history.reports import TREND_FILE, as_stored, past_reports, record_run, run_figures, stage_times
+from tipc.history.legacy import TREND_FILE
+from tipc.history.reports import as_stored, past_reports, record_run, stage_times
 from tipc.history.store import history_file
+from tipc.history.summaries import SUMMARY_FILE, PastRun, RunSummary, previous_run, read_summary
 from tipc.metrics.noise import DEFAULT_RUNS, TrendPolicy
 from tipc.report.build import (
     Anchors,
@@ -44,18 +46,9 @@ from tipc.report.build import (
     head_info,
     run_span,
 )
-from tipc.report.compare import (
-    DEFAULT_THRESHOLD,
-    SUMMARY_FILE,
-    PastRun,
-    RunSummary,
-    kind_of,
-    not_compared_why,
-    previous_run,
-    read_summary,
-    summarize,
-)
+from tipc.report.compare import DEFAULT_THRESHOLD, kind_of, not_compared_why, summarize
 from tipc.report.compare import compare as compare_runs
+from tipc.report.figures import run_figures
 from tipc.report.load import NodeRun, is_carried, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry

@@ -77,18 +77,18 @@ def test_prune_keeps_each_configs_last_runs(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("results", "env", "expected"),
+    ("results", "setting", "expected"),
     [
-        ("out/m/lite_train_lite_infer", {}, "out/tipc-history.sqlite"),
-        ("merged", {}, "reports/m/lite_train_lite_infer/tipc-history.sqlite"),
-        ("out/m/lite_train_lite_infer", {"TIPC_HISTORY": "/cache/h.sqlite"}, "/cache/h.sqlite"),
+        ("out/m/lite_train_lite_infer", None, "out/tipc-history.sqlite"),
+        ("merged", None, "reports/m/lite_train_lite_infer/tipc-history.sqlite"),
+        ("out/m/lite_train_lite_infer", "cache/h.sqlite", "cache/h.sqlite"),
     ],
-    ids=["output-root", "results-elsewhere", "env"],
+    ids=["output-root", "results-elsewhere", "the-history-setting"],
 )
-def test_where_the_store_lives(tmp_path, results, env, expected):
+def test_where_the_store_lives(tmp_path, results, setting, expected):
     fallback = tmp_path / "reports" / "m" / MODE
-    found = history_file(tmp_path / results, "m", MODE, fallback, env)
-    assert found == (tmp_path / expected if not expected.startswith("/") else type(found)(expected))
+    found = history_file(tmp_path / results, "m", MODE, fallback, setting and tmp_path / setting)
+    assert found == tmp_path / expected
 
 
 def test_tipc_history_lists_shows_exports_and_prunes(tmp_path, capsys):

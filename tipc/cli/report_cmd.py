@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tipc.report import write_report
     from tipc.results.outcome import Outcome
-    from tipc.session.settings import resolve_judging
+    from tipc.session.settings import resolve_history, resolve_judging
 
     fail_on, trends = resolve_judging(lambda dest: getattr(args, dest))
     outcome: list[Outcome] = []
@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         regression=lambda found: print(f"tipc: regression: {found.message()}", file=sys.stderr),
         fail_on_regression="regression" in fail_on,
         outcome=outcome.append,
+        store=resolve_history(lambda dest: getattr(args, dest)),
     )
     print(index)
     return outcome[0].exit_status

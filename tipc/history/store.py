@@ -2,7 +2,8 @@
 the matrix's rows, in one SQLite file.
 
 ``<output root>/tipc-history.sqlite`` (the ``test_tipc/output`` folder the results folders are in),
-or ``TIPC_HISTORY`` (``history_file``): one file for every model and mode, so a CI cache or a shared filesystem keeps
+or the file the ``history`` setting names (``history_file``): one file for every model and mode, so a
+CI cache or a shared filesystem keeps
 exactly that file, and deleting old reports or results folders loses no history. Written by the job
 that completes a run (its report: the merge job's for a split matrix), one transaction per run;
 read by shards (the durations their split balances), by reports (the trends, the baseline) and by
@@ -150,15 +151,16 @@ class MatrixRow:
     causes: tuple[str, ...]  # failure cause signatures (tipc.metrics.causes)
 
 
-def history_file(results: Path, model: str, mode: str, fallback: Path, env: Mapping[str, str] = os.environ) -> Path:
-    """Where the history of ``model`` and ``mode`` lives: ``TIPC_HISTORY``, else a plugin's choice
-    (``pytest_tipc_history_store``), else the output root of ``results`` when they are its
-    ``<model>/<mode>`` folder, else ``fallback`` (results kept elsewhere: the report's own mode folder)."""
+def history_file(results: Path, model: str, mode: str, fallback: Path, given: Path | None = None) -> Path:
+    """Where the history of ``model`` and ``mode`` lives: ``given`` (the ``history`` setting:
+    ``--history``, ``TIPC_HISTORY``, ``tipc_history`` in pytest's ini, ``[tool.tipc]`` ``history``;
+    ``tipc.session.settings.resolve_history``), else a plugin's choice (``pytest_tipc_history_store``),
+    else the output root of ``results`` when they are its ``<model>/<mode>`` folder, else ``fallback``
+    (results kept elsewhere: the report's own mode folder). Every reader and writer asks here."""
     from tipc.suites.registry import history_store  # the plugins' hook: loaded by whoever asks first
 
-    given = env.get("TIPC_HISTORY", "")
-    if given:
-        return Path(given)
+    if given is not None:
+        return given
     chosen = history_store(results, model, mode)
     if chosen is not None:
         return chosen

@@ -161,9 +161,9 @@ def _history_links(history: Sequence[PastRun]) -> tuple[HistoryEntry, ...]:
     )
 
 
-def _store(runs: Sequence[NodeRun], mode_dir: Path) -> Path:
+def _store(runs: Sequence[NodeRun], mode_dir: Path, given: Path | None) -> Path:
     head = head_info(runs)
-    return history_file(portable_root(runs[0].source), head.model, head.mode, mode_dir)
+    return history_file(portable_root(runs[0].source), head.model, head.mode, mode_dir, given)
 
 
 def _remember(
@@ -175,6 +175,7 @@ def _remember(
     policy: TrendPolicy | None,
     warn: Warn,
     record: bool = True,
+    store: Path | None = None,
 ) -> Trends | None:
     """This run's figures and summary into the history store (beside the results:
     ``tipc.history.store``), with ``imported`` (earlier reports' summaries the store did not have
@@ -191,8 +192,8 @@ def _remember(
     keep = max(policy.runs if policy else 0, DEFAULT_RUNS)
     reports = as_stored([*imported, PastRun(mode_dir / summary.order, summary)])
     history = record_run(
-        _store(runs, mode_dir), mode_dir / TREND_FILE, head.model, head.mode, current, stage_times(own), keep, warn,
-        write=record and not one_shard, reports=reports,
+        _store(runs, mode_dir, store), mode_dir / TREND_FILE, head.model, head.mode, current, stage_times(own),
+        keep, warn, write=record and not one_shard, reports=reports,
     )  # fmt: skip
     if policy is None:
         return None
@@ -217,14 +218,14 @@ def _note_compared(runs: Sequence[NodeRun], run_id: str, warn: Warn) -> None:
 
 
 def judge_night(
-    results_dirs: Sequence[Path], policy: TrendPolicy, fail_on_regression: bool, warn: Warn
+    results_dirs: Sequence[Path], policy: TrendPolicy, fail_on_regression: bool, warn: Warn, store: Path | None = None
 ) -> tuple[Outcome, int]:
     """A night's outcome and how many figures regressed, judged against the history without writing
     anything (``tipc merge``: the report that follows records the night)."""
     runs = load_runs([Path(p) for p in results_dirs], warn)
     records = all_records(runs)
     trend = _remember(Path(results_dirs[0]), runs, summarize_runs(runs), anchors_for(records), (), policy, warn,
-                      record=False)  # fmt: skip
+                      record=False, store=store)  # fmt: skip
     found = len(trend.regressions) if trend is not None else 0
     ids = run_ids(runs)
     own = (r.status for r in records if not is_carried(r, ids))
@@ -257,6 +258,7 @@ def write_report(
     criteria: Callable[[Criteria], None] | None = None,
     fail_on_regression: bool = False,
     outcome: Callable[[Outcome], None] | None = None,
+    store: Path | None = None,
 ) -> Path:
     """Render one run (one results dir per node) and return the path of its ``index.html``.
 
@@ -269,6 +271,7 @@ def write_report(
     ``criteria`` hears what the page's verdict rests on (the console says it too).
     ``fail_on_regression``: a regression fails the run (``--fail-on regression``), and the page's
     badge says so; ``outcome`` hears that badge (``tipc report``'s exit status: one table).
+    ``store``: the history store the ``history`` setting names (None: ``history_file``'s choice).
     """
     runs: tuple[NodeRun, ...] = load_runs([Path(p) for p in results_dirs], warn)
     summary = summarize_runs(runs)
@@ -287,12 +290,12 @@ def write_report(
     past: tuple[PastRun, ...] = ()
     imported: tuple[PastRun, ...] = ()
     if history:
-        past, imported = past_reports(_store(runs, mode_dir), mode_dir, summary.model, summary.mode, name, say)
+        past, imported = past_reports(_store(runs, mode_dir, store), mode_dir, summary.model, summary.mode, name, say)
     anchors = anchors_for(records)
     baseline = _baseline_from(Path(compare)) if compare is not None else _from_history(previous_run(past, summary))
     if baseline is not None and baseline.summary.run_id:
         _note_compared(runs, baseline.summary.run_id, say)
-    trend = _remember(mode_dir, runs, summary, anchors, imported, trends, say) if history else None
+    trend = _remember(mode_dir, runs, summary, anchors, imported, trends, say, store=store) if history else None
     if trend is not None and regression is not None:
         for found in trend.regressions:
             regression(found)

@@ -50,6 +50,7 @@ class RunSettings:
     pythonpath: tuple[str, ...] = ()  # put first on every stage's PYTHONPATH (the drop-in auto_log)
     golden_fails: bool = True  # golden findings fail their check stage (--fail-on golden)
     confirm: int = 0  # runs again of a stage that failed, in the same run (--confirm N)
+    history: Path | None = None  # the history store the setting names (--history); None: tipc's choice
 
 
 DRY_RUN = "dry run: not run"
@@ -366,7 +367,7 @@ class PlanRun:
         """Seconds the stage took when it last ran in this folder (``tipc.history.durations``), None: never."""
         if self._history is None:
             config = config_key(self.plan.config_path)
-            measured = read_history([self.results.path]).items()
+            measured = read_history([self.results.path], store=self.settings.history).items()
             self._history = {sid: m.duration for (key, sid), m in measured if key == config}
         return self._history.get(stage.id)
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tipc.history.durations import Durations, Measured, StageKey, stage_key
+from tipc.history.durations import Durations, Measured, stage_key
+from tipc.history.store import StageKey
 from tipc.plan.model import Chain, Stage
 from tipc.run.plan_run import PlanRun
 from tipc.schedule.demand import (

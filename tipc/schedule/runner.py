@@ -122,7 +122,8 @@ def start_scheduler(
 ) -> Scheduler:
     """The selected stages, run side by side within what this machine and ``schedule`` allow,
     guided by what earlier runs in their results folders measured."""
-    history = read_history(dict.fromkeys(run.results.path for run, _ in selected), warn)
+    store = next((run.settings.history for run, _ in selected), None)
+    history = read_history(dict.fromkeys(run.results.path for run, _ in selected), warn, store)
     cap = capacity(schedule, available_mb(), host_cores())
     return Scheduler(chain_jobs(selected, history, schedule, cap), cap)
 

@@ -86,6 +86,7 @@ class TipcSession:
                 settings.schedule.run_group,
                 [t.path for t in settings.targets],
                 self._whole_plan,
+                settings.run.history,
             )
             if settings.schedule.shard
             else None

@@ -69,8 +69,8 @@ def outcomes(
 
 
 def history_store(session: TipcSession, cwd: Path) -> Path:
-    """Where the matrix's history lives: the history store of the run's results (``TIPC_HISTORY``,
-    else the output root of its first results folder), else beside the matrix pages."""
+    """Where the matrix's history lives: the history store of the run's results (the ``history``
+    setting, else the output root of its first results folder), else beside the matrix pages."""
     from tipc.history.matrix import MATRIX
     from tipc.history.store import history_file
     from tipc.results.folder import portable_root
@@ -78,8 +78,8 @@ def history_store(session: TipcSession, cwd: Path) -> Path:
     pages = report_root(session.settings, cwd) / MATRIX
     for folder in session.folders():
         mode_dir = portable_root(folder.path)
-        return history_file(mode_dir, mode_dir.parent.name, mode_dir.name, pages)
-    return history_file(pages, "", "", pages)
+        return history_file(mode_dir, mode_dir.parent.name, mode_dir.name, pages, session.settings.run.history)
+    return history_file(pages, "", "", pages, session.settings.run.history)
 
 
 def cause_history(session: TipcSession, cwd: Path) -> list[tuple[str, frozenset[str]]]:

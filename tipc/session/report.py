@@ -68,6 +68,7 @@ def final_report(
                     regression=regression,
                     criteria=criteria,
                     fail_on_regression="regression" in settings.fail_on,
+                    store=settings.run.history,
                 )
             )
         except Exception as exc:  # noqa: BLE001 - whatever broke in the report, the results stand

@@ -13,6 +13,7 @@ import pytest
 from tipc.cli.main import main
 from tipc.history.store import (
     HISTORY_FILE,
+    SCHEMA,
     History,
     HistoryError,
     MatrixRow,
@@ -181,6 +182,6 @@ def test_a_store_of_the_first_format_is_migrated_once_by_whoever_opens_it_first(
     assert runs[:2] == [("r1", {("chain::train", 0, "ips"): 10.0}), ("r2", {("chain::train", 0, "ips"): 12.0})]
     assert store.measured(MODE)[("m/c.txt", "chain::train")].duration == 5.0
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == (str(SCHEMA),)
         assert db.execute("SELECT count(*) FROM sqlite_master WHERE name LIKE 'old_%'").fetchone() == (0,)
     db.close()

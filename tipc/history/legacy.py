@@ -26,7 +26,7 @@ from typing import Any
 
 from tipc.errors import ResultsError
 from tipc.files import read
-from tipc.history.keys import config_key
+from tipc.history.keys import legacy_key
 from tipc.history.store import VERDICTS, MatrixRow, RunFigures, SeriesKey
 from tipc.history.summaries import SUMMARY_FILE, PastRun, field, read_summary
 from tipc.results.folder import Warn
@@ -56,7 +56,7 @@ def from_json(text: str) -> RunFigures:
             if type(value) not in (int, float) or not math.isfinite(value):  # a bool is no figure either
                 raise ValueError(f"figure {key} is {value!r:.60}, expected a finite number")
             figures[(stage, node, key)] = float(value)
-    return RunFigures(field(d.get("run"), "run", str), config_key(field(d.get("config"), "config", str)), figures)
+    return RunFigures(field(d.get("run"), "run", str), legacy_key(field(d.get("config"), "config", str)), figures)
 
 
 def read_trends(path: Path, warn: Warn) -> tuple[RunFigures, ...]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from tipc.history.keys import config_key
+from tipc.history.keys import config_key, is_key, legacy_key
 from tipc.history.legacy import read_summaries, read_trends
 from tipc.history.store import History, HistoryError, ReportSummary, RunFigures, StageTime
 from tipc.history.summaries import PastRun, stored_history
@@ -58,15 +58,19 @@ def past_reports(
     if not stored:
         found = read_summaries(mode_dir, current, warn)
         return found, found
-    return stored_history(((r.run, r.text) for r in stored), mode_dir, current, warn), ()
+    return stored_history(((r.run, r.config, r.text) for r in stored), mode_dir, current, warn), ()
 
 
 def as_stored(past: Iterable[PastRun]) -> tuple[ReportSummary, ...]:
+    """Summaries as the store keeps them: by config key; one an older tipc wrote (naming a path) by the
+    path's last two parts, until the run of that config adopts it (``tipc.history.store``)."""
     return tuple(
-        ReportSummary(p.summary.order or p.dir.name, config_key(p.summary.config) if p.summary.config else "",
-                      p.summary.to_json())
-        for p in past
-    )  # fmt: skip
+        ReportSummary(p.summary.order or p.dir.name, _stored_key(p.summary.config), p.summary.to_json()) for p in past
+    )
+
+
+def _stored_key(config: str) -> str:
+    return config if not config or is_key(config) else legacy_key(config)
 
 
 def record_run(

@@ -20,7 +20,7 @@ from typing import Any
 
 from tipc.errors import ResultsError
 from tipc.files import read
-from tipc.history.keys import config_key
+from tipc.history.keys import same_config
 from tipc.results.folder import Warn
 from tipc.results.records import Status, run_verdict
 
@@ -171,18 +171,21 @@ class PastRun:
 
     dir: Path
     summary: RunSummary
+    key: str = ""  # the config's key in the store ("" for a summary read from a report folder)
 
 
-def stored_history(stored: Iterable[tuple[str, str]], mode_dir: Path, current: str, warn: Warn) -> tuple[PastRun, ...]:
-    """The earlier runs of the history store (each run's order and its summary's text), as
-    ``read_history`` gives them: newest first, ``current`` left out, a summary that does not read
+def stored_history(
+    stored: Iterable[tuple[str, str, str]], mode_dir: Path, current: str, warn: Warn
+) -> tuple[PastRun, ...]:
+    """The earlier runs of the history store (each run's order, config key and summary's text), as
+    ``tipc.history.legacy.read_summaries`` gives them: newest first, ``current`` left out, a summary that does not read
     skipped with a warning."""
     found = []
-    for run, text in stored:
+    for run, key, text in stored:
         if run == current:
             continue
         try:
-            found.append(PastRun(mode_dir / run, RunSummary.from_json(text, f"history run {run}")))
+            found.append(PastRun(mode_dir / run, RunSummary.from_json(text, f"history run {run}"), key))
         except ResultsError as exc:
             warn(f"tipc: skipped report history entry {exc}")
     return tuple(sorted(found, key=lambda p: (p.summary.order, p.dir.name), reverse=True))
@@ -190,14 +193,14 @@ def stored_history(stored: Iterable[tuple[str, str]], mode_dir: Path, current: s
 
 def previous_run(history: Sequence[PastRun], current: RunSummary) -> PastRun | None:
     """The newest run before ``current`` of the same model, mode and config, wherever either was
-    checked out (``config_key``: a new CI runner, another build folder is the same config). A summary
+    checked out (``tipc.history.keys``: a new CI runner, another build folder is the same config). A summary
     that names no config (schema 1) stands for any config of its model and mode."""
     for past in history:  # newest first
         s = past.summary
         if (
             s.order < current.order
             and (s.model, s.mode) == (current.model, current.mode)
-            and (not s.config or not current.config or config_key(s.config) == config_key(current.config))
+            and (not s.config or not current.config or same_config(past.key or s.config, current.config))
         ):
             return past
     return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from tipc.history.keys import short_name
 from tipc.history.store import RunFigures, SeriesKey
 from tipc.metrics.noise import Band, TrendPolicy, TrendVerdict, judge
 from tipc.report.figures import FIGURE_BY_KEY, FIGURES
@@ -39,7 +40,7 @@ class Regression:
     def message(self) -> str:
         b, unit = self.band, self.unit
         return (
-            f"{self.config} {self.stage}: {self.figure} {fmt_figure(self.value, unit)} is outside its noise band "
+            f"{short_name(self.config)} {self.stage}: {self.figure} {fmt_figure(self.value, unit)} is outside its noise band "
             f"{fmt_range(b.low, b.high, unit)} (median {fmt_figure(b.median, unit)} over {self.runs} earlier runs)"
         )
 

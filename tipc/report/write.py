@@ -31,6 +31,7 @@ from pathlib import Path
 
 from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.files.write import under, write_atomic, writing
+from tipc.history.keys import config_key
 from tipc.history.legacy import TREND_FILE
 from tipc.history.reports import as_stored, past_reports, record_run, stage_times
 from tipc.history.store import history_file
@@ -103,7 +104,7 @@ def summarize_runs(runs: Sequence[NodeRun]) -> RunSummary:
         run_timestamp(run_span(runs)[0]),
         all_records(runs),
         run_id=head.run_id,
-        config=head.config,
+        config=config_key(head.config) if head.config else "",
         run_ids=run_ids(runs),
     )
 

@@ -10,6 +10,7 @@ import pytest
 
 from tests.support.fake_target import CPU_CONFIG, copy_fake_target
 from tipc.history.keys import config_key, is_key, legacy_key, path_in_suite, same_config, short_name, suite_of
+from tipc.history.reports import record_run
 from tipc.history.store import SCHEMA, History, ReportSummary, RunFigures, StageTime
 
 MODE = "lite_train_lite_infer"
@@ -105,3 +106,15 @@ def test_a_store_keyed_the_older_way_goes_on_under_the_new_keys(tmp_path):
     ]
     assert {r.config for r in history.reports("m", MODE)} == {key}
     assert set(history.measured(MODE)) == {(key, "c::train")}
+
+
+def test_a_night_judged_without_writing_reads_the_older_rows_under_the_new_key(tmp_path):
+    """``tipc merge`` and one shard's report judge a night without recording it: on the first night after
+    the upgrade they see the history the recording report will adopt."""
+    key = "s:configs/m/c.txt"
+    path = tmp_path / "h.sqlite"
+    schema_2_store(path, key)
+    tonight = RunFigures("20261202T013000Z-b", key, {("c::train", 0, "ips"): 11.0})
+    seen = record_run(path, tmp_path / "trends.jsonl", "m", MODE, [tonight], [], 30, pytest.fail, write=False)
+    assert [(e.run, e.config) for e in seen] == [("20261201T013000Z-a", key), ("20261202T013000Z-b", key)]
+    assert [e.config for e in History(path).series("m", MODE)] == ["m/c.txt"]  # nothing written

@@ -49,7 +49,8 @@ def path_in_suite(config: str) -> str:
 
 
 def short_name(config: str) -> str:
-    """What people call a config (a key's or a path's last two parts): ``PP-OCRv3_mobile_rec/train_infer_python.txt``."""
+    """What people call a config (a key's or a path's last two parts):
+    ``PP-OCRv3_mobile_rec/train_infer_python.txt``."""
     return "/".join(PurePath(config.partition(":")[2] if is_key(config) else config).parts[-2:])
 
 

@@ -15,6 +15,7 @@ model and mode's figures or summaries, and recorded with its run.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from tipc.history.keys import config_key, is_key, legacy_key
@@ -73,6 +74,14 @@ def _stored_key(config: str) -> str:
     return config if not config or is_key(config) else legacy_key(config)
 
 
+def _keyed_as(run: Sequence[RunFigures], earlier: Sequence[RunFigures]) -> list[RunFigures]:
+    """``earlier`` with the configs an older store or file named by their last two path parts named by
+    ``run``'s keys, as a write would adopt them (``tipc.history.store``): a night judged without
+    writing (``tipc merge``, one shard) reads the same history as the report that records it."""
+    keys = {legacy_key(e.config): e.config for e in run if is_key(e.config)}
+    return [e if is_key(e.config) else replace(e, config=keys.get(e.config, e.config)) for e in earlier]
+
+
 def record_run(
     store: Path,
     legacy: Path,
@@ -102,4 +111,4 @@ def record_run(
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         warn(f"tipc: trend history {store} not read ({reason}); trends judge this run alone")
         return tuple(run)
-    return bounded([*earlier, *imported, *run], keep)
+    return bounded([*_keyed_as(run, [*earlier, *imported]), *run], keep)

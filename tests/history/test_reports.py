@@ -130,7 +130,9 @@ def test_only_stages_that_passed_give_figures_and_each_config_its_own_entry():
         RunFigures(run_id(1), config_key("a.txt"), {("a::train", 0, "ips"): 100.0}),
         RunFigures(run_id(1), config_key("b.txt"), {("b::train", 0, "ips"): 50.0}),
     )
-    assert [(t.config, t.stage, t.duration) for t in stage_times(records)] == [(config_key("a.txt"), "a::infer[bs1]", 2.0)]
+    assert [(t.config, t.stage, t.duration) for t in stage_times(records)] == [
+        (config_key("a.txt"), "a::infer[bs1]", 2.0)
+    ]
 
 
 def test_one_series_per_config_across_shards_checkouts_and_nights(tmp_path):

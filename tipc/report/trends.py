@@ -40,8 +40,9 @@ class Regression:
     def message(self) -> str:
         b, unit = self.band, self.unit
         return (
-            f"{short_name(self.config)} {self.stage}: {self.figure} {fmt_figure(self.value, unit)} is outside its noise band "
-            f"{fmt_range(b.low, b.high, unit)} (median {fmt_figure(b.median, unit)} over {self.runs} earlier runs)"
+            f"{short_name(self.config)} {self.stage}: {self.figure} {fmt_figure(self.value, unit)} is outside its "
+            f"noise band {fmt_range(b.low, b.high, unit)} (median {fmt_figure(b.median, unit)} over {self.runs} "
+            "earlier runs)"
         )
 
 

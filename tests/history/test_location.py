@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.test_run_cmd import tipc_run
 from tests.support.fake_target import CPU_CONFIG, copy_fake_target
 from tipc.cli.main import main
-from tipc.history.store import History, RunFigures
+from tipc.history.store import HISTORY_FILE, History, RunFigures
 from tipc.session.layers import ini_layer
 from tipc.session.options import add_judging_options, add_options
 from tipc.session.settings import resolve_history, resolve_settings
@@ -80,3 +81,15 @@ def test_tipc_history_finds_the_store_the_setting_names(tmp_path, monkeypatch, c
         pyproject(tmp_path, "kept/nights.sqlite")
     assert main([*argv, "list"]) == 0
     assert capsys.readouterr().out == f"m\t{MODE}\tm/c.txt\t1 run(s)\tr1 .. r1\n"
+
+
+def test_a_run_and_its_report_keep_history_only_where_the_setting_says(fake_repo, tmp_path, monkeypatch):
+    """The report's figures and summary, the durations the next split reads: all in the one file named."""
+    store = tmp_path / "cache" / "nights.sqlite"
+    monkeypatch.setenv("TIPC_HISTORY", str(tmp_path / "not-this.sqlite"))
+    assert tipc_run(fake_repo, "--history", str(store)) == 0
+    history = History(store)
+    assert [e.run for e in history.series("fake_rec", MODE)] and history.reports("fake_rec", MODE)
+    assert history.measured(MODE)
+    assert not (tmp_path / "not-this.sqlite").exists()
+    assert list(fake_repo.rglob(HISTORY_FILE)) == []  # nothing beside the results either

@@ -13,8 +13,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from tipc.history.legacy import PAGE_ROWS
+from tipc.history.matrix import page_rows_json
 from tipc.report.overview import ConfigOutcome, build_page
-from tipc.report.overview_history import PAGE_ROWS, page_rows_json
 from tipc.report.overview_write import MATRIX, write_overview
 from tipc.results.records import StageRecord, Status
 

@@ -233,8 +233,9 @@ def overview_figures(tmp: Path, stages: int, models: int = 100, modes: int = 4) 
     30 nights of history (``benchmarks/matrix_speed.py``'s configs, each given the night's share)."""
     from matrix_speed import NIGHTS, config
 
+    from tipc.history.legacy import PAGE_ROWS
+    from tipc.history.matrix import page_rows_json
     from tipc.report.overview import build_page
-    from tipc.report.overview_history import PAGE_ROWS, page_rows_json
     from tipc.report.overview_write import MATRIX, write_overview
 
     per = max(1, stages // (models * modes))

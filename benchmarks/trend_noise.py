@@ -16,9 +16,9 @@ import statistics
 import sys
 from pathlib import Path
 
+from tipc.history.reports import TREND_FILE, read_store
 from tipc.metrics.noise import MAD_FLOOR, MAD_SCALE, TrendPolicy, TrendVerdict, judge
 from tipc.report.figures import FIGURE_BY_KEY
-from tipc.report.trend_store import TREND_FILE, read_store
 
 KS = (2.0, 3.0, 4.0, 6.0, 8.0)
 

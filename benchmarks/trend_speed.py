@@ -17,9 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from tipc.history.reports import TREND_FILE, RunFigures
 from tipc.metrics.noise import TrendPolicy
 from tipc.report import write_report
-from tipc.report.trend_store import TREND_FILE, RunFigures
 from tipc.report.write import report_mode_dir
 from tipc.results.records import RunInfo, StageRecord, Status
 

@@ -170,9 +170,6 @@ KNOWN_PACKAGE_CYCLES = {
     # results.records checks a record's shard with schedule.policy's parser, and the scheduler reads the
     # records' durations: the shard's vocabulary belongs to neither; moving it moves the shard parser's tests.
     ("tipc.results", "tipc.schedule"),
-    # The run loop reads earlier durations through schedule.history (to say how long a stage may take), and the
-    # scheduler drives PlanRun: the durations reader would move into the run package.
-    ("tipc.run", "tipc.schedule"),
 }
 
 

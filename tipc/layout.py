@@ -20,10 +20,10 @@ from tipc.config.tags import tag_words
 from tipc.files.write import component, name_part
 from tipc.metrics.logtext import messages_of_lines
 from tipc.metrics.predictions import LIMIT as PREDICTION_LIMIT
+from tipc.plan.devices import VARIANT_DEVICES
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
 from tipc.plan.interpreter import on_path
 from tipc.plan.naming import output_dir
-from tipc.plan.devices import VARIANT_DEVICES
 from tipc.suites.bash import BashLines, Entries, dirname, mode_param, param, raw_param, text
 from tipc.suites.layout import Role
 from tipc.suites.plans import (

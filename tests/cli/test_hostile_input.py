@@ -17,8 +17,8 @@ from tests.support.fake_target import CPU_CONFIG
 from tests.support.hang import without_hanging
 from tests.support.recorded_runs import ResultsWriter
 from tipc.cli.main import main
+from tipc.history.legacy import TREND_FILE
 from tipc.history.store import HISTORY_FILE, History
-from tipc.report.trend_store import TREND_FILE
 from tipc.results.records import Status
 
 MODE = "lite_train_lite_infer"

@@ -29,10 +29,10 @@ from tipc.config.locate import declared_repo
 from tipc.config.yamldoc import read_yaml
 from tipc.errors import ConfigError, TipcError
 from tipc.golden.files import GoldenError, read_golden
+from tipc.history.legacy import TREND_FILE, read_page_rows, read_trends
+from tipc.history.reports import record_run
 from tipc.history.store import HISTORY_FILE
-from tipc.report.overview_history import read_page_rows
 from tipc.report.thumbs import NotShown, _thumbnail
-from tipc.report.trend_store import TREND_FILE, read_legacy, record_run
 from tipc.results.records import Status
 
 FUZZ = settings(
@@ -140,7 +140,7 @@ history_lines = st.one_of(
 def test_trend_history(tmp_path_factory, lines):
     path = fresh(tmp_path_factory, TREND_FILE, b"\n".join(lines))
     warnings: list[str] = []
-    runs = read_legacy(path, warnings.append)
+    runs = read_trends(path, warnings.append)
     assert all(str(path) in w for w in warnings)
     for run in runs:  # NaN and Infinity never reach a drawing: the line is skipped with a warning
         assert all(isinstance(v, float) and math.isfinite(v) for v in run.figures.values())

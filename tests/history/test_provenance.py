@@ -4,12 +4,15 @@ checkout lives."""
 from __future__ import annotations
 
 import shutil
+import socket
 import subprocess
 from pathlib import Path
 
 from tests.cli.test_run_cmd import tipc_run
 from tipc.history.provenance import TargetCommit, target_commit
 from tipc.results.folder import RUN_INFO, read_run_info
+from tipc.run.probe import ask_interpreter
+from tipc.version import VERSION
 
 MODE = "lite_train_lite_infer"
 
@@ -56,3 +59,17 @@ def test_a_moved_checkout_still_compares_with_its_earlier_night(fake_repo, tmp_p
     assert '<section id="comparison">' in html and f"Compared with {first.run_id}" in html
     second = read_run_info(moved / "test_tipc" / "output" / "fake_rec" / MODE / RUN_INFO)
     assert second.compared_with == first.run_id and second.target_commit == sha
+
+
+def test_a_run_records_what_it_tested_and_where(fake_repo):
+    """Paddle's version as the stage interpreter reports it (tipc imports no paddle), tipc's, the
+    device and the node, beside the target's commit."""
+    sha = committed(fake_repo)
+    (fake_repo / "README.md").write_text("changed after the commit\n")
+    git(fake_repo, "add", "README.md")
+    assert tipc_run(fake_repo) == 0
+    info = read_run_info(fake_repo / "test_tipc" / "output" / "fake_rec" / MODE / RUN_INFO)
+    asked = ask_interpreter(info.python)
+    assert (info.target_commit, info.target_dirty) == (sha, True)
+    assert (info.paddle_version, info.python_version) == (asked.paddle_version, asked.python_version)
+    assert (info.tipc_version, info.device, info.host, info.node_rank) == (VERSION, "cpu", socket.gethostname(), 0)

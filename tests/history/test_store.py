@@ -13,6 +13,7 @@ import pytest
 from tipc.cli.main import main
 from tipc.history.store import (
     HISTORY_FILE,
+    SCHEMA,
     History,
     HistoryError,
     MatrixRow,
@@ -77,18 +78,18 @@ def test_prune_keeps_each_configs_last_runs(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("results", "env", "expected"),
+    ("results", "setting", "expected"),
     [
-        ("out/m/lite_train_lite_infer", {}, "out/tipc-history.sqlite"),
-        ("merged", {}, "reports/m/lite_train_lite_infer/tipc-history.sqlite"),
-        ("out/m/lite_train_lite_infer", {"TIPC_HISTORY": "/cache/h.sqlite"}, "/cache/h.sqlite"),
+        ("out/m/lite_train_lite_infer", None, "out/tipc-history.sqlite"),
+        ("merged", None, "reports/m/lite_train_lite_infer/tipc-history.sqlite"),
+        ("out/m/lite_train_lite_infer", "cache/h.sqlite", "cache/h.sqlite"),
     ],
-    ids=["output-root", "results-elsewhere", "env"],
+    ids=["output-root", "results-elsewhere", "the-history-setting"],
 )
-def test_where_the_store_lives(tmp_path, results, env, expected):
+def test_where_the_store_lives(tmp_path, results, setting, expected):
     fallback = tmp_path / "reports" / "m" / MODE
-    found = history_file(tmp_path / results, "m", MODE, fallback, env)
-    assert found == (tmp_path / expected if not expected.startswith("/") else type(found)(expected))
+    found = history_file(tmp_path / results, "m", MODE, fallback, setting and tmp_path / setting)
+    assert found == tmp_path / expected
 
 
 def test_tipc_history_lists_shows_exports_and_prunes(tmp_path, capsys):
@@ -181,6 +182,6 @@ def test_a_store_of_the_first_format_is_migrated_once_by_whoever_opens_it_first(
     assert runs[:2] == [("r1", {("chain::train", 0, "ips"): 10.0}), ("r2", {("chain::train", 0, "ips"): 12.0})]
     assert store.measured(MODE)[("m/c.txt", "chain::train")].duration == 5.0
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == (str(SCHEMA),)
         assert db.execute("SELECT count(*) FROM sqlite_master WHERE name LIKE 'old_%'").fetchone() == (0,)
     db.close()

@@ -6,7 +6,9 @@ import os
 import pytest
 
 from tipc.errors import ResultsError
-from tipc.report.compare import RunSummary, StageSummary, compare, previous_run, read_history, read_summary, summarize
+from tipc.history.legacy import read_summaries
+from tipc.history.summaries import RunSummary, StageSummary, previous_run, read_summary
+from tipc.report.compare import compare, summarize
 from tipc.results.records import StageRecord, Status
 
 
@@ -195,7 +197,7 @@ def test_previous_run_is_the_newest_earlier_run_of_the_same_config(tmp_path, cur
         (tmp_path / name / "summary.json").write_text(summary.to_json())
     (tmp_path / "20260105T000000Z-99999999").mkdir()  # no summary: a report being written
     os.symlink("20260101T000000Z", tmp_path / "latest")
-    found = previous_run(read_history(tmp_path, "", pytest.fail), current)
+    found = previous_run(read_summaries(tmp_path, "", pytest.fail), current)
     assert (found.dir.name if found else None) == expected
 
 

@@ -24,6 +24,7 @@ from tests.support.recorded_runs import (
 )
 from tipc.cluster.merge import merge_dirs
 from tipc.errors import ResultsError
+from tipc.history.keys import config_key
 from tipc.history.store import HISTORY_FILE, History
 from tipc.report import write_report
 from tipc.results.records import Status
@@ -67,7 +68,7 @@ def test_each_run_gets_its_own_report_and_compares_with_the_one_before(tmp_path,
     assert (one, two) == (mode_dir / first_dir / "index.html", mode_dir / second_dir / "index.html")
     assert one.is_file() and "tipc" in one.read_text()  # the first run's report is still there
     summary = json.loads((two.parent / "summary.json").read_text())
-    assert (summary["schema"], summary["run_id"], summary["config"]) == (2, second[0], CONFIG_A)
+    assert (summary["schema"], summary["run_id"], summary["config"]) == (2, second[0], config_key(CONFIG_A))
     doc = doc_of(two)
     assert first_dir in doc.find(id="comparison").find("h2").text
     assert cmp_items(doc)["fixed"] == [f"{PACT_CHAIN}::train"]

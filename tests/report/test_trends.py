@@ -10,6 +10,7 @@ import pytest
 
 from tests.support.htmlq import Element, parse
 from tests.support.recorded_runs import CASES, CPU_CHAIN, T0, ResultsWriter, label, single_node_run
+from tipc.history.keys import config_key
 from tipc.history.store import HISTORY_FILE
 from tipc.metrics.noise import Band, TrendPolicy
 from tipc.report import write_report
@@ -166,7 +167,7 @@ def test_configs_that_share_a_folder_keep_their_own_histories(tmp_path):
         found = []
         index = write_report([w.write()], out, regression=found.append)
     assert [(g.config, g.stage, g.figure) for g in found] == [
-        ("rec/train_pact_infer_python.txt", "pact_train-gpus_-1-fp32::train", "train ips")
+        (config_key(OTHER_CONFIG), "pact_train-gpus_-1-fp32::train", "train ips")
     ]
     verdicts = {s: v for v, s, f in rows(parse(index.read_text(encoding="utf-8"))) if f == "train ips"}
     assert verdicts == {"pact_train-gpus_-1-fp32::train": "regression", "norm_train-gpus_-1-fp32::train": "steady"}

@@ -74,16 +74,16 @@ def test_a_plugin_that_raises_costs_only_its_own_figures(tmp_path: Path, plugin:
 
 
 @pytest.mark.parametrize(
-    ("env", "chosen", "expected"),
+    ("setting", "chosen", "expected"),
     [
-        ({}, None, "out/" + HISTORY_FILE),
-        ({}, "shared/team.sqlite", "shared/team.sqlite"),
-        ({"TIPC_HISTORY": "mine.sqlite"}, "shared/team.sqlite", "mine.sqlite"),
+        (None, None, "out/" + HISTORY_FILE),
+        (None, "shared/team.sqlite", "shared/team.sqlite"),
+        ("mine.sqlite", "shared/team.sqlite", "mine.sqlite"),
     ],
-    ids=["tipcs-choice", "a-plugins-choice", "TIPC_HISTORY-first"],
+    ids=["tipcs-choice", "a-plugins-choice", "the-history-setting-first"],
 )
 def test_a_plugin_chooses_the_history_store(
-    tmp_path: Path, plugin: types.SimpleNamespace, env: dict[str, str], chosen: str | None, expected: str
+    tmp_path: Path, plugin: types.SimpleNamespace, setting: str | None, chosen: str | None, expected: str
 ) -> None:
     asked = []
 
@@ -93,10 +93,10 @@ def test_a_plugin_chooses_the_history_store(
 
     register(plugin, pytest_tipc_history_store=store)
     results = tmp_path / "out" / "m" / "lite_train_lite_infer"
-    given = {name: str(tmp_path / value) for name, value in env.items()}
+    given = None if setting is None else tmp_path / setting
     found = history_file(results, "m", "lite_train_lite_infer", tmp_path / "elsewhere", given)
     assert found == tmp_path / expected
-    assert asked == ([] if env else [(results, "m", "lite_train_lite_infer")])
+    assert asked == ([] if setting else [(results, "m", "lite_train_lite_infer")])
 
 
 PLAN = Plan("c.txt", "m", Mode.LITE_TRAIN_LITE_INFER, ".", "out", "python", ())
@@ -181,7 +181,7 @@ def test_a_raising_history_store_leaves_tipcs_choice(plugin: types.SimpleNamespa
     register(plugin, "raising-store", pytest_tipc_history_store=lambda results, model, mode: raises())
     results = tmp_path / "out" / "m" / "lite_train_lite_infer"
     with pytest.warns(PluginWarning, match="raising-store: its pytest_tipc_history_store raised"):
-        found = history_file(results, "m", "lite_train_lite_infer", tmp_path, {})
+        found = history_file(results, "m", "lite_train_lite_infer", tmp_path)
     assert found == tmp_path / "out" / HISTORY_FILE
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from tests.cli.test_run_cmd import tipc_run
 from tests.support.fake_target import CPU_CONFIG
-from tipc.report.compare import RunSummary, StageSummary
+from tipc.history.summaries import RunSummary, StageSummary
 from tipc.results.folder import RECORDS
 from tipc.results.records import StageRecord, Status
 from tipc.session.cells import nights_of, stamped

@@ -1,6 +1,7 @@
 """``tipc history list|show|export|prune``: the history store (``tipc.history.store``), read and pruned.
 
-The store is ``--file``, else ``TIPC_HISTORY``, else ``test_tipc/output/tipc-history.sqlite`` in
+The store is the ``history`` setting, as every command resolves it (``--history``/``--file``, else
+``TIPC_HISTORY``, else ``[tool.tipc]`` ``history``), else ``test_tipc/output/tipc-history.sqlite`` in
 the current folder (a target checkout). ``list``: each config's runs with figures and its reports'
 summaries, and the matrix pages; ``show MODEL MODE``: each run's figures, then each report's verdict;
 ``export``: every run's figures, report summary and matrix rows as JSON lines (``"kind"``), for
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,7 +26,8 @@ DEFAULT = Path("test_tipc") / "output"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--file", metavar="FILE", default=None, help="the history store (default: TIPC_HISTORY, "
+    parser.add_argument("--history", "--file", dest="tipc_history", metavar="FILE", default=None,
+                        help="the history store (default: TIPC_HISTORY, else [tool.tipc] history, "
                         "else test_tipc/output/tipc-history.sqlite)")  # fmt: skip
     sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     sub.add_parser("list", help="each config's runs, reports and matrix pages: how many, the first and the last")
@@ -44,10 +45,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tipc.errors import ResultsError
     from tipc.history.store import HISTORY_FILE, History
+    from tipc.session.settings import resolve_history
 
-    path = Path(args.file or os.environ.get("TIPC_HISTORY") or DEFAULT / HISTORY_FILE)
+    path = resolve_history(lambda dest: getattr(args, dest)) or DEFAULT / HISTORY_FILE
     if not path.is_file():
-        raise ResultsError(str(path), 0, "no history store here; pass --file FILE (or set TIPC_HISTORY)")
+        raise ResultsError(str(path), 0, "no history store here; pass --history FILE (or set TIPC_HISTORY)")
     history = History(path)
     if args.action == "list":
         _list(history)
@@ -71,7 +73,7 @@ def _list(history: History) -> None:
 
 def _show(history: History, model: str, mode: str) -> None:
     from tipc.errors import ResultsError
-    from tipc.report.compare import RunSummary
+    from tipc.history.summaries import RunSummary
 
     for entry in history.series(model, mode):
         print(f"{entry.run}\t{entry.config}")

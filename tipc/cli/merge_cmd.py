@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tipc.cluster.merge import merge
     from tipc.report.write import judge_night
-    from tipc.session.settings import resolve_judging
+    from tipc.session.settings import resolve_history, resolve_judging
 
     fail_on, trends = resolve_judging(lambda dest: getattr(args, dest))
     merged = merge(args.dirs, args.out, args.run_group)
@@ -59,7 +59,11 @@ def run(args: argparse.Namespace) -> int:
         )
         return 1
     night, regressions = judge_night(
-        [merged.path], trends, "regression" in fail_on, lambda line: print(line, file=sys.stderr)
+        [merged.path],
+        trends,
+        "regression" in fail_on,
+        lambda line: print(line, file=sys.stderr),
+        resolve_history(lambda dest: getattr(args, dest)),
     )
     if night.exit_status:
         found = f": {regressions} regression(s)" if regressions else ""

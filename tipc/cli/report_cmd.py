@@ -65,13 +65,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tipc.report import write_report
     from tipc.results.outcome import Outcome
-    from tipc.session.settings import resolve_judging
+    from tipc.session.settings import resolve_history, resolve_judging
 
     fail_on, trends = resolve_judging(lambda dest: getattr(args, dest))
+    store = resolve_history(lambda dest: getattr(args, dest))
     if args.night:
         from tipc.report.night_write import write_night
 
-        print(write_night(args.results_dirs, args.out, args.night_name, trends=trends, warn=_to_stderr))
+        print(write_night(args.results_dirs, args.out, args.night_name, trends=trends, warn=_to_stderr, store=store))
         return 0
     outcome: list[Outcome] = []
     index = write_report(
@@ -84,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
         regression=lambda found: print(f"tipc: regression: {found.message()}", file=sys.stderr),
         fail_on_regression="regression" in fail_on,
         outcome=outcome.append,
+        store=store,
     )
     print(index)
     return outcome[0].exit_status

@@ -2,7 +2,8 @@
 the matrix's rows, in one SQLite file.
 
 ``<output root>/tipc-history.sqlite`` (the ``test_tipc/output`` folder the results folders are in),
-or ``TIPC_HISTORY`` (``history_file``): one file for every model and mode, so a CI cache or a shared filesystem keeps
+or the file the ``history`` setting names (``history_file``): one file for every model and mode, so a
+CI cache or a shared filesystem keeps
 exactly that file, and deleting old reports or results folders loses no history. Written by the job
 that completes a run (its report: the merge job's for a split matrix), one transaction per run;
 read by shards (the durations their split balances), by reports (the trends, the baseline) and by
@@ -35,16 +36,18 @@ import os
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tipc.errors import ResultsError
+from tipc.history.keys import is_key, legacy_key
 
 HISTORY_FILE = "tipc-history.sqlite"
-SCHEMA = 2
+SCHEMA = 3  # 3: configs keyed by suite and path inside it (tipc.history.keys); 2's tables
+OLDER = ("1", "2")  # schemas a first opening migrates (``_migrate``)
 LOCK_WAIT = 30.0  # seconds to wait for another job's transaction (a merge, a prune): TIPC_HISTORY_WAIT
 QUIET_WAIT = 2.0  # a lock held this long is a writer's ordinary transaction: waited for without a word
 _GIVEN_UP: set[Path] = set()  # stores this process found locked beyond the bound: not waited for again
@@ -135,6 +138,10 @@ class ReportSummary:
     text: str
 
 
+# What a matrix row's verdict may be, worst first: a page's verdict is its worst row's.
+VERDICTS = ("error", "failed", "incomplete", "passed", "empty", "not applicable")
+
+
 @dataclass(frozen=True, slots=True)
 class MatrixRow:
     """One config's line of a matrix page: what the next page compares it with."""
@@ -146,15 +153,16 @@ class MatrixRow:
     causes: tuple[str, ...]  # failure cause signatures (tipc.metrics.causes)
 
 
-def history_file(results: Path, model: str, mode: str, fallback: Path, env: Mapping[str, str] = os.environ) -> Path:
-    """Where the history of ``model`` and ``mode`` lives: ``TIPC_HISTORY``, else a plugin's choice
-    (``pytest_tipc_history_store``), else the output root of ``results`` when they are its
-    ``<model>/<mode>`` folder, else ``fallback`` (results kept elsewhere: the report's own mode folder)."""
+def history_file(results: Path, model: str, mode: str, fallback: Path, given: Path | None = None) -> Path:
+    """Where the history of ``model`` and ``mode`` lives: ``given`` (the ``history`` setting:
+    ``--history``, ``TIPC_HISTORY``, ``tipc_history`` in pytest's ini, ``[tool.tipc]`` ``history``;
+    ``tipc.session.settings.resolve_history``), else a plugin's choice (``pytest_tipc_history_store``),
+    else the output root of ``results`` when they are its ``<model>/<mode>`` folder, else ``fallback``
+    (results kept elsewhere: the report's own mode folder). Every reader and writer asks here."""
     from tipc.suites.registry import history_store  # the plugins' hook: loaded by whoever asks first
 
-    given = env.get("TIPC_HISTORY", "")
-    if given:
-        return Path(given)
+    if given is not None:
+        return given
     chosen = history_store(results, model, mode)
     if chosen is not None:
         return chosen
@@ -180,13 +188,13 @@ class History:
         try:
             with closing(sqlite3.connect(self.path, timeout=QUIET_WAIT, isolation_level=None)) as db:
                 self._begin(db, write)
-                if not write and _schema(db) == "1":  # migrated once: a write, by the first reader too
+                if not write and _schema(db) in OLDER:  # migrated once: a write, by the first reader too
                     db.execute("ROLLBACK")
                     self._begin(db, write=True)
                 try:
-                    old = _schema(db) == "1"
+                    old = _schema(db) in OLDER
                     if old:
-                        _migrate(db)
+                        _migrate(db, _schema(db))
                     if write or old:
                         for table in _TABLES:
                             db.execute(table)
@@ -279,6 +287,9 @@ class History:
                 " duration = excluded.duration, peak_mb = excluded.peak_mb, start = excluded.start"
                 " WHERE excluded.start >= stages.start",
                 [(mode, s.config, s.stage, s.duration, s.peak_mb, s.start) for s in stages],
+            )
+            _adopt(
+                db, model, mode, {*(e.config for e in run), *(s.config for s in stages), *(r.config for r in reports)}
             )
 
     def series(self, model: str, mode: str) -> tuple[RunFigures, ...]:
@@ -519,10 +530,18 @@ def _schema(db: sqlite3.Connection) -> str | None:
     return None if row is None else str(row[0])
 
 
-def _migrate(db: sqlite3.Connection) -> None:
-    """A schema-1 file into schema 2, inside the caller's write transaction: its runs and figures
-    copied into the new tables (a value SQLite cannot keep as a number stays, for the readers to skip),
-    the old tables dropped; the others are the same in both."""
+def _migrate(db: sqlite3.Connection, schema: str | None) -> None:
+    """An older file into this schema, inside the caller's write transaction. Schema 1: its runs and
+    figures copied into the new tables (a value SQLite cannot keep as a number stays, for the readers
+    to skip), the old tables dropped; the others are the same in both. Schema 2 has this schema's
+    tables, its configs keyed by their last two path parts: each is adopted under its suite key by the
+    first run that records it (``_adopt``: only a run knows a config's suite)."""
+    if schema == "1":
+        _tables_of_schema_1(db)
+    db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
+
+
+def _tables_of_schema_1(db: sqlite3.Connection) -> None:
     for table in _SCHEMA_1:
         db.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
     for table in _TABLES:
@@ -537,7 +556,25 @@ def _migrate(db: sqlite3.Connection) -> None:
     )
     for table in _SCHEMA_1:
         db.execute(f"DROP TABLE old_{table}")
-    db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
+
+
+def _adopt(db: sqlite3.Connection, model: str, mode: str, keys: Iterable[str]) -> None:
+    """Rows an older store (or an older file read into it) keyed by a config's last two path parts
+    (``legacy_key``) take the config's suite key: its figures, durations and report summaries go on
+    under it. Where the key has the row already (the same run, stage or series under both), the new
+    one stays and the older is dropped; a series stays, for the figures of the runs adopted."""
+    renames = [(key, old) for key in keys if is_key(key) and (old := legacy_key(key)) != key]
+    of_model = [(key, model, mode, old) for key, old in renames]
+    for table in ("runs", "series", "reports"):
+        db.executemany(f"UPDATE OR IGNORE {table} SET config = ? WHERE model = ? AND mode = ? AND config = ?", of_model)
+    db.executemany("UPDATE OR IGNORE stages SET config = ? WHERE mode = ? AND config = ?",
+                   [(key, mode, old) for key, old in renames])  # fmt: skip
+    left = [(model, mode, old) for _, old in renames]
+    db.executemany("DELETE FROM figures WHERE run IN (SELECT id FROM runs WHERE model = ? AND mode = ? AND config = ?)",
+                   left)  # fmt: skip
+    for table in ("runs", "reports"):
+        db.executemany(f"DELETE FROM {table} WHERE model = ? AND mode = ? AND config = ?", left)
+    db.executemany("DELETE FROM stages WHERE mode = ? AND config = ?", [(mode, old) for _, old in renames])
 
 
 def _series_ids(

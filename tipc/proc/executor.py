@@ -54,7 +54,7 @@ class ExecRequest:
     title: str = ""
     marker: str = ""  # the run's id, set as RUN_MARKER in the child's environment (not in the header)
     label: str = ""  # what a progress line calls it (the title where empty)
-    expected: float | None = None  # seconds it took when it last ran (tipc.schedule.history), None: never
+    expected: float | None = None  # seconds it took when it last ran (tipc.history.durations), None: never
 
 
 @dataclass(frozen=True, slots=True)

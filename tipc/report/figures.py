@@ -8,11 +8,13 @@ It leaves out pre/post-processing, so it is comparable across predictors.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tipc.results.records import StageRecord
+from tipc.history.keys import config_key
+from tipc.history.store import RunFigures, SeriesKey
+from tipc.results.records import StageRecord, Status
 
 THROUGHPUT_DEFINITION = "throughput = 1000 × batch_size / inference_ms (samples/s, inference only)"
 
@@ -74,3 +76,19 @@ def stage_figures(record: StageRecord) -> dict[str, float]:
         "peak_rss_mb": number(record.peak_rss_mb) if record.kind == "train" else None,
     }
     return {k: v for k, v in values.items() if v is not None}
+
+
+def run_figures(run: str, records: Iterable[StageRecord]) -> tuple[RunFigures, ...]:
+    """A run's figures, one per config that wrote ``records`` (the run's own: not carried over): the
+    figures of the stages that passed. Configs that share a results folder keep apart histories;
+    a config is its ``config_key``, wherever each shard had it checked out. A config none of whose
+    stages passed has a line without figures: its history is still shown (``record_run`` does not
+    store such a line)."""
+    per_config: dict[str, dict[SeriesKey, float]] = {}
+    for r in records:
+        figures = per_config.setdefault(config_key(r.config), {})
+        if r.status is Status.PASSED:
+            figures.update(
+                {(r.id, r.node_rank, key): value for key, value in stage_figures(r).items() if math.isfinite(value)}
+            )
+    return tuple(RunFigures(run, config, figures) for config, figures in per_config.items())

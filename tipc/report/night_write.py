@@ -82,14 +82,14 @@ def _since(found: Regression, history: History, model: str, mode: str, run: str,
 
 
 def _regressions(
-    runs: Sequence[NodeRun], out_root: Path, policy: TrendPolicy, warn: Warn
+    runs: Sequence[NodeRun], out_root: Path, policy: TrendPolicy, warn: Warn, store: Path | None
 ) -> tuple[FigureRegression, ...]:
     head = head_info(runs)
     mode_dir = report_mode_dir(out_root, head.model, head.mode)
-    trends = night_trends(runs, mode_dir, policy, warn)
+    trends = night_trends(runs, mode_dir, policy, warn, store)
     if trends is None or not trends.regressions:
         return ()
-    history = History(store_of(runs, mode_dir), warn)
+    history = History(store_of(runs, mode_dir, store), warn)
     links = _links(runs)
     found = []
     for g in trends.regressions:
@@ -103,7 +103,9 @@ def _regressions(
     return tuple(found)
 
 
-def folder_night(path: Path, out_root: Path, page_dir: Path, policy: TrendPolicy | None, warn: Warn) -> FolderNight:
+def folder_night(
+    path: Path, out_root: Path, page_dir: Path, policy: TrendPolicy | None, warn: Warn, store: Path | None = None
+) -> FolderNight:
     runs = load_runs([path], warn)
     head = head_info(runs)
     ids = run_ids(runs)
@@ -115,7 +117,7 @@ def folder_night(path: Path, out_root: Path, page_dir: Path, policy: TrendPolicy
         own,
         file_link(report, page_dir) if report is not None and report.is_file() else "",
         _links(runs),
-        _regressions(runs, out_root, policy, warn) if policy is not None else (),
+        _regressions(runs, out_root, policy, warn, store) if policy is not None else (),
         read_culprits(path),
     )
 
@@ -143,13 +145,15 @@ def write_night(
     *,
     trends: TrendPolicy | None = DEFAULT_TRENDS,
     warn: Warn | None = None,
+    store: Path | None = None,
 ) -> Path:
-    """Write the night's index of the results folders in ``roots``; return its first page."""
+    """Write the night's index of the results folders in ``roots``; return its first page (``store``: the
+    history setting)."""
     say = warn or (lambda line: None)
     name, folders = tonight(list(night_folders([Path(r) for r in roots])), night, say)
     page_dir = under(out_root, NIGHT, name)
     page_dir.mkdir(parents=True, exist_ok=True)
-    nights = [folder_night(f, Path(out_root), page_dir, trends, say) for f in folders]
+    nights = [folder_night(f, Path(out_root), page_dir, trends, say, store) for f in folders]
     first = build_night(name, nights, format_time(time.time()))
     write_atomic(page_dir / INDEX, render_night(first))
     for section in first.sections:

@@ -12,16 +12,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tipc.history.matrix import Earlier, HistoryKey
+from tipc.history.store import VERDICTS
 from tipc.metrics.causes import CauseGroup, failure_of, group
 from tipc.report.figures import number
 from tipc.report.logtail import file_link
 from tipc.report.perf import perf_row, series_label
 from tipc.results.records import StageRecord, Status, run_verdict
 
-ERROR = "error"
-NOT_APPLICABLE = "not applicable"
-# What a row's verdict may be, worst first: the page's verdict is its worst row's.
-VERDICTS = (ERROR, "failed", "incomplete", "passed", "empty", NOT_APPLICABLE)
+ERROR, NOT_APPLICABLE = VERDICTS[0], VERDICTS[-1]
 # A config's eval metric, by the names the suites' metrics use for their main figure (recognition and tables:
 # acc; text detection and SER: hmean; super-resolution: psnr; classification: top1; object detection: mAP, else
 # AP50; segmentation: mIoU); else its first.
@@ -42,19 +41,6 @@ class ConfigOutcome:
     applicable: bool = True  # False: not applicable here (``problem`` says how it would run)
     regressions: int = 0  # its figures that left their noise band (its report lists them first)
     suite: str = ""  # the dialect that read it (tipc.suites); "" when unknown
-
-
-HistoryKey = tuple[str, str]  # (config as node ids spell it, mode)
-
-
-@dataclass(frozen=True, slots=True)
-class Earlier:
-    """What a config did in an earlier run: its verdict and the stages that failed."""
-
-    run_id: str
-    verdict: str
-    failures: tuple[str, ...]
-    causes: tuple[str, ...] = ()  # the signatures of its failures' causes (summaries from before: none)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """``write_overview``: a run's configs → ``<out_root>/matrix/<run id>/index.html`` (+ ``latest``).
 
-Its rows go into the history store (``store``: ``tipc.report.overview_history``), what the next run
+Its rows go into the history store (``store``: ``tipc.history.matrix``), what the next run
 compares each config with; beside the page, its ``summary.json`` keeps them too. The ``latest``
 symlink and ``latest.html`` point at the newest page, as for the per-folder reports.
 """
@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tipc.files.write import write_atomic
+from tipc.history.legacy import PAGE_ROWS
+from tipc.history.matrix import MATRIX, cause_history, earlier_runs, page_rows_json, remember
 from tipc.report.build import format_time
 from tipc.report.overview import ConfigOutcome, OverviewPage, build_page
-from tipc.report.overview_history import MATRIX, PAGE_ROWS, cause_history, earlier_runs, page_rows_json, remember
 from tipc.report.render import environment
 from tipc.report.write import INDEX, update_latest
 from tipc.results.folder import Warn

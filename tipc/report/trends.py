@@ -2,7 +2,7 @@
 
 For every stage and figure of this run (``tipc.report.figures``: train ips, inference ms per
 batch size, throughput, memory), the values of the same config's earlier runs come from the
-trend history (``tipc.report.trend_store``), and the night's rule (``tipc.metrics.rule``) says whether the
+trend history (``tipc.history.reports``), and the night's rule (``tipc.metrics.rule``) says whether the
 new value left the noise band. Regressions come first, then improvements, then the rest in
 stage order; a regression is also a finding that ``--fail-on regression`` turns into a failed run.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from tipc.history.keys import short_name
 from tipc.history.store import RunFigures, SeriesKey
 from tipc.metrics.noise import Band, TrendPolicy, TrendVerdict
 from tipc.metrics.rule import judge_figure
@@ -40,8 +41,9 @@ class Regression:
     def message(self) -> str:
         b, unit = self.band, self.unit
         return (
-            f"{self.config} {self.stage}: {self.figure} {fmt_figure(self.value, unit)} is outside its noise band "
-            f"{fmt_range(b.low, b.high, unit)} (median {fmt_figure(b.median, unit)} over {self.runs} earlier runs)"
+            f"{short_name(self.config)} {self.stage}: {self.figure} {fmt_figure(self.value, unit)} is outside its "
+            f"noise band {fmt_range(b.low, b.high, unit)} (median {fmt_figure(b.median, unit)} over {self.runs} "
+            "earlier runs)"
         )
 
 

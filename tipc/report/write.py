@@ -31,7 +31,11 @@ from pathlib import Path
 
 from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.files.write import under, write_atomic, writing
+from tipc.history.keys import config_key
+from tipc.history.legacy import TREND_FILE
+from tipc.history.reports import as_stored, past_reports, record_run, stage_times
 from tipc.history.store import history_file
+from tipc.history.summaries import SUMMARY_FILE, PastRun, RunSummary, previous_run, read_summary
 from tipc.metrics.noise import DEFAULT_RUNS, TrendPolicy
 from tipc.report.build import (
     Anchors,
@@ -43,18 +47,9 @@ from tipc.report.build import (
     head_info,
     run_span,
 )
-from tipc.report.compare import (
-    DEFAULT_THRESHOLD,
-    SUMMARY_FILE,
-    PastRun,
-    RunSummary,
-    kind_of,
-    not_compared_why,
-    previous_run,
-    read_summary,
-    summarize,
-)
+from tipc.report.compare import DEFAULT_THRESHOLD, kind_of, not_compared_why, summarize
 from tipc.report.compare import compare as compare_runs
+from tipc.report.figures import run_figures
 from tipc.report.load import NodeRun, is_carried, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
@@ -62,7 +57,6 @@ from tipc.report.naming import stage_key
 from tipc.report.pages import CHAINS, is_paged, page_links, write_pages
 from tipc.report.render import render, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
-from tipc.report.trend_store import TREND_FILE, as_stored, past_reports, record_run, run_figures, stage_times
 from tipc.report.trends import Regression, Trends, build_trends
 from tipc.results.folder import RECORDS, RUN_INFO, Warn, has_results, portable_root
 from tipc.results.outcome import Outcome, outcome_of
@@ -110,7 +104,7 @@ def summarize_runs(runs: Sequence[NodeRun]) -> RunSummary:
         run_timestamp(run_span(runs)[0]),
         all_records(runs),
         run_id=head.run_id,
-        config=head.config,
+        config=config_key(head.config) if head.config else "",
         run_ids=run_ids(runs),
         target_commit=head.target_commit,
     )
@@ -169,10 +163,10 @@ def _history_links(history: Sequence[PastRun]) -> tuple[HistoryEntry, ...]:
     )
 
 
-def store_of(runs: Sequence[NodeRun], mode_dir: Path) -> Path:
-    """The history store of ``runs``, whose report goes to ``mode_dir``."""
+def store_of(runs: Sequence[NodeRun], mode_dir: Path, given: Path | None = None) -> Path:
+    """The history store of ``runs``, whose report goes to ``mode_dir`` (``given``: the history setting)."""
     head = head_info(runs)
-    return history_file(portable_root(runs[0].source), head.model, head.mode, mode_dir)
+    return history_file(portable_root(runs[0].source), head.model, head.mode, mode_dir, given)
 
 
 def _remember(
@@ -184,6 +178,7 @@ def _remember(
     policy: TrendPolicy | None,
     warn: Warn,
     record: bool = True,
+    store: Path | None = None,
 ) -> Trends | None:
     """This run's figures and summary into the history store (beside the results:
     ``tipc.history.store``), with ``imported`` (earlier reports' summaries the store did not have
@@ -200,8 +195,8 @@ def _remember(
     keep = max(policy.runs if policy else 0, DEFAULT_RUNS)
     reports = as_stored([*imported, PastRun(mode_dir / summary.order, summary)])
     history = record_run(
-        store_of(runs, mode_dir), mode_dir / TREND_FILE, head.model, head.mode, current, stage_times(own), keep, warn,
-        write=record and not one_shard, reports=reports,
+        store_of(runs, mode_dir, store), mode_dir / TREND_FILE, head.model, head.mode, current, stage_times(own),
+        keep, warn, write=record and not one_shard, reports=reports,
     )  # fmt: skip
     if policy is None:
         return None
@@ -225,21 +220,25 @@ def _note_compared(runs: Sequence[NodeRun], run_id: str, warn: Warn) -> None:
             warn(f"tipc: {run.source / RUN_INFO} does not name the night compared with ({exc})")
 
 
-def night_trends(runs: Sequence[NodeRun], mode_dir: Path, policy: TrendPolicy, warn: Warn) -> Trends | None:
+def night_trends(
+    runs: Sequence[NodeRun], mode_dir: Path, policy: TrendPolicy, warn: Warn, store: Path | None = None
+) -> Trends | None:
     """The trends of a night's ``runs`` against the history, which is read, not written (``mode_dir``: where
-    their report goes)."""
+    their report goes; ``store``: the history setting)."""
     summary = summarize_runs(runs)
-    return _remember(mode_dir, runs, summary, anchors_for(all_records(runs)), (), policy, warn, record=False)
+    return _remember(
+        mode_dir, runs, summary, anchors_for(all_records(runs)), (), policy, warn, record=False, store=store
+    )
 
 
 def judge_night(
-    results_dirs: Sequence[Path], policy: TrendPolicy, fail_on_regression: bool, warn: Warn
+    results_dirs: Sequence[Path], policy: TrendPolicy, fail_on_regression: bool, warn: Warn, store: Path | None = None
 ) -> tuple[Outcome, int]:
     """A night's outcome and how many figures regressed, judged against the history without writing
     anything (``tipc merge``: the report that follows records the night)."""
     runs = load_runs([Path(p) for p in results_dirs], warn)
     records = all_records(runs)
-    trend = night_trends(runs, Path(results_dirs[0]), policy, warn)
+    trend = night_trends(runs, Path(results_dirs[0]), policy, warn, store)
     found = len(trend.regressions) if trend is not None else 0
     ids = run_ids(runs)
     own = (r.status for r in records if not is_carried(r, ids))
@@ -272,6 +271,7 @@ def write_report(
     criteria: Callable[[Criteria], None] | None = None,
     fail_on_regression: bool = False,
     outcome: Callable[[Outcome], None] | None = None,
+    store: Path | None = None,
 ) -> Path:
     """Render one run (one results dir per node) and return the path of its ``index.html``.
 
@@ -284,6 +284,7 @@ def write_report(
     ``criteria`` hears what the page's verdict rests on (the console says it too).
     ``fail_on_regression``: a regression fails the run (``--fail-on regression``), and the page's
     badge says so; ``outcome`` hears that badge (``tipc report``'s exit status: one table).
+    ``store``: the history store the ``history`` setting names (None: ``history_file``'s choice).
     """
     runs: tuple[NodeRun, ...] = load_runs([Path(p) for p in results_dirs], warn)
     summary = summarize_runs(runs)
@@ -302,12 +303,12 @@ def write_report(
     past: tuple[PastRun, ...] = ()
     imported: tuple[PastRun, ...] = ()
     if history:
-        past, imported = past_reports(store_of(runs, mode_dir), mode_dir, summary.model, summary.mode, name, say)
+        past, imported = past_reports(store_of(runs, mode_dir, store), mode_dir, summary.model, summary.mode, name, say)
     anchors = anchors_for(records)
     baseline = _baseline_from(Path(compare)) if compare is not None else _from_history(previous_run(past, summary))
     if baseline is not None and baseline.summary.run_id:
         _note_compared(runs, baseline.summary.run_id, say)
-    trend = _remember(mode_dir, runs, summary, anchors, imported, trends, say) if history else None
+    trend = _remember(mode_dir, runs, summary, anchors, imported, trends, say, store=store) if history else None
     if trend is not None and regression is not None:
         for found in trend.regressions:
             regression(found)

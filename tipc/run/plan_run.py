@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tipc.history.durations import read_history
 from tipc.history.keys import config_key
 from tipc.history.provenance import TargetCommit, target_commit
 from tipc.plan.model import IN_HARNESS, InferCase, Plan, Skipped, Stage
@@ -33,7 +34,6 @@ from tipc.run.execute import StageContext, StageRun
 from tipc.run.gating import NOT_RANK0, decide, not_applicable
 from tipc.run.limits import Limits
 from tipc.run.probe import NO_FACTS, InterpreterFacts, facts_in_background
-from tipc.schedule.history import read_history
 from tipc.suites.dialect import Dialect
 from tipc.version import VERSION
 
@@ -51,6 +51,7 @@ class RunSettings:
     pythonpath: tuple[str, ...] = ()  # put first on every stage's PYTHONPATH (the drop-in auto_log)
     golden_fails: bool = True  # golden findings fail their check stage (--fail-on golden)
     confirm: int = 0  # runs again of a stage that failed, in the same run (--confirm N)
+    history: Path | None = None  # the history store the setting names (--history); None: tipc's choice
 
 
 DRY_RUN = "dry run: not run"
@@ -377,10 +378,10 @@ class PlanRun:
         return dialect_for(Path(self.plan.config_path))[0]
 
     def expected(self, stage: Stage) -> float | None:
-        """Seconds the stage took when it last ran in this folder (``tipc.schedule.history``), None: never."""
+        """Seconds the stage took when it last ran in this folder (``tipc.history.durations``), None: never."""
         if self._history is None:
             config = config_key(self.plan.config_path)
-            measured = read_history([self.results.path]).items()
+            measured = read_history([self.results.path], store=self.settings.history).items()
             self._history = {sid: m.duration for (key, sid), m in measured if key == config}
         return self._history.get(stage.id)
 

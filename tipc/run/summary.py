@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from tipc.history.keys import config_key
+from tipc.history.keys import short_name
 from tipc.metrics.causes import failure_of, group
 from tipc.metrics.logfile import log_tail
 from tipc.metrics.logtext import printable
@@ -68,7 +68,7 @@ def counts_text(records: Iterable[StageRecord]) -> str:
 def causes_lines(failed: Iterable[StageRecord], earlier: Sequence[tuple[str, frozenset[str]]] = ()) -> list[str]:
     """Failures with one cause as one line, the largest group first (``tipc.metrics.causes.group``);
     ``earlier``: the signatures of earlier runs, oldest first, which tell new causes from recurring ones."""
-    groups = group((failure_of(config_key(r.config), r) for r in failed), earlier)
+    groups = group((failure_of(short_name(r.config), r) for r in failed), earlier)
     if not groups:
         return []
     return ["tipc: failures by cause:", *(f"  {g.line(history=bool(earlier))}" for g in groups)]

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from tipc.history.durations import Durations, Measured, stage_key
+from tipc.history.store import StageKey
 from tipc.plan.model import Chain, Stage
 from tipc.run.plan_run import PlanRun
 from tipc.schedule.demand import (
@@ -22,7 +24,6 @@ from tipc.schedule.demand import (
     stage_keys,
     stage_memory,
 )
-from tipc.schedule.history import Durations, Measured, StageKey, stage_key
 from tipc.schedule.policy import AUTO, Schedule
 from tipc.schedule.slots import Capacity
 

@@ -23,6 +23,7 @@ from concurrent.futures import TimeoutError as StillRunning  # not the builtin o
 from pathlib import Path
 from typing import Protocol
 
+from tipc.history.durations import read_history
 from tipc.plan.model import Stage
 from tipc.results.records import StageRecord
 from tipc.run.plan_run import PlanRun
@@ -30,7 +31,6 @@ from tipc.schedule import hostlock
 from tipc.schedule.budget import available_mb, host_cores
 from tipc.schedule.demand import chain_devices, is_benchmark, on_cpu
 from tipc.schedule.devices import worker_slot
-from tipc.schedule.history import read_history
 from tipc.schedule.jobs import ChainJob, capacity, chain_jobs, refusal
 from tipc.schedule.pin import pin
 from tipc.schedule.policy import Schedule
@@ -122,7 +122,8 @@ def start_scheduler(
 ) -> Scheduler:
     """The selected stages, run side by side within what this machine and ``schedule`` allow,
     guided by what earlier runs in their results folders measured."""
-    history = read_history(dict.fromkeys(run.results.path for run, _ in selected), warn)
+    store = next((run.settings.history for run, _ in selected), None)
+    history = read_history(dict.fromkeys(run.results.path for run, _ in selected), warn, store)
     cap = capacity(schedule, available_mb(), host_cores())
     return Scheduler(chain_jobs(selected, history, schedule, cap), cap)
 

@@ -29,10 +29,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tipc.errors import ConfigError, SettingsError
+from tipc.history.durations import Durations, read_history
 from tipc.history.keys import config_key
 from tipc.plan.model import Plan
 from tipc.results.folder import group_folder, shard_folder
-from tipc.schedule.history import Durations, read_history
 from tipc.schedule.policy import Shard
 
 Parts = tuple[tuple[str, ...], ...]
@@ -177,8 +177,16 @@ class Sharding:
     one its run group recorded; a config that cannot be planned is left out of it (the session
     reports it where it always does)."""
 
-    def __init__(self, shard: Shard, group: str, configs: Sequence[Path], build: Callable[[Path], Plan]) -> None:
+    def __init__(
+        self,
+        shard: Shard,
+        group: str,
+        configs: Sequence[Path],
+        build: Callable[[Path], Plan],
+        store: Path | None = None,  # the history store the setting names (--history)
+    ) -> None:
         self.shard = shard
+        self._store = store
         self.group = group
         self._configs = configs
         self._build = build
@@ -192,7 +200,7 @@ class Sharding:
             for path in self._configs:
                 with contextlib.suppress(ConfigError):
                     plans.append(self._build(path))
-            history = read_history(dict.fromkeys(results_folder(p) for p in plans))
+            history = read_history(dict.fromkeys(results_folder(p) for p in plans), store=self._store)
             units = units_of(plans, Durations.of(history))
             self._seconds = {u.key: u.seconds for u in units}
             self._measured = bool(history)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from tipc.errors import ResultsError
 from tipc.history.store import History, HistoryError, history_file
+from tipc.history.summaries import RunSummary
 from tipc.plan import Plan
-from tipc.report.compare import RunSummary
 from tipc.report.write import report_mode_dir
 from tipc.results.folder import portable_root
 from tipc.results.records import StageRecord, Status
@@ -86,5 +86,5 @@ class CellStates:
 def cell_states(settings: Settings, folder: Path, plan: Plan, run_id: str) -> CellStates:
     """The states of ``plan``'s cells in ``folder``, from the store its report records the night in."""
     fallback = report_mode_dir(report_root(settings, Path.cwd()), plan.model, plan.mode)
-    store = history_file(portable_root(folder), plan.model, plan.mode, fallback)
+    store = history_file(portable_root(folder), plan.model, plan.mode, fallback, settings.run.history)
     return CellStates(store, plan.model, plan.mode, run_id)

@@ -40,6 +40,7 @@ FILE_SETTINGS = (
     "--timeout",
     "--hang-timeout",
     "--report-dir",
+    "--history",
     "--no-report",
     "--fail-on",
     "--bisect-budget",

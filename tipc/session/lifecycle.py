@@ -89,6 +89,7 @@ class TipcSession:
                 settings.schedule.run_group,
                 [t.path for t in settings.targets],
                 self._whole_plan,
+                settings.run.history,
             )
             if settings.schedule.shard
             else None

@@ -69,25 +69,25 @@ def outcomes(
 
 
 def history_store(session: TipcSession, cwd: Path) -> Path:
-    """Where the matrix's history lives: the history store of the run's results (``TIPC_HISTORY``,
-    else the output root of its first results folder), else beside the matrix pages."""
+    """Where the matrix's history lives: the history store of the run's results (the ``history``
+    setting, else the output root of its first results folder), else beside the matrix pages."""
+    from tipc.history.matrix import MATRIX
     from tipc.history.store import history_file
-    from tipc.report.overview_history import MATRIX
     from tipc.results.folder import portable_root
 
     pages = report_root(session.settings, cwd) / MATRIX
     for folder in session.folders():
         mode_dir = portable_root(folder.path)
-        return history_file(mode_dir, mode_dir.parent.name, mode_dir.name, pages)
-    return history_file(pages, "", "", pages)
+        return history_file(mode_dir, mode_dir.parent.name, mode_dir.name, pages, session.settings.run.history)
+    return history_file(pages, "", "", pages, session.settings.run.history)
 
 
 def cause_history(session: TipcSession, cwd: Path) -> list[tuple[str, frozenset[str]]]:
     """The signatures of earlier runs' failures, oldest first, from the history store (or the matrix
     pages' summaries under the report root before it; empty when none was written): what the
     console's failures by cause say "since" by. The one place the fronts read that history."""
-    from tipc.report.overview_history import MATRIX
-    from tipc.report.overview_history import cause_history as read
+    from tipc.history.matrix import MATRIX
+    from tipc.history.matrix import cause_history as read
 
     pages = report_root(session.settings, cwd) / MATRIX
     return read(pages, session.run_id, lambda _: None, history_store(session, cwd))

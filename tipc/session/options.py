@@ -215,6 +215,16 @@ RUN_OPTIONS: tuple[Option, ...] = (
         ),
     ),
     (
+        ("--history",),
+        dict(
+            dest="tipc_history",
+            default=None,
+            metavar="FILE",
+            help="the history store: every night's figures, durations and verdicts "
+            "(default: tipc-history.sqlite in the output root)",
+        ),
+    ),
+    (
         ("--no-report",),
         dict(
             dest="tipc_no_report", action="store_true", default=False, help="write no HTML report at the end of the run"
@@ -338,7 +348,7 @@ def add_plan_options(add: Callable[..., Any]) -> None:
     add_cluster_options(add)
 
 
-JUDGING_FLAGS = ("--fail-on", "--trend-runs", "--noise-k", "--trend-min-runs")
+JUDGING_FLAGS = ("--fail-on", "--trend-runs", "--noise-k", "--trend-min-runs", "--history")
 
 
 def add_judging_options(add: Callable[..., Any]) -> None:

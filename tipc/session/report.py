@@ -68,6 +68,7 @@ def final_report(
                     regression=regression,
                     criteria=criteria,
                     fail_on_regression="regression" in settings.fail_on,
+                    store=settings.run.history,
                 )
             )
         except Exception as exc:  # noqa: BLE001 - whatever broke in the report, the results stand
@@ -90,7 +91,7 @@ def night_index(
     from tipc.report.night_write import write_night  # the index's modules: only when one is written
 
     try:
-        return write_night(found, root, night, trends=settings.trends, warn=warn)
+        return write_night(found, root, night, trends=settings.trends, warn=warn, store=settings.run.history)
     except Exception as exc:  # noqa: BLE001 - whatever broke in the index, the results and reports stand
         warn(f"tipc: the night's index not written ({type(exc).__name__}: {exc}); `tipc report --night` writes it")
         return None

@@ -107,6 +107,26 @@ def resolve_judging(get: Callable[[str], Any], cwd: Path | None = None) -> tuple
     return parse_fail_on(lookup("tipc_fail_on")), resolve_trends(lookup)
 
 
+def resolve_history(
+    get: Callable[[str], Any], cwd: Path | None = None, environ: Mapping[str, str] = os.environ
+) -> Path | None:
+    """Where the history lives, for a command that runs no config (``tipc report``, ``tipc merge``,
+    ``tipc history``): ``--history``, else ``TIPC_HISTORY``, else ``[tool.tipc]`` ``history``; None:
+    tipc's choice (``tipc.history.store.history_file``)."""
+    cwd = Path.cwd() if cwd is None else cwd
+
+    def given(dest: str) -> Any:
+        return get(dest) if dest == "tipc_history" else None
+
+    lookup, _ = resolve_layers(given, cwd, environ=environ)
+    return history_path(lookup("tipc_history"), cwd)
+
+
+def history_path(value: str | None, cwd: Path) -> Path | None:
+    """The ``history`` setting as a file, relative to the folder tipc was started in; "" is unset."""
+    return (cwd / value).resolve() if value else None
+
+
 @dataclass(frozen=True, slots=True)
 class ConfigTarget:
     path: Path  # the config file
@@ -363,6 +383,7 @@ def _resolve(get: Callable[[str], Any], cwd: Path, sources: dict[str, str]) -> S
         pythonpath=(shim_path(),) if get("tipc_autolog_shim") else (),
         golden_fails="golden" in fail_on,
         confirm=_confirm(get("tipc_confirm")),
+        history=history_path(get("tipc_history"), cwd),
         **(_node_fields(targets[0].options) if targets else {}),  # none runs: its problems are still told
     )
     report_dir = get("tipc_report_dir")

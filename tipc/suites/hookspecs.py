@@ -67,5 +67,6 @@ def pytest_tipc_stage_figures(stage: Stage, log: Path, since: int, until: int | 
 @hookspec(firstresult=True)
 def pytest_tipc_history_store(results: Path, model: str, mode: str) -> Path | None:
     """The history store file (tipc's SQLite store, ``tipc.history.store``) for the runs of ``model`` in ``mode``
-    whose results folder is ``results``, or None for tipc's choice. ``TIPC_HISTORY``, when set, comes first; the
-    first implementation to return a path decides."""
+    whose results folder is ``results``, or None for tipc's choice. The ``history`` setting (``--history``,
+    ``TIPC_HISTORY``, pytest's ini, ``[tool.tipc]``), when set, comes first; the first implementation to return a
+    path decides."""

@@ -8,18 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tipc.history.store import HISTORY_FILE
-from tipc.report.overview import ConfigOutcome, Earlier, build_page
-from tipc.report.overview_history import (
-    LOOK_BACK,
-    OLD_PAGE_ROWS,
-    PAGE_ROWS,
-    cause_history,
-    earlier_runs,
-    page_rows_json,
-    read_page_rows,
-)
-from tipc.report.overview_history import remember as remember_in_store
+from tipc.history.legacy import LOOK_BACK, OLD_PAGE_ROWS, PAGE_ROWS, read_page_rows
+from tipc.history.matrix import cause_history, earlier_runs, page_rows_json
+from tipc.history.matrix import remember as remember_in_store
+from tipc.history.store import HISTORY_FILE, MatrixRow
+from tipc.report.overview import ConfigOutcome, build_page
 from tipc.results.records import StageRecord, Status
 
 MODE = "lite_train_lite_infer"
@@ -42,10 +35,10 @@ def test_a_summary_reads_back(tmp_path):
     remember(tmp_path, night(1), {"a.txt": Status.FAILED, "b.txt": Status.PASSED})
     assert read_page_rows(tmp_path / night(1) / PAGE_ROWS) == (
         night(1),
-        {
-            ("a.txt", MODE): Earlier(night(1), "failed", ("c::train",)),
-            ("b.txt", MODE): Earlier(night(1), "passed", ()),
-        },
+        (
+            MatrixRow("a.txt", MODE, "failed", ("c::train",), ()),
+            MatrixRow("b.txt", MODE, "passed", (), ()),
+        ),
     )
 
 
@@ -131,7 +124,7 @@ def test_a_summary_from_before_causes_were_kept_reads_as_none(tmp_path):
     row = {"config": "a.txt", "mode": MODE, "verdict": "failed", "failures": ["c::train"]}
     (tmp_path / night(1) / PAGE_ROWS).write_text(json.dumps({"schema": 1, "run_id": night(1), "rows": [row]}))
     assert cause_history(tmp_path, night(2), print) == [(night(1), frozenset())]
-    assert read_page_rows(tmp_path / night(1) / PAGE_ROWS)[1][("a.txt", MODE)].causes == ()
+    assert read_page_rows(tmp_path / night(1) / PAGE_ROWS)[1][0].causes == ()
 
 
 def test_the_store_keeps_the_matrix_history_when_the_pages_are_gone(tmp_path):

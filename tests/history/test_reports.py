@@ -8,8 +8,11 @@ import sqlite3
 
 import pytest
 
+from tipc.history.keys import config_key
+from tipc.history.legacy import TREND_FILE
+from tipc.history.reports import record_run, stage_times
 from tipc.history.store import HISTORY_FILE, History, RunFigures
-from tipc.report.trend_store import TREND_FILE, record_run, run_figures, stage_times
+from tipc.report.figures import run_figures
 from tipc.results.records import StageRecord, Status
 
 MODEL, MODE = "m", "lite_train_lite_infer"
@@ -124,10 +127,12 @@ def test_only_stages_that_passed_give_figures_and_each_config_its_own_entry():
         StageRecord(id="b::export", kind="export", chain="b", status=Status.BLOCKED, config="b.txt"),
     ]
     assert run_figures(run_id(1), records) == (
-        RunFigures(run_id(1), "a.txt", {("a::train", 0, "ips"): 100.0}),
-        RunFigures(run_id(1), "b.txt", {("b::train", 0, "ips"): 50.0}),
+        RunFigures(run_id(1), config_key("a.txt"), {("a::train", 0, "ips"): 100.0}),
+        RunFigures(run_id(1), config_key("b.txt"), {("b::train", 0, "ips"): 50.0}),
     )
-    assert [(t.config, t.stage, t.duration) for t in stage_times(records)] == [("a.txt", "a::infer[bs1]", 2.0)]
+    assert [(t.config, t.stage, t.duration) for t in stage_times(records)] == [
+        (config_key("a.txt"), "a::infer[bs1]", 2.0)
+    ]
 
 
 def test_one_series_per_config_across_shards_checkouts_and_nights(tmp_path):
@@ -148,4 +153,5 @@ def test_one_series_per_config_across_shards_checkouts_and_nights(tmp_path):
     for night in (1, 2):
         merged = [r for shard in (1, 2, 3) for r in records(night, shard)]
         kept = record(tmp_path, run_figures(run_id(night), merged))
-    assert [(e.run, e.config, len(e.figures)) for e in kept] == [(run_id(1), "m/c.txt", 3), (run_id(2), "m/c.txt", 3)]
+    key = config_key("/builds/elsewhere/PaddleOCR/test_tipc/configs/m/c.txt")
+    assert [(e.run, e.config, len(e.figures)) for e in kept] == [(run_id(1), key, 3), (run_id(2), key, 3)]

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tipc.history.keys import config_key
+from tests.schedule.plans import plan_of, variant
+from tipc.history.durations import Durations, Measured, read_history, stage_key
 from tipc.results.folder import ResultsDir
 from tipc.results.records import RunInfo, StageRecord, Status
-from tipc.schedule.history import Durations, Measured, read_history, stage_key
-
-from .plans import plan_of, variant
 
 
 def rec(sid: str, duration: float, start: float, status=Status.PASSED, peak=None, config="/a/b/m/c.txt", root=None):
@@ -40,15 +38,6 @@ def test_newest_record_wins_across_this_run_and_the_one_before(tmp_path):
         stage_key("/x/m/c.txt", "c::train"): Measured(12.0, 120.0, 5.0, whole_tree=True),
         stage_key("/x/m/c.txt", "c::eval"): Measured(2.0, None, 2.0),
     }
-
-
-@pytest.mark.parametrize(
-    ("path", "key"),
-    [("/home/ci/PaddleOCR/test_tipc/configs/m/c.txt", "m/c.txt"), ("c.txt", "c.txt")],
-    ids=["checkout-independent", "bare-name"],
-)
-def test_configs_are_keyed_by_their_last_two_parts(path, key):
-    assert config_key(path) == key
 
 
 def test_unmeasured_stages_take_the_mean_of_their_kind_then_of_all_then_one_second():

@@ -15,13 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tipc.history.keys import config_key
-from tipc.history.store import History, HistoryError, history_file
+from tipc.history.store import History, HistoryError, StageKey, history_file
 from tipc.plan.model import Stage
 from tipc.plan.naming import kind_of
 from tipc.results.folder import RECORDS, ResultsDir, Warn, read_records
 from tipc.results.records import StageRecord
-
-StageKey = tuple[str, str]  # (config key, stage id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,19 +46,22 @@ def _measured(records: Iterable[StageRecord]) -> dict[StageKey, Measured]:
     return out
 
 
-def read_history(folders: Iterable[Path], warn: Warn | None = None) -> dict[StageKey, Measured]:
+def read_history(
+    folders: Iterable[Path], warn: Warn | None = None, store: Path | None = None
+) -> dict[StageKey, Measured]:
     """The newest measurement of every stage found for ``folders`` (``<model>/<mode>`` results
-    folders): the history store's (``tipc.history.store``, what a CI cache brings back), their own
+    folders): the history store's (``store``, the ``history`` setting, else ``history_file``'s choice:
+    what a CI cache brings back), their own
     ``results.jsonl`` and the newest earlier run's. A bad line or store is skipped (with ``warn``):
     history only guides."""
     records: list[StageRecord] = []
     stored: dict[StageKey, Measured] = {}
     wanted = [Path(p) for p in folders]
-    for store, mode in dict.fromkeys((history_file(p, p.parent.name, p.name, p), p.name) for p in wanted):
+    for file, mode in dict.fromkeys((history_file(p, p.parent.name, p.name, p, store), p.name) for p in wanted):
         try:
-            found = History(store, warn).measured(mode)
+            found = History(file, warn).measured(mode)
         except (HistoryError, OSError) as exc:
-            (warn or (lambda _: None))(f"tipc: history {store} not read ({exc}); durations from the results folders")
+            (warn or (lambda _: None))(f"tipc: history {file} not read ({exc}); durations from the results folders")
             continue
         stored.update({k: Measured(t.duration, t.peak_mb, t.start) for k, t in found.items()})
     for path in wanted:

@@ -45,6 +45,7 @@ FILE_SETTINGS = (
     "--trend-runs",
     "--noise-k",
     "--trend-min-runs",
+    "--min-effect",
     "--autolog-shim",
     "--jobs",
     "--mem-per-chain",

@@ -35,7 +35,7 @@ def judged(values, higher_is_better=False, min_effect=TIME_EFFECT, policy=POLICY
         ([*QUIET, 80.0, 79.0, 81.0], False, TrendVerdict.IMPROVEMENT, 30),  # faster: noted, never a failure
         ([*QUIET, 80.0, 79.0, 81.0], True, TrendVerdict.REGRESSION, 30),  # ips that fell
         ([*QUIET, 104.0, 104.5, 104.2], False, TrendVerdict.STEADY, None),  # within the noise
-        ([*FLAT, 106.0, 106.0, 106.0], False, TrendVerdict.STEADY, None),  # clear, below the minimum effect (7 %)
+        ([*FLAT, 105.0, 105.0, 105.0], False, TrendVerdict.STEADY, None),  # clear, below the minimum effect (6 %)
         ([*FLAT, 108.0, 108.0, 108.0], False, TrendVerdict.REGRESSION, 12),  # clear and above it
         ([*FLAT[:9], 120.0, 120.0, 120.0], False, TrendVerdict.LEARNING, None),  # eleven earlier: one more night
         ([*QUIET, *[120.0] * REPORTED, 120.0], False, TrendVerdict.STEADY, None),  # an old shift: the new normal
@@ -103,7 +103,7 @@ def test_the_noise_test_spends_one_false_alarm_a_year_per_thousand_figures():
 
 @pytest.mark.parametrize(
     ("unit", "kind", "effect"),
-    [("ms", "time", 0.07), ("samples/s", "time", 0.07), ("MB", "memory", 0.02), ("%", "accuracy", 0.01)],
+    [("ms", "time", 0.06), ("samples/s", "time", 0.06), ("MB", "memory", 0.02), ("%", "accuracy", 0.01)],
 )
 def test_the_minimum_effect_of_each_kind_of_figure(unit, kind, effect):
     assert figure_kind(unit) == kind and min_effect_of(unit, MinEffect()) == effect

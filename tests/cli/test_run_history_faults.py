@@ -122,7 +122,7 @@ def test_a_year_of_nights_outlives_ordinary_runs_and_reports_then_prune_returns_
 
 def test_tipc_report_fails_a_regressed_night_and_its_badge_says_so(fake_repo, capsys, monkeypatch):
     assert tipc_run(fake_repo) == 0
-    seed_nights(store_of(fake_repo), "fake_rec", MODE, 5)
+    seed_nights(store_of(fake_repo), "fake_rec", MODE, 12, slower=2)
     monkeypatch.setenv("TIPC_FAKE", "infer:slower=2")
     assert tipc_run(fake_repo, "--no-report") == 0
     monkeypatch.delenv("TIPC_FAKE")

@@ -26,21 +26,21 @@ def test_a_slower_night_is_a_regression_that_fails_the_run_only_when_asked(
     fake_repo, capsys, monkeypatch, fail_on, code
 ):
     assert tipc_run(fake_repo) == 0
-    seed_nights(fake_repo / "test_tipc" / "output" / HISTORY_FILE, "fake_rec", MODE, 5)
+    seed_nights(fake_repo / "test_tipc" / "output" / HISTORY_FILE, "fake_rec", MODE, 12, slower=2)
     capsys.readouterr()
     monkeypatch.setenv("TIPC_FAKE", "infer:slower=2")
     assert tipc_run(fake_repo, *fail_on) == code
     err = capsys.readouterr().err.splitlines()
     found = [line for line in err if line.startswith("tipc: regression: ")]
     assert len(found) == 4  # inference time and throughput, at both batch sizes
-    assert "::infer[" in found[0] and ": inference time 4 ms is outside its noise band 1.94–2.06 ms" in found[0]
-    assert "(median 2 ms over 5 earlier runs)" in found[0]
+    assert "::infer[" in found[0] and ": inference time 4 ms shifted +100.0% since run 20000101T000010Z-" in found[0]
+    assert "(from a median of 2 ms; 12 earlier runs)" in found[0]  # dated to the first of the three slow nights
     assert ("tipc: --fail-on regression: 4 regression(s) fail this run" in err) == bool(code)
 
 
 def test_a_steady_night_passes_with_fail_on_regression(fake_repo, capsys):
     assert tipc_run(fake_repo) == 0
-    seed_nights(fake_repo / "test_tipc" / "output" / HISTORY_FILE, "fake_rec", MODE, 5)
+    seed_nights(fake_repo / "test_tipc" / "output" / HISTORY_FILE, "fake_rec", MODE, 12)
     assert tipc_run(fake_repo, "--fail-on", "regression") == 0
     assert "tipc: regression" not in capsys.readouterr().err
 
@@ -52,9 +52,10 @@ def test_a_steady_night_passes_with_fail_on_regression(fake_repo, capsys):
         (("--noise-k", "0"), "--noise-k 0: expected a number above 0"),
         (("--noise-k", "nan"), "--noise-k nan: expected a number above 0"),
         (("--trend-min-runs", "1"), "--trend-min-runs 1: expected 2 or more"),
-        (("--trend-runs", "3"), "--trend-runs 3: expected at least --trend-min-runs (5)"),
+        (("--trend-runs", "3"), "--trend-runs 3: expected at least --trend-min-runs (10)"),
+        (("--min-effect", "speed=5%"), "--min-effect expected KIND=PERCENT with KIND one of time, memory, accuracy"),
     ],
-    ids=["runs-not-a-number", "k-zero", "k-nan", "min-runs-1", "window-below-min"],
+    ids=["runs-not-a-number", "k-zero", "k-nan", "min-runs-1", "window-below-min", "min-effect-kind"],
 )
 def test_bad_trend_options_are_usage_errors(fake_repo, capsys, option, message):
     assert tipc_run(fake_repo, *option) == 2
@@ -66,7 +67,7 @@ def test_the_matrix_page_counts_each_configs_regressions(fake_repo, capsys, monk
     run = ["run", "--config", str(folder), "--mode", MODE, "--python", sys.executable, "--report-dir"]
     assert main([*run, str(fake_repo / "reports")]) == 0
     for model in ("fake_rec", "fake_rec_amp"):
-        seed_nights(fake_repo / "test_tipc" / "output" / HISTORY_FILE, model, MODE, 5)
+        seed_nights(fake_repo / "test_tipc" / "output" / HISTORY_FILE, model, MODE, 12, slower=2)
     monkeypatch.setenv("TIPC_FAKE", "infer:slower=2")
     capsys.readouterr()
     assert main([*run, str(fake_repo / "reports"), "--fail-on", "regression"]) == 1

@@ -103,9 +103,10 @@ def test_noise_band(values, k, band):
         (TrendPolicy(), ""),
         (TrendPolicy(min_runs=1), "--trend-min-runs 1: expected 2 or more"),
         (TrendPolicy(runs=3, min_runs=5), "--trend-runs 3: expected at least --trend-min-runs (5)"),
+        (TrendPolicy(runs=5), "--trend-runs 5: expected at least --trend-min-runs (10)"),
         (TrendPolicy(k=0), "--noise-k 0: expected a number above 0"),
     ],
-    ids=["defaults", "min-runs-1", "runs-below-min", "k-zero"],
+    ids=["defaults", "min-runs-1", "runs-below-min", "runs-below-default-min", "k-zero"],
 )
 def test_policy_problems(policy, problem):
     assert policy.problem() == problem if not problem else policy.problem().startswith(problem)

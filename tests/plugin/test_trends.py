@@ -18,7 +18,7 @@ STORE = f"fake_target/test_tipc/output/{HISTORY_FILE}"  # beside the results the
 )
 def test_a_slower_night_fails_the_session_only_with_fail_on_regression(tipc_run, monkeypatch, fail_on, status):
     tipc_run.run().assert_outcomes(passed=5)
-    seed_nights(tipc_run.pytester.path / STORE, "fake_rec", "lite_train_lite_infer", 5)
+    seed_nights(tipc_run.pytester.path / STORE, "fake_rec", "lite_train_lite_infer", 12, slower=2)
     monkeypatch.setenv("TIPC_FAKE", "infer:slower=2")
     result = tipc_run.run(*fail_on)
     result.assert_outcomes(passed=5)  # every stage passed: the finding is the run's, not a stage's
@@ -26,8 +26,8 @@ def test_a_slower_night_fails_the_session_only_with_fail_on_regression(tipc_run,
     result.stdout.fnmatch_lines(
         [
             "tipc: regression: fake_rec/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt "
-            "norm_train-gpus_-1-fp32::infer[[]*-bs1[]]: inference time 4 ms is outside its noise band "
-            "1.94–2.06 ms (median 2 ms over 5 earlier runs)",
+            "norm_train-gpus_-1-fp32::infer[[]*-bs1[]]: inference time 4 ms shifted +100.0% "
+            "since run 20000101T000010Z-0000000a (from a median of 2 ms; 12 earlier runs)",
         ]
     )
     failing = "tipc: --tipc-fail-on regression: 4 regression(s) fail this run"
@@ -36,7 +36,7 @@ def test_a_slower_night_fails_the_session_only_with_fail_on_regression(tipc_run,
 
 def test_a_failed_stage_keeps_its_own_exit_status(tipc_run, monkeypatch):
     tipc_run.run().assert_outcomes(passed=5)
-    seed_nights(tipc_run.pytester.path / STORE, "fake_rec", "lite_train_lite_infer", 5)
+    seed_nights(tipc_run.pytester.path / STORE, "fake_rec", "lite_train_lite_infer", 12, slower=2)
     monkeypatch.setenv("TIPC_FAKE", "infer:slower=2,train:fail")
     result = tipc_run.run("--tipc-fail-on", "regression")
     assert result.ret == pytest.ExitCode.TESTS_FAILED

@@ -56,8 +56,8 @@ def test_the_night_index_names_each_regression_with_the_night_it_began(tmp_path)
     from tests.report.test_trends import STABLE, nights, run_id
     from tipc.report.night_write import write_night
 
-    nights(tmp_path, [*STABLE, 520.0, 521.0])  # nights 0-5 steady, then two nights outside the band
-    index = write_night([tmp_path / "r7"], tmp_path / "reports")
+    nights(tmp_path, [*STABLE, 520.0, 521.0, 522.0])  # steady nights, then three slower: a shift since the first
+    index = write_night([tmp_path / f"r{len(STABLE) + 2}"], tmp_path / "reports")
     html = index.read_text(encoding="utf-8")
     assert '<section id="regressions"' in html
-    assert f'data-since="{run_id(6)}"' in html and "inference time" in html
+    assert f'data-since="{run_id(len(STABLE))}"' in html and "inference time" in html

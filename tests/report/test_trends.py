@@ -47,7 +47,8 @@ def rows(doc: Element) -> list[tuple[str, str, str]]:
     ]
 
 
-STABLE = [374.8] * 6
+STABLE = [374.8] * 10
+SHIFT = 3  # nights a shift shows before it is judged (tipc.history.changes.MIN_AFTER)
 
 
 @pytest.mark.parametrize(
@@ -56,24 +57,24 @@ STABLE = [374.8] * 6
         (STABLE, 520.0, "regression"),
         (STABLE, 376.0, "steady"),
         (STABLE, 250.0, "improvement"),
-        ([374.8, 390.1, 360.3, 381.7, 369.9, 385.2], 395.0, "steady"),  # noisy, inside
+        ([374.8, 390.1, 360.3, 381.7, 369.9, 385.2, 372.0, 388.0, 365.5, 379.0], 395.0, "steady"),  # +5 %: noise
         ([374.8] * 3, 900.0, "learning"),
     ],
     ids=["step-up", "stable", "faster", "noisy-inside", "too-few-runs"],
 )
 def test_the_bs6_inference_time_is_judged_against_its_nights(tmp_path, history, new, verdict):
-    doc, found = nights(tmp_path, [*history, new])
+    doc, found = nights(tmp_path, [*history, *[new] * SHIFT])
     judged = {(s, f): v for v, s, f in rows(doc)}
     assert judged[(BS6, "inference time")] == verdict
     assert judged[(BS6, "throughput")] == {"regression": "regression", "improvement": "improvement"}.get(
         verdict, verdict
     )
-    assert judged[(f"{CPU_CHAIN}::train", "train ips")] == ("learning" if len(history) < 5 else "steady")
+    assert judged[(f"{CPU_CHAIN}::train", "train ips")] == ("learning" if len(history) < 10 else "steady")
     assert bool(found) == (verdict == "regression")
 
 
-def test_regressions_come_first_at_the_top_of_the_page_and_name_their_band(tmp_path):
-    doc, found = nights(tmp_path, [*STABLE, 520.0])
+def test_regressions_come_first_at_the_top_of_the_page_and_name_the_night_they_began(tmp_path):
+    doc, found = nights(tmp_path, [*STABLE, *[520.0] * SHIFT])
     main = doc.find("main")
     first = next(c for c in main.children if isinstance(c, Element))
     assert first.attrs["id"] == "regressions"  # before the facts, the matrix and everything else
@@ -81,25 +82,31 @@ def test_regressions_come_first_at_the_top_of_the_page_and_name_their_band(tmp_p
     assert items == [(BS6, "inference time"), (BS6, "throughput")]
     assert rows(doc)[:2] == [("regression", BS6, "inference time"), ("regression", BS6, "throughput")]
     slow = found[0]
-    assert (slow.stage, slow.figure, slow.value, slow.runs) == (BS6, "inference time", 520.0, 6)
+    assert (slow.stage, slow.figure, slow.value, slow.runs, slow.began) == (
+        BS6,
+        "inference time",
+        520.0,
+        12,
+        run_id(10),
+    )
     assert slow.message() == (
         "rec/train_infer_python.txt "  # the config as the history knows it: wherever it was checked out
-        f"{BS6}: inference time 520 ms is outside its noise band 363.6–386 ms (median 374.8 ms over 6 earlier runs)"
+        f"{BS6}: inference time 520 ms shifted +38.7% since run {run_id(10)} (from a median of 374.8 ms; 12 earlier runs)"
     )
-    assert "520 ms" in first.find("li").text and "363.6–386 ms" in first.find("li").text
+    assert "520 ms" in first.find("li").text and f"since run {run_id(10)}" in first.find("li").text
     stage = doc.find(id=first.find("li").find("a").attrs["href"][1:])
     assert stage.tag == "details" and stage.attrs["data-status"] == "passed"  # the link leads to the stage
     spark = doc.find(id="trend-table").find("tr", data_verdict="regression").find("svg", cls="spark")
     assert spark.find("rect", cls="band") and "v-regression" in spark.find("circle", cls="now").classes
-    assert len(spark.find("polyline").attrs["points"].split()) == 7  # six nights and this one
+    assert len(spark.find("polyline").attrs["points"].split()) == 13  # twelve nights and this one
 
 
 def test_two_runs_show_trends_but_judge_nothing_and_say_so(tmp_path):
     doc, found = nights(tmp_path, [374.8, 900.0])
     assert found == [] and not doc.find_all(id="regressions")
     assert {v for v, _, _ in rows(doc)} == {"learning"}
-    assert "judged once it has 5 earlier runs; this config has 1 so far" in doc.find(id="trend-rule").text
-    assert "1 of 5 runs: 4 more night(s) to judge" in doc.find(id="trend-table").text  # each figure says it too
+    assert "judged once it has 10 earlier runs; this config has 1 so far" in doc.find(id="trend-rule").text
+    assert "1 earlier run(s): 11 more night(s) to judge" in doc.find(id="trend-table").text  # each figure says it too
     spark = doc.find(id="trend-table").find("svg", cls="spark")
     assert len(spark.find("polyline").attrs["points"].split()) == 2 and not spark.find_all("rect")
     assert doc.find("nav", cls="toc").find("a", href="#trends")
@@ -158,11 +165,11 @@ def test_sparkline_geometry(values, band, points, last):
 def test_configs_that_share_a_folder_keep_their_own_histories(tmp_path):
     """Two configs of one model in one run: one report, two histories; a regression names its config."""
     out, found = tmp_path / "reports", []
-    for night in range(7):
+    for night in range(13):
         w = ResultsWriter(tmp_path / f"r{night}", start=T0 + night * DAY, run_id=run_id(night), config=CONFIG_A)
         w.add("norm_train-gpus_-1-fp32", "train", Status.PASSED, metrics={"ips": 100.0}, returncode=0)
         w.config = OTHER_CONFIG  # the second config's chain writes the same folder
-        ips = 50.0 if night == 6 else 100.0
+        ips = 50.0 if night >= 10 else 100.0
         w.add("pact_train-gpus_-1-fp32", "train", Status.PASSED, metrics={"ips": ips}, returncode=0)
         found = []
         index = write_report([w.write()], out, regression=found.append)
@@ -189,9 +196,13 @@ def test_a_figure_this_run_lost_shows_its_past_without_a_point_for_this_run(tmp_
 def test_a_shards_own_report_is_judged_but_only_the_merged_run_is_recorded(tmp_path):
     out = tmp_path / "reports"
     nights(tmp_path, STABLE)  # the merged runs of earlier nights
+    for night in (10, 11):  # two slower ones: the shard's night is the third, when a shift is judged
+        slow = ResultsWriter(tmp_path / f"slow{night}", start=T0 + night * DAY, run_id=run_id(night))
+        slow.add(CPU_CHAIN, "train", Status.PASSED, metrics={"ips": 60.0}, returncode=0)
+        write_report([slow.write()], out)
     history = out / "PP-OCRv3_mobile_rec" / "lite_train_lite_infer" / HISTORY_FILE
     before = history.read_bytes()
-    w = ResultsWriter(tmp_path / "shard2", start=T0 + 9 * DAY, run_id=run_id(9))
+    w = ResultsWriter(tmp_path / "shard2", start=T0 + 12 * DAY, run_id=run_id(12))
     w.add(CPU_CHAIN, "train", Status.PASSED, metrics={"ips": 60.0}, returncode=0, shard="2/4")
     found: list[Regression] = []
     doc = parse(write_report([w.write(shard="2/4")], out, regression=found.append).read_text(encoding="utf-8"))

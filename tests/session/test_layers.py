@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tipc.errors import SettingsError
+from tipc.metrics.noise import MinEffect
 from tipc.session.layers import env_layer, ini_layer, layered, pyproject_layer
 from tipc.session.options import add_options
 from tipc.session.settings import resolve_settings
@@ -135,3 +136,22 @@ def test_without_paddle_flags_there_is_no_flags_note(repo, monkeypatch):
         monkeypatch.delenv(name)
     settings = resolve_settings(command_line("--repo", str(repo)), cwd=repo)
     assert not any("paddle flags" in note for note in settings.targets[0].options.notes)
+
+
+@pytest.mark.parametrize(
+    ("env", "table", "argv", "effects"),
+    [
+        ("", "", (), MinEffect()),
+        ("time=8% memory=3%", "", (), MinEffect(time=0.08, memory=0.03)),
+        ("", 'min_effect = ["accuracy=0.5%"]', (), MinEffect(accuracy=0.005)),
+        ("time=8%", 'min_effect = ["time=9%"]', (), MinEffect(time=0.08)),  # the environment over the file
+        ("time=8%", "", ("--min-effect", "time=10%"), MinEffect(time=0.10)),  # the command line over both
+    ],
+    ids=["default", "environment", "pyproject", "env-over-file", "command-line-first"],
+)
+def test_the_minimum_effect_comes_from_every_layer(tmp_path, monkeypatch, env, table, argv, effects):
+    (tmp_path / "pyproject.toml").write_text(f"[tool.tipc]\n{table}\n")
+    if env:
+        monkeypatch.setenv("TIPC_MIN_EFFECT", env)
+    settings = resolve_settings(command_line("--repo", str(tmp_path), *argv), cwd=tmp_path)
+    assert settings.trends.min_effect == effects

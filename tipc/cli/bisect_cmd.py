@@ -83,6 +83,7 @@ def _figure(args: argparse.Namespace, run_args: list[str]) -> Bisection:
         args.bad,
         lambda record: stage_figures(record).get(args.figure),
         FIGURE_BY_KEY[args.figure].higher_is_better,
+        unit=FIGURE_BY_KEY[args.figure].unit,
         repo=args.repo,
         run_args=run_args,
         work=args.work_dir,

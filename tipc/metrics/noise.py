@@ -14,24 +14,55 @@ lower for ips and throughput); leaving it on the better side is an improvement, 
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
-from dataclasses import dataclass
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields, replace
 
 MAD_SCALE = 1.4826  # MAD × this estimates σ of normally distributed noise
 MAD_FLOOR = 0.01  # the least spread assumed, as a fraction of the median's size
 DEFAULT_RUNS = 30
 DEFAULT_K = 3.0
-DEFAULT_MIN_RUNS = 5
+DEFAULT_MIN_RUNS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class MinEffect:
+    """The least relative change a regression must have, per kind of figure (``--min-effect``):
+    timing noise is a few per cent even on a quiet machine, memory and accuracy barely move."""
+
+    time: float = 0.06  # times, speeds and throughput
+    memory: float = 0.02
+    accuracy: float = 0.01  # every other figure
+
+
+def parse_min_effect(texts: Iterable[str]) -> MinEffect:
+    """``KIND=PERCENT`` words (``time=5%``, ``memory=2``) over the defaults. Raises ValueError."""
+    kinds = [f.name for f in fields(MinEffect)]
+    effects = MinEffect()
+    for text in texts:
+        kind, sep, value = text.partition("=")
+        if not sep or kind.strip() not in kinds:
+            raise ValueError(f"expected KIND=PERCENT with KIND one of {', '.join(kinds)}; got {text!r}")
+        try:
+            percent = float(value.strip().removesuffix("%"))
+        except ValueError:
+            percent = math.nan
+        if not 0 <= percent < 100:
+            raise ValueError(f"expected a percentage from 0 to 100, e.g. {kind.strip()}=5%; got {text!r}")
+        effects = replace(effects, **{kind.strip(): percent / 100})
+    return effects
 
 
 @dataclass(frozen=True, slots=True)
 class TrendPolicy:
     """``runs``: earlier runs a band is made of (the last ones); ``k``: the band's half-width in
-    MADs; ``min_runs``: earlier values needed before a figure is judged."""
+    MADs; ``min_runs``: earlier values needed before a figure is judged; ``min_effect``: the least
+    change a regression must have (``tipc.history.changes`` judges regressions)."""
 
     runs: int = DEFAULT_RUNS
     k: float = DEFAULT_K
     min_runs: int = DEFAULT_MIN_RUNS
+    min_effect: MinEffect = field(default_factory=MinEffect)
 
     def problem(self) -> str:
         """What is wrong with these numbers, "" when nothing is."""

@@ -16,9 +16,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from tipc.files.write import under, write_atomic
+from tipc.history.rule import regressed_since
 from tipc.history.store import History, HistoryError
 from tipc.metrics.noise import TrendPolicy
-from tipc.metrics.rule import regressed_since
 from tipc.report.build import all_records, anchors_for, format_time, head_info
 from tipc.report.figures import FIGURES
 from tipc.report.load import NodeRun, is_carried, load_runs, run_ids
@@ -78,7 +78,7 @@ def _since(found: Regression, history: History, model: str, mode: str, run: str,
     figure = _BY_LABEL[found.figure]
     key = (stage, int(node.rstrip(")") or 0), figure.key)
     nights = [(e.run, e.figures.get(key)) for e in history.series(model, mode) if e.config == found.config]
-    return regressed_since([n for n in nights if n[0] <= run], figure.higher_is_better, policy) or run
+    return regressed_since([n for n in nights if n[0] <= run], figure.higher_is_better, figure.unit, policy) or run
 
 
 def _regressions(

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.files.write import under, write_atomic, writing
+from tipc.history.changes import REPORTED
 from tipc.history.keys import config_key
 from tipc.history.legacy import TREND_FILE
 from tipc.history.reports import as_stored, past_reports, record_run, stage_times
@@ -192,7 +193,7 @@ def _remember(
     current = run_figures(summary.order, own)
     head = head_info(runs)
     one_shard = bool(head.shard) and len({r.shard for r in records}) == 1
-    keep = max(policy.runs if policy else 0, DEFAULT_RUNS)
+    keep = max(policy.runs if policy else 0, DEFAULT_RUNS) + REPORTED  # a shift's night and the window before it
     reports = as_stored([*imported, PastRun(mode_dir / summary.order, summary)])
     history = record_run(
         store_of(runs, mode_dir, store), mode_dir / TREND_FILE, head.model, head.mode, current, stage_times(own),

@@ -47,6 +47,7 @@ FILE_SETTINGS = (
     "--trend-runs",
     "--noise-k",
     "--trend-min-runs",
+    "--min-effect",
     "--autolog-shim",
     "--jobs",
     "--mem-per-chain",

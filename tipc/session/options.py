@@ -238,7 +238,7 @@ RUN_OPTIONS: tuple[Option, ...] = (
             default=[],
             metavar="FINDING,FINDING",
             help="which findings make the run fail besides failed stages: golden (mismatches with a golden "
-            "file; the default), regression (a figure outside its noise band over earlier runs), none",
+            "file; the default), regression (a figure that shifted for the worse over earlier runs), none",
         ),
     ),
     (
@@ -265,7 +265,18 @@ RUN_OPTIONS: tuple[Option, ...] = (
             dest="tipc_trend_min_runs",
             default=None,
             metavar="N",
-            help="earlier runs a figure needs before it is judged (default: 5)",
+            help="earlier runs a figure needs before it is judged (default: 10)",
+        ),
+    ),
+    (
+        ("--min-effect",),
+        dict(
+            dest="tipc_min_effect",
+            action="append",
+            default=[],
+            metavar="KIND=PERCENT",
+            help="the least change a regression must have; KIND one of time (times, speeds), memory, "
+            "accuracy (default: time=6%% memory=2%% accuracy=1%%; repeatable)",
         ),
     ),
     (
@@ -348,7 +359,7 @@ def add_plan_options(add: Callable[..., Any]) -> None:
     add_cluster_options(add)
 
 
-JUDGING_FLAGS = ("--fail-on", "--trend-runs", "--noise-k", "--trend-min-runs", "--history")
+JUDGING_FLAGS = ("--fail-on", "--trend-runs", "--noise-k", "--trend-min-runs", "--min-effect", "--history")
 
 
 def add_judging_options(add: Callable[..., Any]) -> None:

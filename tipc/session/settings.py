@@ -30,7 +30,7 @@ from tipc.config.locate import CONFIG_DIR, TARGET_CONFIG_DIR, declared_repo
 from tipc.config.locate import TIPC_CHECKOUT as CHECKOUT
 from tipc.config.modes import MODES, Mode, parse_mode
 from tipc.errors import ClusterError, ConfigError, SettingsError
-from tipc.metrics.noise import TrendPolicy
+from tipc.metrics.noise import TrendPolicy, parse_min_effect
 from tipc.plan import PlanOptions
 from tipc.plan.golden import GOLDEN_DIR
 from tipc.plan.model import BenchmarkOptions
@@ -85,11 +85,13 @@ def _count(text: str) -> int:
 
 
 def resolve_trends(get: Callable[[str], Any]) -> TrendPolicy:
-    """``--trend-runs``, ``--noise-k``, ``--trend-min-runs``: how the report judges figures across runs."""
+    """``--trend-runs``, ``--noise-k``, ``--trend-min-runs``, ``--min-effect``: how the report judges
+    figures across runs."""
     runs = _parsed(get, "tipc_trend_runs", "--trend-runs", _count)
     k = _parsed(get, "tipc_noise_k", "--noise-k", float)
     min_runs = _parsed(get, "tipc_trend_min_runs", "--trend-min-runs", _count)
-    given = {"runs": runs, "k": k, "min_runs": min_runs}
+    min_effect = _parsed(get, "tipc_min_effect", "--min-effect", parse_min_effect) if get("tipc_min_effect") else None
+    given = {"runs": runs, "k": k, "min_runs": min_runs, "min_effect": min_effect}
     policy = TrendPolicy(**{name: value for name, value in given.items() if value is not None})
     if policy.problem():
         raise SettingsError(policy.problem())
@@ -147,7 +149,7 @@ class Settings:
     schedule: Schedule = field(default_factory=Schedule)  # the default: one stage at a time, in order
     fail_on: frozenset[str] = DEFAULT_FAIL_ON  # findings that fail the run (--fail-on)
     doctor: bool | None = None  # --doctor / --no-doctor; None: on for fleet configs (tipc.session.doctor)
-    trends: TrendPolicy = field(default_factory=TrendPolicy)  # --trend-runs, --noise-k, --trend-min-runs
+    trends: TrendPolicy = field(default_factory=TrendPolicy)  # --trend-runs, --noise-k, --trend-min-runs, --min-effect
     bisect_budget: float = 0.0  # seconds a night spends bisecting its new failures (--bisect-budget); 0: none
 
 

@@ -1,8 +1,9 @@
 """``tipc bisect --figure NAME``: the first commit of the target repo at which a stage's figure regressed.
 
-Judged as the night judges a figure (``tipc.metrics.rule``): the figure's values at ``--good`` (measured as
-many times as the rule needs earlier values before it judges: ``TrendPolicy.min_runs``) make the band, and a
-commit whose value leaves it on the worse side is bad. tipc halves the range itself, in the same kind of clone
+Judged as the night judges a figure (``tipc.history.rule``): the figure's values at ``--good``, measured as
+many times as the rule needs earlier values before it judges (``least_before``), are the nights before; each
+commit is measured as often as a shift must show (``NIGHTS_SHOWN``), and it is bad when those values are a
+regression against them. tipc halves the range itself, in the same kind of clone
 as a stage's bisection (``tipc.triage.bisect``), each commit's chain run by the bisection's step program; a
 commit whose stage does not pass, or gives no value, cannot be judged and ends the search with that said.
 Which figure a record holds is the caller's word (``value_of``): this package knows no report.
@@ -16,8 +17,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tipc.errors import UsageError
+from tipc.history.changes import least_before
+from tipc.history.rule import NIGHTS_SHOWN, regressed
 from tipc.metrics.noise import TrendPolicy
-from tipc.metrics.rule import regressed
 from tipc.results.records import StageRecord, Status
 from tipc.triage import step
 from tipc.triage.bisect import Bisection, describe, git, search_range
@@ -41,6 +43,7 @@ def bisect_figure(
     value_of: ValueOf,
     higher_is_better: bool,
     *,
+    unit: str = "",
     repo: Path | None = None,
     run_args: Sequence[str] = (),
     work: Path | None = None,
@@ -69,11 +72,15 @@ def bisect_figure(
         return value
 
     def verdict(sha: str, earlier: Sequence[float]) -> bool | None:
-        """Whether the figure regressed at ``sha``; None: it could not be measured there."""
-        value = measure(sha)
-        bad_here = None if value is None else regressed(earlier, value, higher_is_better, rule)
+        """Whether the figure regressed at ``sha``, measured there as many times as the rule needs nights of a
+        shift; None: it could not be measured there."""
+        values = [measure(sha) for _ in range(NIGHTS_SHOWN)]
+        shown = [v for v in values if v is not None]
+        bad_here = None
+        if len(shown) == len(values):
+            bad_here = regressed([*earlier, *shown[:-1]], shown[-1], higher_is_better, unit, rule)
         outcome = step.SKIP if bad_here is None else step.BAD if bad_here else step.GOOD
-        judged.append(step.Step(sha, outcome, f"{figure} {'none' if value is None else f'{value:g}'}"))
+        judged.append(step.Step(sha, outcome, f"{figure} {', '.join(f'{v:g}' for v in shown) or 'none'}"))
         return bad_here
 
     def ended(problem: str, first: str = "") -> Bisection:
@@ -82,7 +89,7 @@ def bisect_figure(
 
     try:
         git(folder, *cloning[1:])
-        earlier = [measure(good_sha) for _ in range(rule.min_runs)]
+        earlier = [measure(good_sha) for _ in range(least_before(rule))]
         if any(v is None for v in earlier):
             return ended(f"--good {good_sha[:12]}: {stage} did not pass with a value of {figure}")
         band = [v for v in earlier if v is not None]

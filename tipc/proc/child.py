@@ -36,6 +36,15 @@ VMSTAT = Path("/proc/vmstat")
 _OOM_KILL = re.compile(rb"^oom_kill (\d+)$", re.MULTILINE)
 
 
+class Stopped(KeyboardInterrupt):
+    """A signal that asks the whole run to stop (SIGTERM: a scheduler's cancel or time limit), raised
+    like Ctrl-C; the stage it ended says which signal it was (``Exit.stopped_by``)."""
+
+    def __init__(self, signal_name: str) -> None:
+        super().__init__(signal_name)
+        self.signal_name = signal_name
+
+
 class Ending(str, Enum):
     EXITED = "exited"
     TIMEOUT = "timeout"
@@ -65,6 +74,7 @@ class Exit:
     peak_rss_kb: int | None = None  # the largest resident size of the child or a descendant it waited for
     oom_killed: bool = False  # killed by a signal while the kernel's OOM kill count rose
     tree_peak_kb: int | None = None  # the largest sum over its live process tree (tipc.proc.treemem)
+    stopped_by: str = ""  # the signal that stopped the run while it ran ("SIGTERM"); "" for Ctrl-C or none
 
 
 def oom_kills() -> int | None:
@@ -179,6 +189,7 @@ def run_child(
     memory = TreePeak()
     waiter = None
     oom_before = None
+    stopped_by = ""
     try:
         # The child is queued on the harness's CPU, and the scheduler may leave it there behind the
         # harness's next work while another CPU idles (benchmarks/spawn_yield.py).
@@ -188,8 +199,8 @@ def run_child(
         ending, reason = _watch(
             waiter, t0, limits, activity, tick, stop, lambda: memory.sample(lambda: (proc.pid, *tracker.scan()))
         )
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt as exc:
+        stopped_by = exc.signal_name if isinstance(exc, Stopped) else ""
     except Exception as exc:  # noqa: BLE001 - whatever broke the watch, the record says so and the tree goes
         ending, reason = Ending.ERROR, f"supervision failed ({type(exc).__name__}: {exc}): process group killed"
     finally:
@@ -207,7 +218,7 @@ def run_child(
     code = proc.returncode
     oom_after = oom_kills() if code is not None and code < 0 else None
     oom = oom_before is not None and oom_after is not None and oom_after > oom_before
-    return Exit(ending, code, ended - t0, reason, peak, oom, memory.peak_kb)
+    return Exit(ending, code, ended - t0, reason, peak, oom, memory.peak_kb, stopped_by)
 
 
 def _watch(

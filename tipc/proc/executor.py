@@ -67,6 +67,7 @@ class ExecResult:
     peak_rss_kb: int | None = None  # wait4's: the root process's own (or the largest one it waited for)
     oom_killed: bool = False
     tree_peak_kb: int | None = None  # the largest sum over the stage's live process tree
+    stopped_by: str = ""  # the signal that stopped the run while the stage ran (child.Exit's)
 
     @property
     def stage_peak_kb(self) -> int | None:
@@ -237,6 +238,7 @@ class ProcessExecutor:
             done.peak_rss_kb,
             done.oom_killed,
             done.tree_peak_kb,
+            done.stopped_by,
         )
         with contextlib.suppress(OSError):  # the footer is a courtesy; the record tells the story
             out.write(_footer(result))
@@ -250,7 +252,7 @@ def sigterm_as_interrupt() -> Iterator[None]:
     its results instead of dying with its children still running."""
 
     def handler(signum: int, frame: FrameType | None) -> NoReturn:
-        raise KeyboardInterrupt(f"signal {signum}")
+        raise child.Stopped(signal.Signals(signum).name)
 
     try:
         previous = signal.signal(signal.SIGTERM, handler)

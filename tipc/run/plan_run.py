@@ -333,6 +333,7 @@ class PlanRun:
             metrics=judged.metrics,
             peak_rss_mb=_mb(result.stage_peak_kb),
             process_peak_rss_mb=_mb(result.peak_rss_kb),
+            infra=judged.infra,
         )
         interrupted = result.ending is Ending.INTERRUPTED
         if interrupted:  # what it left half-written must not stand in for it in a later run

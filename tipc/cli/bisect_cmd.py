@@ -1,6 +1,7 @@
-"""``tipc bisect``: the first commit of the target repo at which a stage fails (``tipc.triage.bisect``).
+"""``tipc bisect``: the first commit of the target repo at which a stage fails (``tipc.triage.bisect``), or
+with ``--paddle-good``/``--paddle-bad`` the first Paddle release (``tipc.triage.releases``).
 
-Exit status: 0 when a first bad commit was named, 1 when none could be (the stage does not fail at ``--bad``,
+Exit status: 0 when a first bad commit (release) was named, 1 when none could be (the stage does not fail at ``--bad``,
 already fails at ``--good``, or every commit near the change could not be tested), 2 for bad options.
 """
 
@@ -15,8 +16,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", required=True, metavar="PATH", help="the config whose chain holds the stage")
     parser.add_argument("--mode", required=True, metavar="MODE")
     parser.add_argument("--stage", required=True, metavar="ID", help="the failing stage's id, as `tipc plan` shows it")
-    parser.add_argument("--good", required=True, metavar="REV", help="a commit at which the stage passes")
-    parser.add_argument("--bad", required=True, metavar="REV", help="a later commit at which it fails")
+    parser.add_argument("--good", metavar="REV", help="a commit at which the stage passes")
+    parser.add_argument("--bad", metavar="REV", help="a later commit at which it fails")
+    parser.add_argument("--paddle-good", metavar="VERSION",
+                        help="bisect Paddle releases instead: one with which the stage passes (3.0.0)")  # fmt: skip
+    parser.add_argument("--paddle-bad", metavar="VERSION", help="a later Paddle release with which it fails")
+    parser.add_argument("--paddle-versions", metavar="V,V,...", default=None,
+                        help="the releases to search (default: those `pip index versions` lists)")  # fmt: skip
+    parser.add_argument("--paddle-package", metavar="NAME", default="paddlepaddle",
+                        help="the package to install (paddlepaddle-gpu for GPU builds)")  # fmt: skip
+    parser.add_argument("--python", metavar="PY", default=sys.executable,
+                        help="Paddle releases: each release's venv is made from this interpreter, its packages "
+                        "visible (default: this one)")  # fmt: skip
+    parser.add_argument("--pip-option", action="append", default=[], metavar="OPT",
+                        help="Paddle releases: an option of every pip call, repeatable "
+                        "(--pip-option=--index-url=URL, --pip-option=--find-links=DIR)")  # fmt: skip
     parser.add_argument("--repo", type=Path, default=None, metavar="DIR",
                         help="the target's git repository (default: the one holding the config)")  # fmt: skip
     parser.add_argument("--work-dir", type=Path, default=None, metavar="DIR",
@@ -27,9 +41,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tipc.errors import UsageError
     from tipc.triage.bisect import bisect, text
 
     run_args = args.run_args[1:] if args.run_args[:1] == ["--"] else args.run_args
+    commits, releases = (args.good, args.bad), (args.paddle_good, args.paddle_bad)
+    if any(commits) == any(releases) or None in (commits if any(commits) else releases):
+        raise UsageError("give --good and --bad (commits), or --paddle-good and --paddle-bad (Paddle releases)")
+    if any(releases):
+        return _releases(args, run_args)
     found = bisect(
         Path(args.config),
         args.mode,
@@ -37,6 +57,27 @@ def run(args: argparse.Namespace) -> int:
         args.good,
         args.bad,
         repo=args.repo,
+        run_args=run_args,
+        work=args.work_dir,
+        say=lambda line: print(line, file=sys.stderr),
+    )
+    print(found.to_json() if args.format == "json" else text(found))
+    return 0 if found.first_bad is not None else 1
+
+
+def _releases(args: argparse.Namespace, run_args: list[str]) -> int:
+    from tipc.triage.releases import bisect_releases, text
+
+    found = bisect_releases(
+        Path(args.config),
+        args.mode,
+        args.stage,
+        args.paddle_good,
+        args.paddle_bad,
+        versions=[v.strip() for v in args.paddle_versions.split(",") if v.strip()] if args.paddle_versions else (),
+        package=args.paddle_package,
+        python=args.python,
+        pip_options=args.pip_option,
         run_args=run_args,
         work=args.work_dir,
         say=lambda line: print(line, file=sys.stderr),

@@ -51,6 +51,7 @@ class Ending(str, Enum):
     HUNG = "hung"
     INTERRUPTED = "interrupted"
     ERROR = "error"  # the supervision itself failed (the reason says how); the tree was killed
+    ABORTED = "aborted"  # stopped from outside the stage: a node of its job went silent (the reason says which)
     NOT_STARTED = "not_started"
 
 
@@ -165,13 +166,15 @@ def run_child(
     activity: Callable[[], int] | None = None,
     tick: Tick | None = None,
     stop: threading.Event | None = None,
+    abort: Callable[[], str] | None = None,
 ) -> Exit:
     """Run ``argv`` to its end under ``limits``; raises only OSError when it cannot start.
 
-    ``activity``: a number that grows whenever the child writes what we can see (for the hang
-    limit); ``tick``: called between waits and once at the end (the live tee); ``stop``: set from
-    another thread, it ends the child as INTERRUPTED. A Ctrl-C ends it as INTERRUPTED too (the
-    caller re-raises it); an exception from ``tick`` or ``activity`` as ERROR.
+        ``activity``: a number that grows whenever the child writes what we can see (for the hang
+        limit); ``tick``: called between waits and once at the end (the live tee); ``stop``: set from
+        another thread, it ends the child as INTERRUPTED; ``abort``: asked between waits, a reason it
+    gives ends the child as ABORTED. A Ctrl-C ends it as INTERRUPTED too (the
+        caller re-raises it); an exception from ``tick`` or ``activity`` as ERROR.
     """
     token = secrets.token_hex(8)
     t0 = time.monotonic()
@@ -197,7 +200,14 @@ def run_child(
         waiter = _ExitWaiter(proc.pid)
         oom_before = oom_kills()
         ending, reason = _watch(
-            waiter, t0, limits, activity, tick, stop, lambda: memory.sample(lambda: (proc.pid, *tracker.scan()))
+            waiter,
+            t0,
+            limits,
+            activity,
+            tick,
+            stop,
+            lambda: memory.sample(lambda: (proc.pid, *tracker.scan())),
+            abort,
         )
     except KeyboardInterrupt as exc:
         stopped_by = exc.signal_name if isinstance(exc, Stopped) else ""
@@ -229,6 +239,7 @@ def _watch(
     tick: Tick | None,
     stop: threading.Event | None,
     sample: Callable[[], None],
+    abort: Callable[[], str] | None = None,
 ) -> tuple[Ending, str]:
     deadline = t0 + limits.timeout if limits.timeout else float("inf")
     hang = limits.hang_timeout if activity is not None else None
@@ -244,6 +255,8 @@ def _watch(
         wait = min(wait * 2, max_wait)
         if stop is not None and stop.is_set():
             return Ending.INTERRUPTED, "interrupted: the run was stopped"
+        if abort is not None and (why := abort()):
+            return Ending.ABORTED, f"stopped: {why}: process group killed"
         if tick is not None:
             tick()
         sample()  # the tree's memory, every TreePeak.every seconds

@@ -55,6 +55,7 @@ class ExecRequest:
     marker: str = ""  # the run's id, set as RUN_MARKER in the child's environment (not in the header)
     label: str = ""  # what a progress line calls it (the title where empty)
     expected: float | None = None  # seconds it took when it last ran (tipc.schedule.history), None: never
+    abort: Callable[[], str] | None = None  # asked while it runs: a reason ends it (a node of its job went silent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +220,7 @@ class ProcessExecutor:
                 activity=(lambda: _activity(out.fileno(), req.watch)) if req.hang_timeout else None,
                 tick=tick,
                 stop=self._interrupted,
+                abort=req.abort,
             )
         except OSError as exc:
             done = Exit(

@@ -13,10 +13,11 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from tipc.cluster.watch import NodeWatch
 from tipc.files.read import tail
 from tipc.plan.model import Stage
 from tipc.proc.child import Ending
@@ -45,6 +46,7 @@ class StageContext:
     label: str = ""  # what a progress line calls the stage (its id where empty)
     expected: float | None = None  # seconds it took when it last ran, None: never (the progress's estimate)
     timeout: float | None = None  # a limit another plugin set for this stage (pytest-timeout's), else the mode's
+    node_watch: Callable[[], NodeWatch | None] = lambda: None  # multi-node: the watch over the job's other nodes
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,7 @@ class StageRun:
         self.before: dict[str, Signature | None] = output_signatures(stage, context.cwd)
         self.offsets = file_sizes(self._appended_logs())
         self.cgroup_ooms = cgroup_oom_count()
+        self.lost_node = ""
 
     def _appended_logs(self) -> list[Path]:
         """The trainer's train.log and the launcher's workerlog.N: a stage appends to them."""
@@ -129,13 +132,17 @@ class StageRun:
         return {**stage.env, "PYTHONPATH": os.pathsep.join((*pythonpath, *inherited))}
 
     def run(self, executor: Executor) -> Judged:
-        result = executor.run(self.request())
+        watch = self.context.node_watch()
+        with watch or contextlib.nullcontext():
+            result = executor.run(replace(self.request(), abort=watch.silent if watch else None))
+        self.lost_node = watch.silent() if watch else ""
         # Its tree is gone: nothing of it writes any more, and nothing else has written yet.
         ends = file_sizes(self._appended_logs())
         status, reason = _status(result)
         found = self._infra(result) if status is not Status.PASSED else None
         if found is not None:
-            status, reason = Status.INFRA, "; ".join(filter(None, (found.text(), reason)))
+            # a lost node's stop says only what the evidence says already
+            status, reason = Status.INFRA, "; ".join(filter(None, (found.text(), "" if self.lost_node else reason)))
         if status is Status.PASSED:
             problem = false_pass(self.stage, self.context.cwd, self.log, self._owns_outputs(), self.before)
             status, reason = (Status.FAILED, problem) if problem else (status, reason)
@@ -161,6 +168,7 @@ class StageRun:
             oom_killed=result.oom_killed,
             cgroup_oom_kills=cgroup_ooms,
             oom_line=kernel_oom_line() if oom else "",
+            lost_node=self.lost_node,
             launch_lines=self._last_lines() if code else (),
         )
         return infra_of(clues)

@@ -62,7 +62,7 @@ class Infra:
 
     def text(self) -> str:
         """The record's reason: who ended it, with the evidence."""
-        shown = "; ".join(f"{k} {v}" for k, v in self.evidence.items() if k != "kind")
+        shown = "; ".join(v if k in (NODE, "log") else f"{k} {v}" for k, v in self.evidence.items())
         who = {SCHEDULER: "the scheduler", OOM: "the out-of-memory killer", NODE: "a lost node"}[self.kind]
         return f"infra: ended by {who} ({shown})"
 

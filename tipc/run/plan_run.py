@@ -18,6 +18,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tipc.cluster.options import DEFAULT_NODE_TIMEOUT
+from tipc.cluster.watch import NodeWatch
 from tipc.history.keys import config_key
 from tipc.history.provenance import TargetCommit, target_commit
 from tipc.plan.model import IN_HARNESS, InferCase, Plan, Skipped, Stage
@@ -50,6 +52,8 @@ class RunSettings:
     pythonpath: tuple[str, ...] = ()  # put first on every stage's PYTHONPATH (the drop-in auto_log)
     golden_fails: bool = True  # golden findings fail their check stage (--fail-on golden)
     confirm: int = 0  # runs again of a stage that failed, in the same run (--confirm N)
+    watch_port: int | None = None  # multi-node: node 0's port for the watch over the nodes (its rendezvous port)
+    node_timeout: float = DEFAULT_NODE_TIMEOUT  # multi-node: how long a node may be silent (--node-timeout)
 
 
 DRY_RUN = "dry run: not run"
@@ -361,7 +365,15 @@ class PlanRun:
             paddle_version=lambda: self.facts.paddle_version,
             label=f"{self.plan.model}: {stage.id}",
             expected=self.expected(stage),
+            node_watch=lambda: self._node_watch(stage),
         )
+
+    def _node_watch(self, stage: Stage) -> NodeWatch | None:
+        """A stage every node of its chain runs is watched: a node that goes silent stops it on the others."""
+        ips, port = self._chain_ips(stage), self.settings.watch_port
+        if len(ips) < 2 or port is None or stage.rank0_only:
+            return None
+        return NodeWatch(ips, self.settings.node_rank, port, self.settings.node_timeout)
 
     def expected(self, stage: Stage) -> float | None:
         """Seconds the stage took when it last ran in this folder (``tipc.schedule.history``), None: never."""

@@ -55,6 +55,20 @@ def test_argparse_round_trip(argv, expected):
     assert parse(argv) == expected
 
 
+def test_the_node_timeout_comes_from_the_environment_too(tmp_path):
+    from tipc.session.settings import resolve_layers
+
+    parser = argparse.ArgumentParser()
+    add_options(parser.add_argument)
+    parser.add_argument("--repo", dest="tipc_repo", default=None)
+    ns = parser.parse_args([])
+    get, _ = resolve_layers(lambda dest: getattr(ns, dest), tmp_path, environ={"TIPC_NODE_TIMEOUT": "12.5"})
+    assert cluster_args(get).node_timeout == 12.5
+    get, _ = resolve_layers(lambda dest: getattr(ns, dest), tmp_path, environ={"TIPC_NODE_TIMEOUT": "soon"})
+    with pytest.raises(ClusterError, match="--node-timeout 'soon': expected a number of seconds"):
+        cluster_args(get)
+
+
 def test_port_count_passes_through():
     assert parse([], port_count=4).port_count == 4
 

@@ -67,3 +67,9 @@ def test_a_node_that_never_joins_is_silent_after_the_bound(port):
     with NodeWatch(IPS, 0, port, 1.5) as node0:
         assert wait_for(lambda: node0.silent() != "", 6)
     assert node0.silent().endswith("it never joined the watch for 1.5 s (--node-timeout)")
+
+
+def test_a_port_already_taken_leaves_the_stage_unwatched_not_failed(port):
+    with socket.create_server((IPS[0], port)), NodeWatch(IPS, 0, port, 1.0) as node0:
+        time.sleep(1.5)
+        assert node0.silent() == ""

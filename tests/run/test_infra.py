@@ -26,10 +26,13 @@ OOM_LINE = "Out of memory: Killed process 5123 (python) total-vm:20971520kB, ano
     [
         (Clues(TERM, env=SLURM, job_state="CANCELLED"), SCHEDULER, {"state": "CANCELLED", "signal": "SIGTERM"}),
         (Clues(TERM, env=SLURM, job_state="TIMEOUT"), SCHEDULER, {"state": "TIMEOUT", "job": "4242"}),
+        (Clues(TERM, env=SLURM, job_state="COMPLETING"), SCHEDULER, {"state": "COMPLETING"}),
         (Clues(KILL, env=SLURM, job_state="PREEMPTED"), SCHEDULER, {"state": "PREEMPTED", "signal": "SIGKILL"}),
         (Clues(TERM, "SIGTERM", env=SLURM), SCHEDULER, {"state": "unknown", "signal": "SIGTERM"}),
         (Clues(TERM, "SIGTERM", env=SLURM, job_state="cancelled"), SCHEDULER, {"state": "CANCELLED"}),
         (Clues(None, "SIGTERM", env=SLURM, job_state="NODE_FAIL"), SCHEDULER, {"state": "NODE_FAIL"}),
+        (Clues(TERM, env=SLURM), SCHEDULER, {"state": "unknown", "signal": "SIGTERM"}),
+        (Clues(TERM, interrupted=True, env=SLURM), SCHEDULER, {"state": "unknown"}),
         (Clues(KILL, oom_killed=True, oom_line=OOM_LINE), OOM, {"evidence": OOM_LINE, "signal": "SIGKILL"}),
         (Clues(KILL, cgroup_oom_kills=1), OOM, {"evidence": "the cgroup oom_kill rose while it ran"}),
         (Clues(KILL, oom_killed=True), OOM, {"evidence": "the kernel oom_kill count rose while it ran"}),
@@ -42,8 +45,8 @@ OOM_LINE = "Out of memory: Killed process 5123 (python) total-vm:20971520kB, ano
         (Clues(-signal.SIGABRT, launch_lines=("rendezvous timed out after 30 s",)), NODE, {"log": "rendezvous timed out after 30 s"}),
     ],
     ids=[
-        "slurm-cancel", "slurm-time-limit", "slurm-preempt-kill", "sigterm-in-a-job-state-unknown",
-        "state-in-lower-case", "stopped-before-the-stage-exited", "oom-kernel-line", "oom-cgroup-count",
+        "slurm-cancel", "slurm-time-limit", "slurm-cancel-as-scontrol-says-it", "slurm-preempt-kill", "sigterm-in-a-job-state-unknown",
+        "state-in-lower-case", "stopped-before-the-stage-exited", "sigterm-first-to-the-stage", "stopped-in-another-thread", "oom-kernel-line", "oom-cgroup-count",
         "oom-kernel-count", "node-watch", "launch-log-peer-reset", "launch-log-rendezvous",
     ],
 )  # fmt: skip
@@ -63,7 +66,9 @@ def test_the_machines_hand_is_named_with_its_evidence(clues, kind, evidence):
         Clues(TERM),  # SIGTERM outside any scheduler
         Clues(TERM, "SIGTERM"),  # tipc asked to stop outside a scheduler: interrupted, not infra
         Clues(TERM, env=SLURM, job_state="RUNNING"),  # a person's kill inside a job that goes on
-        Clues(None, "", env=SLURM),  # Ctrl-C in an interactive job
+        Clues(None, "", env=SLURM),  # the stage never started
+        Clues(KILL, env=SLURM),  # a SIGKILL the scheduler does not own: the OOM killer with no trace, a person
+        Clues(TERM, interrupted=True, env=SLURM, job_state="RUNNING"),  # Ctrl-C in an interactive job
         Clues(KILL, env=SLURM, job_state="COMPLETED", oom_killed=False),
         Clues(TERM, "SIGTERM", launch_lines=("Connection reset by peer",)),  # the peers stopped with us
     ],
@@ -74,7 +79,9 @@ def test_the_machines_hand_is_named_with_its_evidence(clues, kind, evidence):
         "sigterm",
         "stopped",
         "job-running",
-        "ctrl-c",
+        "not-started",
+        "sigkill-in-a-job",
+        "ctrl-c-in-a-job",
         "job-done",
         "stopped-peers",
     ],

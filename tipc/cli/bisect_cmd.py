@@ -43,44 +43,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tipc.errors import UsageError
     from tipc.triage.bisect import bisect, text
+    from tipc.triage.releases import bisect_releases
 
     run_args = args.run_args[1:] if args.run_args[:1] == ["--"] else args.run_args
     commits, releases = (args.good, args.bad), (args.paddle_good, args.paddle_bad)
     if any(commits) == any(releases) or None in (commits if any(commits) else releases):
         raise UsageError("give --good and --bad (commits), or --paddle-good and --paddle-bad (Paddle releases)")
+    say = lambda line: print(line, file=sys.stderr)  # noqa: E731 - the progress of both searches
+    config, given = Path(args.config), [v.strip() for v in (args.paddle_versions or "").split(",") if v.strip()]
     if any(releases):
-        return _releases(args, run_args)
-    found = bisect(
-        Path(args.config),
-        args.mode,
-        args.stage,
-        args.good,
-        args.bad,
-        repo=args.repo,
-        run_args=run_args,
-        work=args.work_dir,
-        say=lambda line: print(line, file=sys.stderr),
-    )
-    print(found.to_json() if args.format == "json" else text(found))
-    return 0 if found.first_bad is not None else 1
-
-
-def _releases(args: argparse.Namespace, run_args: list[str]) -> int:
-    from tipc.triage.releases import bisect_releases, text
-
-    found = bisect_releases(
-        Path(args.config),
-        args.mode,
-        args.stage,
-        args.paddle_good,
-        args.paddle_bad,
-        versions=[v.strip() for v in args.paddle_versions.split(",") if v.strip()] if args.paddle_versions else (),
-        package=args.paddle_package,
-        python=args.python,
-        pip_options=args.pip_option,
-        run_args=run_args,
-        work=args.work_dir,
-        say=lambda line: print(line, file=sys.stderr),
-    )
-    print(found.to_json() if args.format == "json" else text(found))
-    return 0 if found.first_bad is not None else 1
+        found = bisect_releases(config, args.mode, args.stage, args.paddle_good, args.paddle_bad, versions=given,
+                                package=args.paddle_package, python=args.python, pip_options=args.pip_option,
+                                run_args=run_args, work=args.work_dir, say=say)  # fmt: skip
+        print(found.to_json() if args.format == "json" else found.text())
+        return 0 if found.first_bad is not None else 1
+    by_commit = bisect(config, args.mode, args.stage, args.good, args.bad, repo=args.repo, run_args=run_args,
+                       work=args.work_dir, say=say)  # fmt: skip
+    print(by_commit.to_json() if args.format == "json" else text(by_commit))
+    return 0 if by_commit.first_bad is not None else 1

@@ -204,5 +204,5 @@ def _run_stages(session: TipcSession, targets: list[ConfigTarget], progress: Pro
             for skipped in plan.skipped:
                 session.skip_dropped(target, skipped)
     except KeyboardInterrupt:
-        session.record_unreached(targets)  # the scheduler's stop: what it left is listed as not run
+        session.record_unreached(stages)  # the scheduler's stop: what it left is listed as not run
         raise

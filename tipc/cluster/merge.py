@@ -38,7 +38,6 @@ from tipc.results.folder import (
     record_line,
 )
 from tipc.results.records import RunInfo, StageRecord, Status
-from tipc.run.infra import SCHEDULER
 
 Part = tuple[Path, RunInfo]
 
@@ -215,7 +214,7 @@ def _stopped(info: RunInfo, records: Sequence[StageRecord]) -> str:
     """How a part was stopped before its end, with the chains it left unfinished ("" when it ran to its end):
     the scheduler ended it (a stage's infra evidence says so), or its harness was killed (``run.json`` never
     said it ended)."""
-    cancel = next((r for r in records if r.infra.get("kind") == SCHEDULER), None)
+    cancel = next((r for r in records if r.stopped_by_scheduler), None)
     if cancel is not None:
         evidence = ", ".join(f"{k} {v}" for k, v in cancel.infra.items() if k != "kind")
         how = f"was stopped by the scheduler ({evidence})"

@@ -124,8 +124,11 @@ def cluster_args(get: Callable[[str], Any], port_count: int = 1) -> ClusterArgs:
     timeout = get("tipc_rendezvous_timeout")
     if timeout <= 0:
         raise ClusterError(f"--rendezvous-timeout {timeout:g}: expected a positive number of seconds")
-    node_timeout = get("tipc_node_timeout")
-    node_timeout = DEFAULT_NODE_TIMEOUT if node_timeout is None else node_timeout  # a caller without the option
+    raw = get("tipc_node_timeout")  # a number, or text from TIPC_NODE_TIMEOUT or a settings file
+    try:
+        node_timeout = DEFAULT_NODE_TIMEOUT if raw is None else float(raw)
+    except ValueError:
+        raise ClusterError(f"--node-timeout {raw!r}: expected a number of seconds") from None
     if node_timeout <= 0:
         raise ClusterError(f"--node-timeout {node_timeout:g}: expected a positive number of seconds")
     rank = get("tipc_node_rank")

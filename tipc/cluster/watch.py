@@ -49,7 +49,10 @@ class NodeWatch:
 
     def __enter__(self) -> NodeWatch:
         if self.rank == 0:
-            self._server = socket.create_server((self.ips[0], self.port))
+            try:
+                self._server = socket.create_server((self.ips[0], self.port))
+            except OSError:  # the port is taken (the preflight was skipped): the stage runs unwatched, as before
+                return self
             self._server.setblocking(False)
             self._peers = {k: _Peer(k) for k in range(1, len(self.ips))}
         else:
@@ -59,7 +62,8 @@ class NodeWatch:
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self._stop.set()
-        self._thread.join(timeout=BEAT_S * 5)
+        if self._thread.ident is not None:
+            self._thread.join(timeout=BEAT_S * 5)
         for peer in self._peers.values():
             if peer.sock is not None:
                 with contextlib.suppress(OSError):

@@ -59,6 +59,11 @@ def run_verdict(statuses: Any) -> str:
     return "incomplete" if Status.BLOCKED in seen else "passed"
 
 
+# What ended an infra stage (its ``infra`` evidence's kind; tipc.run.infra judges it): the scheduler, the
+# out-of-memory killer, a node of its job that went silent.
+INFRA_KINDS = ("scheduler", "oom", "node")
+
+
 class RecordError(ValueError):
     """A JSON value that is not a valid record; the message names the field."""
 
@@ -145,6 +150,11 @@ class StageRecord:
     attempts: tuple[dict[str, Any], ...] = ()
     # An infra stage's evidence (tipc.run.infra): its kind (scheduler, oom, node) and what showed it; {} otherwise.
     infra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def stopped_by_scheduler(self) -> bool:
+        """The scheduler ended it (a cancel, a time limit, a preemption): its run was stopped, not only it."""
+        return self.infra.get("kind") == INFRA_KINDS[0]
 
     @property
     def flaky(self) -> bool:

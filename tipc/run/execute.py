@@ -163,8 +163,9 @@ class StageRun:
         clues = Clues(
             returncode=code,
             stopped_by=result.stopped_by,
+            interrupted=result.ending is Ending.INTERRUPTED,
             env=os.environ,
-            job_state=job_state(job) if job and (killed or result.stopped_by) else "",
+            job_state=job_state(job) if job and (killed or result.ending is Ending.INTERRUPTED) else "",
             oom_killed=result.oom_killed,
             cgroup_oom_kills=cgroup_ooms,
             oom_line=kernel_oom_line() if oom else "",

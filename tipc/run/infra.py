@@ -8,9 +8,9 @@ and kill counts, or which node went silent and when. ``infra_of`` judges the clu
 | clue | outcome |
 |---|---|
 | a node of the job went silent (``tipc.cluster.watch``) | ``node``: which node and when |
-| SIGTERM or SIGKILL in a Slurm job the scheduler ended (CANCELLED, TIMEOUT, PREEMPTED...) | ``scheduler`` |
-| tipc itself told to stop by SIGTERM inside a Slurm job whose state is unknown | ``scheduler`` |
 | SIGKILL while the kernel's or the cgroup's OOM kill count rose | ``oom``: the kernel's line when readable |
+| SIGTERM or SIGKILL in a Slurm job the scheduler ended (CANCELLED, TIMEOUT, PREEMPTED...) | ``scheduler`` |
+| SIGTERM, or the run stopped, in a Slurm job whose state cannot be asked | ``scheduler`` |
 | a launcher's log saying a peer or the rendezvous was lost | ``node``: the line |
 """
 
@@ -23,11 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tipc.proc.child import ask
+from tipc.results.records import INFRA_KINDS
 
-SCHEDULER, OOM, NODE = "scheduler", "oom", "node"
+SCHEDULER, OOM, NODE = INFRA_KINDS
 UNREACHED = "not run: the scheduler stopped the run before it"  # the reason of the stages a cancel left
-# The Slurm job states that mean the scheduler ended the job (squeue(1), "JOB STATE CODES").
-ENDED_BY_SCHEDULER = frozenset({"CANCELLED", "TIMEOUT", "PREEMPTED", "DEADLINE", "NODE_FAIL", "BOOT_FAIL"})
+# The Slurm job states that mean the scheduler ended the job (squeue(1), "JOB STATE CODES"). COMPLETING while a
+# stage still runs is one too: a cancelled (or timed out) job reads so until its processes are gone.
+ENDED_BY_SCHEDULER = frozenset(
+    {"CANCELLED", "TIMEOUT", "PREEMPTED", "DEADLINE", "NODE_FAIL", "BOOT_FAIL", "COMPLETING"}
+)
 SCONTROL_TIMEOUT = 10.0
 CGROUP_EVENTS = Path("/sys/fs/cgroup/memory.events")
 _OOM_COUNT = re.compile(r"^oom_kill (\d+)$", re.MULTILINE)
@@ -46,6 +50,7 @@ class Clues:
 
     returncode: int | None
     stopped_by: str = ""  # the signal that told tipc itself to stop while the stage ran ("SIGTERM")
+    interrupted: bool = False  # the run was stopped while the stage ran (a signal to tipc, seen by another thread)
     env: Mapping[str, str] = field(default_factory=dict)  # tipc's environment: SLURM_JOB_ID and the like
     job_state: str = ""  # the scheduler's word on the job ("CANCELLED"), "" when not asked or not told
     oom_killed: bool = False  # the kernel's OOM kill count rose while it ran
@@ -83,18 +88,19 @@ def infra_of(clues: Clues) -> Infra | None:
     """The machine's hand in a stage's end, or None when the stage (or a person) ended it. Pure."""
     if clues.lost_node:
         return Infra(NODE, {"node": clues.lost_node})
-    job = clues.env.get("SLURM_JOB_ID", "")
-    signalled = clues.stopped_by or _signal(clues.returncode)
-    if job and signalled in ("SIGTERM", "SIGKILL"):
-        state = clues.job_state.upper()
-        if state in ENDED_BY_SCHEDULER or (clues.stopped_by == "SIGTERM" and not state):
-            return Infra(
-                SCHEDULER, {"scheduler": "slurm", "job": job, "state": state or "unknown", "signal": signalled}
-            )
     if _signal(clues.returncode) == "SIGKILL" and (clues.oom_killed or clues.cgroup_oom_kills or clues.oom_line):
         counted = "cgroup oom_kill" if clues.cgroup_oom_kills else "kernel oom_kill count"
         evidence = {"signal": "SIGKILL", "evidence": clues.oom_line or f"the {counted} rose while it ran"}
         return Infra(OOM, evidence)
+    job = clues.env.get("SLURM_JOB_ID", "")
+    signalled = clues.stopped_by or _signal(clues.returncode)
+    if job and (signalled in ("SIGTERM", "SIGKILL") or clues.interrupted):
+        state = clues.job_state.upper()
+        # A SIGTERM (the signal Slurm sends first) in a job whose state cannot be asked is the scheduler's too;
+        # a job the scheduler says still runs was stopped by a person.
+        if state in ENDED_BY_SCHEDULER or (not state and (signalled == "SIGTERM" or clues.interrupted)):
+            evidence = {"scheduler": "slurm", "job": job, "state": state or "unknown", "signal": signalled}
+            return Infra(SCHEDULER, evidence)
     if clues.returncode and not clues.stopped_by:
         for line in reversed(clues.launch_lines):
             if found := LOST_PEER.search(line):

@@ -20,7 +20,7 @@ how to print; everything else happens here, in the same order for both:
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,7 +32,7 @@ from tipc.proc.watchdog import Watchdog, start_watchdog
 from tipc.results.folder import ResultsDir, new_run_id
 from tipc.results.outcome import Outcome, outcome_of
 from tipc.results.records import StageRecord, Status
-from tipc.run.infra import SCHEDULER, UNREACHED
+from tipc.run.infra import UNREACHED
 from tipc.run.plan_run import PlanRun
 from tipc.run.probe import cannot_run
 from tipc.schedule import folders, hostlock
@@ -241,16 +241,15 @@ class TipcSession:
         if stage.id not in run.done:
             run.block(stage, reason, status)
 
-    def record_unreached(self, targets: Sequence[ConfigTarget]) -> None:
-        """After the scheduler stopped the run (a cancel, a time limit, a preemption), every stage it had not
-        reached is recorded as not run: its chains are listed in the results, not lost from the counts."""
-        stop = next((r for r in self.records() if r.infra.get("kind") == SCHEDULER), None)
+    def record_unreached(self, stages: Iterable[tuple[ConfigTarget, Stage]]) -> None:
+        """After the scheduler stopped the run (a cancel, a time limit, a preemption), every one of ``stages``
+        it had not reached is recorded as not run: its chains are listed in the results, not lost from the counts."""
+        stop = next((r for r in self.records() if r.stopped_by_scheduler), None)
         if stop is None:
             return
         reason = f"{UNREACHED} ({stop.id}: {stop.reason})"
-        for target in targets:
-            for stage in self.plan(target).stages():
-                self.not_run(target, stage, Status.BLOCKED, reason)
+        for target, stage in stages:
+            self.not_run(target, stage, Status.BLOCKED, reason)
 
     def expected(self, target: ConfigTarget, stage: Stage) -> float | None:
         """Seconds the stage took when it last ran (the progress's estimate), None: never."""

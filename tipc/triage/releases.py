@@ -25,6 +25,7 @@ from packaging.version import InvalidVersion, Version
 from tipc.errors import UsageError
 from tipc.proc.child import ask
 from tipc.triage import step
+from tipc.triage.bisect import verdict_lines
 
 PIP_TIMEOUT = 1800.0  # one install of a large wheel over a slow mirror
 
@@ -50,6 +51,12 @@ class ReleaseBisection:
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2)
+
+    def text(self) -> str:
+        lines = [f"tipc bisect: {self.stage}, {self.package} good {self.good}, bad {self.bad}"]
+        lines += [f"  {t.version:12} {t.outcome:4} {t.status}" for t in self.tried]
+        culprit = f"first bad release: {self.package} {self.first_bad} (last good: {self.last_good})"
+        return "\n".join(lines + verdict_lines([culprit] if self.first_bad else [], self.problem, self.commands))
 
 
 def _version(text: str, option: str) -> Version:
@@ -164,15 +171,3 @@ def _halve(releases: Sequence[str], attempt: Callable[[str], str]) -> tuple[str,
         else:
             high = middle
     return candidates[high], candidates[low]
-
-
-def text(found: ReleaseBisection) -> str:
-    lines = [f"tipc bisect: {found.stage}, {found.package} good {found.good}, bad {found.bad}"]
-    lines += [f"  {t.version:12} {t.outcome:4} {t.status}" for t in found.tried]
-    if found.first_bad is None:
-        lines.append(f"no culprit: {found.problem}")
-    else:
-        lines.append(f"first bad release: {found.package} {found.first_bad} (last good: {found.last_good})")
-    lines.append("commands:")
-    lines += ["  " + " ".join(command) for command in found.commands]
-    return "\n".join(lines)

@@ -47,7 +47,8 @@ def submit(cluster, env, *sbatch):
     return array, merge
 
 
-def test_two_nights_of_the_sharded_recipe_the_second_with_a_cancelled_task(cluster, tmp_path):
+def sharded_night(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """The fake target's output folder (its two configs listed), and the sharded recipe's settings."""
     repo = copy_fake_target(tmp_path / "fake_target")
     configs = tmp_path / "configs.txt"
     configs.write_text("".join(f"configs/fake_rec/{name}\n" for name in CONFIGS))
@@ -65,6 +66,11 @@ def test_two_nights_of_the_sharded_recipe_the_second_with_a_cancelled_task(clust
         "TIPC_MERGE_TIME": "00:10:00",
         "TIPC_REPORTS": str(tmp_path / "reports"),
     }
+    return output, env
+
+
+def test_two_nights_of_the_sharded_recipe_the_second_with_a_cancelled_task(cluster, tmp_path):
+    output, env = sharded_night(tmp_path)
     # An array with a limit of its own (%1: one task at a time): the tasks take it, the merge job does not
     array, merge = submit(cluster, env, "--array=1-2%1")
     cluster.wait_jobs(array, merge)
@@ -127,16 +133,8 @@ def test_the_two_node_recipe_trains_on_both_nodes_and_merges_its_own_job(cluster
 
 
 def test_a_night_scancel_stops_while_its_shards_train_is_infra_and_incomplete(cluster, tmp_path):
-    repo = copy_fake_target(tmp_path / "fake_target")
-    configs = tmp_path / "configs.txt"
-    configs.write_text("".join(f"configs/fake_rec/{name}\n" for name in CONFIGS))
-    output = repo / "test_tipc" / "output"
-    env = {
-        "HERE": str(tmp_path), "TIPC_CONFIGS": str(configs), "TIPC_REPO": str(repo), "TIPC_MODE": MODE,
-        "TIPC_OUTPUT": str(output), "TIPC_SHARDS": "2", "TIPC_PYTHON": sys.executable, "TIPC_JOBS": "1",
-        "TIPC_TIME": "00:10:00", "TIPC_MERGE_TIME": "00:10:00", "TIPC_REPORTS": str(tmp_path / "reports"),
-        "TIPC_FAKE": "train:sleep=300",  # both shards train for minutes: the cancel comes mid-train
-    }  # fmt: skip
+    output, env = sharded_night(tmp_path)
+    env["TIPC_FAKE"] = "train:sleep=300"  # both shards train for minutes: the cancel comes mid-train
     array, merge = submit(cluster, env)
     running = lambda: len(list(output.glob(f"*/{MODE}/shards/*/shard*/.tipc_stage/*")))  # noqa: E731
     deadline = time.monotonic() + 180

@@ -5,7 +5,8 @@
 # results.jsonl is the history the next night's split reads) and `tipc report` renders one report
 # of them into REPORTS, then the night's index over them all. Parts of other nights are set aside and named, never merged. Every folder
 # is tried and reported; exit 1 when one failed (a split that differs between shards, a shard
-# folder that is not one), was incomplete (a shard of the night that did not report: named), or
+# folder that is not one), was incomplete (a shard of the night that did not report, or was cancelled:
+# named), or
 # none was found, or a report's badge is not passed: a failed stage, or a regressed figure under
 # TIPC_FAIL_ON=regression (`tipc report` reads TIPC_FAIL_ON and the TIPC_TREND_* settings, as a run does).
 #
@@ -26,8 +27,11 @@ for mode_dir in "$output"/*/*/; do
     found=1
     rc=0
     "$PYTHON" -m tipc merge "$mode_dir" "${group[@]}" || rc=$?
-    # An incomplete night (exit 1) is still merged: its report shows what ran and names the gap.
-    if [ "$rc" -le 1 ]; then "$PYTHON" -m tipc report "$mode_dir" --out "$reports" || rc=1; fi
+    # A failed or incomplete night (exit 1), or one the machine ended (75: infra), is still merged: its
+    # report shows what ran, names the gap, and records the night in the history. 2: nothing was merged.
+    if [ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || [ "$rc" -eq 75 ]; then
+        "$PYTHON" -m tipc report "$mode_dir" --out "$reports" || rc=1
+    fi
     if [ "$rc" -ne 0 ]; then status=1; fi
 done
 if [ "$found" = 0 ]; then

@@ -47,11 +47,26 @@ def parse(argv, port_count=1):
             ["--node-rank", "1", "--rendezvous-port", "16999", "--preflight"],
             ClusterArgs(node_rank=1, rendezvous_port=16999, preflight=True),
         ),
+        (["--node-timeout", "7.5"], ClusterArgs(node_timeout=7.5)),
     ],
-    ids=["defaults", "full", "rank-and-rendezvous-port"],
+    ids=["defaults", "full", "rank-and-rendezvous-port", "node-timeout"],
 )
 def test_argparse_round_trip(argv, expected):
     assert parse(argv) == expected
+
+
+def test_the_node_timeout_comes_from_the_environment_too(tmp_path):
+    from tipc.session.settings import resolve_layers
+
+    parser = argparse.ArgumentParser()
+    add_options(parser.add_argument)
+    parser.add_argument("--repo", dest="tipc_repo", default=None)
+    ns = parser.parse_args([])
+    get, _ = resolve_layers(lambda dest: getattr(ns, dest), tmp_path, environ={"TIPC_NODE_TIMEOUT": "12.5"})
+    assert cluster_args(get).node_timeout == 12.5
+    get, _ = resolve_layers(lambda dest: getattr(ns, dest), tmp_path, environ={"TIPC_NODE_TIMEOUT": "soon"})
+    with pytest.raises(ClusterError, match="--node-timeout 'soon': expected a number of seconds"):
+        cluster_args(get)
 
 
 def test_port_count_passes_through():
@@ -64,8 +79,9 @@ def test_port_count_passes_through():
         (["--ips", "127.0.0.2,"], "--ips='127.0.0.2,'"),
         (["--rendezvous-timeout", "0"], "--rendezvous-timeout 0"),
         (["--node-rank", "-1"], "--node-rank -1"),
+        (["--node-timeout", "0"], "--node-timeout 0: expected a positive number of seconds"),
     ],
-    ids=["empty-ip", "zero-timeout", "negative-rank"],
+    ids=["empty-ip", "zero-timeout", "negative-rank", "zero-node-timeout"],
 )
 def test_bad_values(argv, fragment):
     with pytest.raises(ClusterError) as err:
@@ -105,6 +121,6 @@ def test_pytest_accepts_the_same_options(tmp_path):
     )
     assert (
         "ARGS ClusterArgs(ips=('127.0.0.2', '127.0.0.3'), host=None, node_rank=1, "
-        "start_port=None, device='auto', rendezvous_port=None, rendezvous_timeout=60.0, "
+        "start_port=None, device='auto', rendezvous_port=None, rendezvous_timeout=60.0, node_timeout=60.0, "
         "preflight=False, port_count=1)"
     ) in done.stdout, done.stdout + done.stderr

@@ -152,3 +152,18 @@ def test_two_nights_of_the_gitlab_recipe_the_second_with_trends(project):
         # the merge job's tree held no report of night 1: the baseline came from the cached store
         assert merged_runs[0] in doc.find(id="comparison").find("h2").text
         assert [e.text for e in doc.find(id="history").find_all("span", cls="run")] == [merged_runs[0]]
+
+
+def test_a_night_whose_stages_failed_still_saves_its_history(project):
+    project, variables = project
+    done, _ = _night(project, {**variables, "TIPC_NIGHTLY": "1", "TIPC_FAKE": "export:fail"})
+    log = done.stdout + done.stderr
+    assert done.returncode != 0, log[-3000:]  # every shard's export failed: the pipeline fails
+    assert "tipc merge: run group gitlab-" in log and "the night failed" in log, log[-6000:]
+    cache = project / ".gitlab-ci-local" / "cache" / "tipc-history" / OUTPUT / HISTORY_FILE
+    assert cache.is_file(), log[-3000:]  # the failed merge job pushed the cache all the same
+    merged = read_run_info(
+        project / ".gitlab-ci-local" / "builds" / "tipc-merge" / OUTPUT / "fake_rec" / MODE / "run.json"
+    )
+    for model in CONFIGS:
+        assert {e.run for e in History(cache).series(model, MODE)} == {merged.run_id}

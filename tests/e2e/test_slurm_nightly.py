@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,8 @@ def submit(cluster, env, *sbatch):
     return array, merge
 
 
-def test_two_nights_of_the_sharded_recipe_the_second_with_a_cancelled_task(cluster, tmp_path):
+def sharded_night(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """The fake target's output folder (its two configs listed), and the sharded recipe's settings."""
     repo = copy_fake_target(tmp_path / "fake_target")
     configs = tmp_path / "configs.txt"
     configs.write_text("".join(f"configs/fake_rec/{name}\n" for name in CONFIGS))
@@ -64,6 +66,11 @@ def test_two_nights_of_the_sharded_recipe_the_second_with_a_cancelled_task(clust
         "TIPC_MERGE_TIME": "00:10:00",
         "TIPC_REPORTS": str(tmp_path / "reports"),
     }
+    return output, env
+
+
+def test_two_nights_of_the_sharded_recipe_the_second_with_a_cancelled_task(cluster, tmp_path):
+    output, env = sharded_night(tmp_path)
     # An array with a limit of its own (%1: one task at a time): the tasks take it, the merge job does not
     array, merge = submit(cluster, env, "--array=1-2%1")
     cluster.wait_jobs(array, merge)
@@ -123,3 +130,29 @@ def test_the_two_node_recipe_trains_on_both_nodes_and_merges_its_own_job(cluster
     records = read_records(mode_dir / "results.jsonl")
     assert {r.node_rank for r in records} == {0, 1} and read_run_info(mode_dir / "run.json").run_group == f"slurm-{job}"
     assert (tmp_path / "reports" / "tinyrec" / MODE / "latest").exists()
+
+
+def test_a_night_scancel_stops_while_its_shards_train_is_infra_and_incomplete(cluster, tmp_path):
+    output, env = sharded_night(tmp_path)
+    env["TIPC_FAKE"] = "train:sleep=300"  # both shards train for minutes: the cancel comes mid-train
+    array, merge = submit(cluster, env)
+    running = lambda: len(list(output.glob(f"*/{MODE}/shards/*/shard*/.tipc_stage/*")))  # noqa: E731
+    deadline = time.monotonic() + 180
+    while running() < 2 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert running() == 2, cluster.logs()
+    time.sleep(2)
+    assert cluster.run("scancel", array).returncode == 0  # the whole array: every shard mid-train
+    cluster.wait_jobs(array, merge)
+    log = next(tmp_path.glob(f"tipc-shards-merge-{merge}.out")).read_text()
+    for k in (1, 2):
+        assert f"tipc merge: incomplete: shard {k}/2 was stopped by the scheduler (job " in log, log + cluster.logs()
+    assert "state COMPLETING" in log and "chains not run to their end: " in log  # scontrol's word for a cancel
+    records = [
+        r for model in ("fake_rec", "fake_rec_amp") for r in read_records(output / model / MODE / "results.jsonl")
+    ]
+    stopped = [r for r in records if r.status.value == "infra"]
+    assert {r.shard for r in stopped} == {"1/2", "2/2"}  # every shard's running stages: infra, not failed
+    assert all(r.infra["kind"] == "scheduler" and r.infra["state"] == "COMPLETING" for r in stopped)
+    assert {r.status.value for r in records} == {"infra", "blocked"}  # the stages a cancel left: not run
+    assert os.path.isfile(output / "tipc-history.sqlite")  # the incomplete night reached the history

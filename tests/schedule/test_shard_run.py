@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 import tipc
+from tests.support.processes import wait_for
 from tipc.cli.main import main
 from tipc.cluster.merge import merge_dirs
 from tipc.errors import ResultsError
@@ -17,6 +22,7 @@ from tipc.history.keys import config_key
 from tipc.history.store import HISTORY_FILE, History
 from tipc.report.load import is_carried, load_runs, run_ids
 from tipc.results.folder import read_records, read_run_info
+from tipc.results.outcome import INFRA_EXIT, Outcome
 
 from .plans import CONFIG_DIR, MODE, variant
 
@@ -199,3 +205,48 @@ def test_the_history_store_alone_carries_the_split_and_the_trends_to_the_next_ni
     per_config = {c: [e.run for e in series if e.config == c] for c in {e.config for e in series}}
     assert sorted(per_config) == [config_key(str(p)) for p in paths]  # one series per config, both nights in it
     assert all(len(runs) == 2 for runs in per_config.values())
+
+
+def test_a_shard_the_scheduler_cancelled_lists_its_chains_as_not_run_and_the_night_is_incomplete(fake_repo, capsys):
+    paths = configs(fake_repo)
+    mode_dir = fake_repo / "test_tipc" / "output" / "sm" / MODE
+    assert [run_shard(paths, f"{k}/{SHARDS}") for k in (1, 3)] == [0, 0]
+    args = [a for c in paths for a in ("--config", str(c))]
+    argv = [sys.executable, "-m", "tipc", "run", *args, "--mode", MODE, "--python", sys.executable, "--no-report",
+            "--shard", f"2/{SHARDS}", "--run-group", GROUP]  # fmt: skip
+    env = {**os.environ, "TIPC_FAKE": "train:sleep=60", "SLURM_JOB_ID": "77"}
+    shard = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:  # scancel: Slurm sends SIGTERM while the shard's first train runs
+        assert wait_for(lambda: any((shard_dir(mode_dir, 2) / ".tipc_stage").glob("*")), 60)
+        time.sleep(0.5)
+        shard.send_signal(signal.SIGTERM)
+        assert shard.wait(timeout=30) == INFRA_EXIT
+    finally:
+        shard.kill()
+    capsys.readouterr()
+    assert main(["merge", str(mode_dir)]) == Outcome.INCOMPLETE.exit_status
+    err = capsys.readouterr().err
+    assert (
+        f"tipc merge: incomplete: shard 2/{SHARDS} was stopped by the scheduler (job 77, scheduler slurm, signal SIGTERM, state unknown)"
+        in err
+    )
+    cancelled = [r for r in read_records(mode_dir / "results.jsonl") if r.shard == f"2/{SHARDS}"]
+    chains = sorted({r.chain for r in cancelled})
+    assert len(chains) == 2 and f"chains not run to their end: {', '.join(chains)}" in err
+    assert sorted(r.status.value for r in cancelled) == ["blocked"] * 9 + ["infra"]
+    assert any(
+        n.startswith(f"incomplete: shard 2/{SHARDS} was stopped") for n in read_run_info(mode_dir / "run.json").notes
+    )
+
+
+def test_a_plain_run_in_a_folder_a_sharded_night_used_reports_itself_and_reaches_the_history(sharded, tmp_path):
+    mode_dir, _ = sharded
+    assert main(["merge", str(mode_dir)]) == 0
+    args = [a for c in sorted((mode_dir.parents[3] / CONFIG_DIR).glob("[ab].txt")) for a in ("--config", str(c))]
+    reports = ["--report-dir", str(tmp_path / "reports")]
+    assert main(["run", *args, "--mode", MODE, "--python", sys.executable, "--run-group", "plain", *reports]) == 0
+    plain = read_run_info(mode_dir / "run.json")
+    assert not plain.shard and plain.run_group == "plain"
+    assert [run.info.run_id for run in load_runs([mode_dir])] == [plain.run_id]  # not last night's merged run
+    series = History(mode_dir.parents[1] / HISTORY_FILE).series("sm", MODE)
+    assert plain.run_id in {e.run for e in series}

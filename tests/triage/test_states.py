@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tipc.triage.states import CellState, Night, Outcome, State, state_of
+from tipc.results.records import Status
+from tipc.triage.states import CellState, Night, Outcome, State, outcome_of, state_of
 
 P, F, X, N = Outcome.PASSED, Outcome.FAILED, Outcome.INFRA, Outcome.NOT_RUN
 
@@ -58,3 +59,12 @@ def test_a_stage_that_passed_on_a_re_run_tonight_is_flaky_never_a_pass():
 def test_still_failing_says_since_when_and_how_long():
     assert CellState(State.STILL_FAILING, since="r4", nights=4).text() == "still failing: 4 nights, since r4"
     assert CellState(State.NEW_FAILURE).text() == "new failure"
+
+
+@pytest.mark.parametrize(
+    ("status", "outcome"),
+    [(Status.PASSED, P), (Status.FAILED, F), (Status.TIMEOUT, F), (Status.INFRA, X), (Status.BLOCKED, N)],
+)
+def test_a_records_status_is_its_cells_outcome(status, outcome):
+    """A stage the machine ended (infra) is neither the model's pass nor its failure."""
+    assert outcome_of(status) == outcome

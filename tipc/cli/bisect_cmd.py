@@ -1,9 +1,10 @@
-"""``tipc bisect``: the first commit of the target repo at which a stage fails (``tipc.triage.bisect``), or,
-with ``--figure NAME``, at which one of its figures regressed by the night's rule (``tipc.triage.figure``).
+"""``tipc bisect``: the first commit of the target repo at which a stage fails (``tipc.triage.bisect``); with
+``--figure NAME``, at which one of its figures regressed by the night's rule (``tipc.triage.figure``); with
+``--paddle-good``/``--paddle-bad``, the first Paddle release at which it fails (``tipc.triage.releases``).
 
-Exit status: 0 when a first bad commit was named, 1 when none could be (the stage does not fail at ``--bad``,
-already fails at ``--good``, or every commit near the change could not be tested; the figure did not regress
-at ``--bad``, or could not be measured), 2 for bad options.
+Exit status: 0 when a first bad commit (release) was named, 1 when none could be (the stage does not fail at
+``--bad``, already fails at ``--good``, or every commit near the change could not be tested; the figure did not
+regress at ``--bad``, or could not be measured), 2 for bad options.
 """
 
 from __future__ import annotations
@@ -32,8 +33,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for names, kwargs in RUN_OPTIONS:  # --figure's rule: the night's, from the same flags, environment or file
         if names[0] in TREND_FLAGS:
             parser.add_argument(*names, **kwargs)
-    parser.add_argument("--good", required=True, metavar="REV", help="a commit at which the stage passes")
-    parser.add_argument("--bad", required=True, metavar="REV", help="a later commit at which it fails")
+    parser.add_argument("--good", metavar="REV", help="a commit at which the stage passes")
+    parser.add_argument("--bad", metavar="REV", help="a later commit at which it fails")
+    parser.add_argument("--paddle-good", metavar="VERSION",
+                        help="bisect Paddle releases instead: one with which the stage passes (3.0.0)")  # fmt: skip
+    parser.add_argument("--paddle-bad", metavar="VERSION", help="a later Paddle release with which it fails")
+    parser.add_argument("--paddle-versions", metavar="V,V,...", default=None,
+                        help="the releases to search (default: those `pip index versions` lists)")  # fmt: skip
+    parser.add_argument("--paddle-package", metavar="NAME", default="paddlepaddle",
+                        help="the package to install (paddlepaddle-gpu for GPU builds)")  # fmt: skip
+    parser.add_argument("--python", metavar="PY", default=sys.executable,
+                        help="Paddle releases: each release's venv is made from this interpreter, its packages "
+                        "visible (default: this one)")  # fmt: skip
+    parser.add_argument("--pip-option", action="append", default=[], metavar="OPT",
+                        help="Paddle releases: an option of every pip call, repeatable "
+                        "(--pip-option=--index-url=URL, --pip-option=--find-links=DIR)")  # fmt: skip
     parser.add_argument("--repo", type=Path, default=None, metavar="DIR",
                         help="the target's git repository (default: the one holding the config)")  # fmt: skip
     parser.add_argument("--work-dir", type=Path, default=None, metavar="DIR",
@@ -44,26 +58,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tipc.errors import UsageError
     from tipc.triage.bisect import bisect, text
+    from tipc.triage.releases import bisect_releases
 
     run_args = args.run_args[1:] if args.run_args[:1] == ["--"] else args.run_args
+    commits, releases = (args.good, args.bad), (args.paddle_good, args.paddle_bad)
+    if any(commits) == any(releases) or None in (commits if any(commits) else releases):
+        raise UsageError("give --good and --bad (commits), or --paddle-good and --paddle-bad (Paddle releases)")
+    say = lambda line: print(line, file=sys.stderr)  # noqa: E731 - the progress of both searches
+    config, given = Path(args.config), [v.strip() for v in (args.paddle_versions or "").split(",") if v.strip()]
     if args.figure is not None:
-        found = _figure(args, run_args)
-        print(found.to_json() if args.format == "json" else text(found))
+        if any(releases):
+            raise UsageError("--figure bisects commits: give --good and --bad")
+        by_figure = _figure(args, run_args)
+        print(by_figure.to_json() if args.format == "json" else text(by_figure))
+        return 0 if by_figure.first_bad is not None else 1
+    if any(releases):
+        found = bisect_releases(config, args.mode, args.stage, args.paddle_good, args.paddle_bad, versions=given,
+                                package=args.paddle_package, python=args.python, pip_options=args.pip_option,
+                                run_args=run_args, work=args.work_dir, say=say)  # fmt: skip
+        print(found.to_json() if args.format == "json" else found.text())
         return 0 if found.first_bad is not None else 1
-    found = bisect(
-        Path(args.config),
-        args.mode,
-        args.stage,
-        args.good,
-        args.bad,
-        repo=args.repo,
-        run_args=run_args,
-        work=args.work_dir,
-        say=lambda line: print(line, file=sys.stderr),
-    )
-    print(found.to_json() if args.format == "json" else text(found))
-    return 0 if found.first_bad is not None else 1
+    by_commit = bisect(config, args.mode, args.stage, args.good, args.bad, repo=args.repo, run_args=run_args,
+                       work=args.work_dir, say=say)  # fmt: skip
+    print(by_commit.to_json() if args.format == "json" else text(by_commit))
+    return 0 if by_commit.first_bad is not None else 1
 
 
 def _figure(args: argparse.Namespace, run_args: list[str]) -> Bisection:

@@ -1,8 +1,9 @@
 """``tipc merge DIR... [--out DIR] [--run-group ID]``: one night's nodes (or shards) → one results directory.
 
 Exit 0: every part of the group reported and was merged, and the night it makes passed; 1: merged,
-but the group is incomplete (a shard of its split or a node of its list did not report: named on
-stderr and in the merged ``run.json``'s notes), or the night failed (a stage failed; with
+but the group is incomplete (a shard of its split or a node of its list did not report, or was stopped
+before its end, by the scheduler or a kill: named with its chains on stderr and in the merged ``run.json``'s
+notes; the night is incomplete, neither passed nor failed), or the night failed (a stage failed; with
 ``--fail-on regression``, ``TIPC_FAIL_ON`` or ``[tool.tipc]``, a figure regressed against the history,
 read but not written: the report that follows records the night); 2: nothing merged (parts that
 disagree, no part of the group). The exit status of a night is ``tipc.results.outcome``'s table.
@@ -43,6 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tipc.cluster.merge import merge
     from tipc.report.write import judge_night
+    from tipc.results.outcome import Outcome
     from tipc.session.settings import resolve_history, resolve_judging
 
     fail_on, trends = resolve_judging(lambda dest: getattr(args, dest))
@@ -57,7 +59,10 @@ def run(args: argparse.Namespace) -> int:
             "report; their chains are not in these results",
             file=sys.stderr,
         )
-        return 1
+    for line in merged.stopped:
+        print(f"tipc merge: incomplete: {line}", file=sys.stderr)
+    if merged.incomplete:
+        return Outcome.INCOMPLETE.exit_status
     night, regressions = judge_night(
         [merged.path],
         trends,

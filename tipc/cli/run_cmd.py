@@ -192,15 +192,19 @@ def _run_stages(session: TipcSession, targets: list[ConfigTarget], progress: Pro
         progress.total = len(stages)
         progress.plan(session.expected(target, stage) for target, stage in stages)
     session.schedule(stages)
-    for target in targets:
-        plan = session.plan(target)
-        for stage in plan.stages():
-            if session.settings.run.dry_run:
-                _print(f"{stage.id}\n    {command_text(stage)}")
-            record = session.run_stage(target, stage)
-            if record.status.is_failure:
-                print(failure_text(record), file=sys.stderr)
-            elif record.status is Status.BLOCKED:
-                print(f"{stage.id}: {record.reason}", file=sys.stderr)
-        for skipped in plan.skipped:
-            session.skip_dropped(target, skipped)
+    try:
+        for target in targets:
+            plan = session.plan(target)
+            for stage in plan.stages():
+                if session.settings.run.dry_run:
+                    _print(f"{stage.id}\n    {command_text(stage)}")
+                record = session.run_stage(target, stage)
+                if record.status.is_failure:
+                    print(failure_text(record), file=sys.stderr)
+                elif record.status is Status.BLOCKED:
+                    print(f"{stage.id}: {record.reason}", file=sys.stderr)
+            for skipped in plan.skipped:
+                session.skip_dropped(target, skipped)
+    except KeyboardInterrupt:
+        session.record_unreached(stages)  # the scheduler's stop: what it left is listed as not run
+        raise

@@ -37,7 +37,7 @@ from tipc.results.folder import (
     read_run_info,
     record_line,
 )
-from tipc.results.records import RunInfo, StageRecord
+from tipc.results.records import RunInfo, StageRecord, Status
 
 Part = tuple[Path, RunInfo]
 
@@ -53,6 +53,12 @@ class Merged:
     records: int
     set_aside: tuple[str, ...]  # parts of other run groups, named
     gaps: tuple[str, ...]  # parts of this group that did not report: "shard 3/8", "node 1"
+    stopped: tuple[str, ...] = ()  # parts stopped before their end (a cancel, a killed harness), with their chains
+
+    @property
+    def incomplete(self) -> bool:
+        """A part did not report or did not run to its end: the night is incomplete, neither passed nor failed."""
+        return bool(self.gaps or self.stopped)
 
 
 def _mode_dir(part: Path) -> Path:
@@ -120,13 +126,14 @@ def merge(paths: Sequence[str | Path], out: str | Path | None = None, group: str
     with writing(target):
         target.mkdir(parents=True, exist_ok=True)
     count: list[int] = []
-    write_atomic_lines(target / RECORDS, _lines(nodes, target, count))
-    info = replace(merged_run_info(nodes, set_aside, gaps), folder=os.path.abspath(target))
+    stopped: list[str] = []
+    write_atomic_lines(target / RECORDS, _lines(nodes, target, count, stopped))
+    info = replace(merged_run_info(nodes, set_aside, gaps, stopped), folder=os.path.abspath(target))
     write_atomic(target / RUN_INFO, info.to_json() + "\n")
     with writing(target / LEGACY_LOG):
         (target / LEGACY_LOG).write_bytes(merged_legacy_log(nodes))
     kind = "shard" if nodes[0][1].shard else "node"
-    return Merged(target, chosen, kind, len(nodes), sum(count), set_aside, gaps)
+    return Merged(target, chosen, kind, len(nodes), sum(count), set_aside, gaps, tuple(stopped))
 
 
 def merge_dirs(paths: Sequence[str | Path], out: str | Path | None = None) -> Path:
@@ -143,15 +150,16 @@ class Seen(dict[int, int]):
         self.parts: list[Path] = []
 
 
-def _lines(nodes: Sequence[Part], target: Path, count: list[int]) -> Iterator[str]:
+def _lines(nodes: Sequence[Part], target: Path, count: list[int], stopped: list[str]) -> Iterator[str]:
     """Every part's records as lines of ``target``'s results, part by part, each part's by start time:
     one part is read at a time, so a merge holds a shard's records, never the night's. ``count``
-    hears how many records each part gave."""
+    hears how many records each part gave, ``stopped`` each part stopped before its end."""
     seen = Seen()
     for d, info in nodes:
         _, records = load_results_dir(d)
         _check_records(d, info, records, seen)
         count.append(len(records))
+        stopped.extend(filter(None, [_stopped(info, records)]))
         for record in sorted(records, key=lambda r: r.start):
             yield record_line(record, target)
 
@@ -202,6 +210,23 @@ def _check_records(d: Path, info: RunInfo, records: Sequence[StageRecord], seen:
     seen.parts.append(d)
 
 
+def _stopped(info: RunInfo, records: Sequence[StageRecord]) -> str:
+    """How a part was stopped before its end, with the chains it left unfinished ("" when it ran to its end):
+    the scheduler ended it (a stage's infra evidence says so), or its harness was killed (``run.json`` never
+    said it ended)."""
+    cancel = next((r for r in records if r.stopped_by_scheduler), None)
+    if cancel is not None:
+        evidence = ", ".join(f"{k} {v}" for k, v in cancel.infra.items() if k != "kind")
+        how = f"was stopped by the scheduler ({evidence})"
+    elif not info.ended:
+        how = "did not end (its harness was killed, or it still runs)"
+    else:
+        return ""
+    chains = sorted({r.chain for r in records if r.status in (Status.INFRA, Status.BLOCKED, Status.FAILED)})
+    listed = f"chains not run to their end: {', '.join(chains)}" if chains else "no chain of it was recorded"
+    return f"{_part(info)} {how}; {listed}; the chains it had not begun are not in these results"
+
+
 def _part(info: RunInfo) -> str:
     """How merge notes name one input: ``node 1``, ``shard 2/8``."""
     return f"shard {info.shard}" if info.shard else f"node {info.node_rank}"
@@ -222,7 +247,9 @@ def _gaps(infos: Sequence[RunInfo]) -> tuple[str, ...]:
     return tuple(f"node {k} ({ip})" for k, ip in enumerate(listed) if k not in ranks)
 
 
-def merged_run_info(nodes: Sequence[Part], set_aside: Sequence[str] = (), gaps: Sequence[str] = ()) -> RunInfo:
+def merged_run_info(
+    nodes: Sequence[Part], set_aside: Sequence[str] = (), gaps: Sequence[str] = (), stopped: Sequence[str] = ()
+) -> RunInfo:
     """Node 0's (shard 1's) facts, with every part's host, the earliest start and the whole span."""
     infos = [info for _, info in nodes]
     head = infos[0]
@@ -234,7 +261,7 @@ def merged_run_info(nodes: Sequence[Part], set_aside: Sequence[str] = (), gaps: 
     if gaps:
         notes.append(f"incomplete: {', '.join(gaps)} did not report: their chains are not in these results")
     notes += [f"set aside (another night's, not merged): {line}" for line in set_aside]
-    notes += [f"{_part(i)} did not end (killed or still running)" for i in infos if not i.ended]
+    notes += [f"incomplete: {line}" for line in stopped]
     for name in ("tipc_version", "paddle_version", "python_version", "device"):
         values = {getattr(i, name) for i in infos}
         if len(values) > 1:

@@ -14,7 +14,7 @@ from typing import Literal, TypedDict
 
 from tipc.cluster.device import Device, choose_device
 from tipc.cluster.identity import local_addresses, this_node
-from tipc.cluster.options import DEFAULT_RENDEZVOUS_TIMEOUT
+from tipc.cluster.options import DEFAULT_NODE_TIMEOUT, DEFAULT_RENDEZVOUS_TIMEOUT
 from tipc.cluster.ports import FindPorts, find_free_range, resolve_start_port
 from tipc.cluster.topology import Resolver, default_resolver, node_list
 
@@ -30,6 +30,7 @@ class ClusterArgs:
     device: Literal["auto", "cpu", "gpu"] = "auto"  # --device
     rendezvous_port: int | None = None  # --rendezvous-port; default start_port - 1
     rendezvous_timeout: float = DEFAULT_RENDEZVOUS_TIMEOUT  # --rendezvous-timeout, seconds
+    node_timeout: float = DEFAULT_NODE_TIMEOUT  # --node-timeout, seconds
     preflight: bool = True  # --preflight / --no-preflight
     port_count: int = 1  # ports each node's launch needs: its processes per node
 
@@ -46,6 +47,7 @@ class NodeContext:
     device_reason: str
     rendezvous_port: int | None = None
     rendezvous_timeout: float = DEFAULT_RENDEZVOUS_TIMEOUT
+    node_timeout: float = DEFAULT_NODE_TIMEOUT
     preflight: bool = True
     port_count: int = 1
     topology_source: str = "none"
@@ -93,6 +95,7 @@ def resolve_node(
         device=device,
         device_reason=device_reason,
         rendezvous_timeout=cli.rendezvous_timeout,
+        node_timeout=cli.node_timeout,
         preflight=cli.preflight,
         port_count=cli.port_count,
         topology_source=spec.source,

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 # Here, not in tipc.cluster.node: declaring the options (every pytest start, tipc's or not) loads
 # nothing of the cluster's model.
 DEFAULT_RENDEZVOUS_TIMEOUT = 60.0
+DEFAULT_NODE_TIMEOUT = 60.0  # a node silent this long during a multi-node stage stops the others (tipc.cluster.watch)
 
 OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
     (
@@ -86,6 +87,17 @@ OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
         ),
     ),
     (
+        ("--node-timeout",),
+        dict(
+            dest="tipc_node_timeout",
+            type=float,
+            metavar="S",
+            default=DEFAULT_NODE_TIMEOUT,
+            help="multi-node: a node that stops answering for S seconds during a stage stops that stage on "
+            "every other node, which names it",
+        ),
+    ),
+    (
         ("--preflight",),
         dict(
             dest="tipc_preflight",
@@ -112,6 +124,13 @@ def cluster_args(get: Callable[[str], Any], port_count: int = 1) -> ClusterArgs:
     timeout = get("tipc_rendezvous_timeout")
     if timeout <= 0:
         raise ClusterError(f"--rendezvous-timeout {timeout:g}: expected a positive number of seconds")
+    raw = get("tipc_node_timeout")  # a number, or text from TIPC_NODE_TIMEOUT or a settings file
+    try:
+        node_timeout = DEFAULT_NODE_TIMEOUT if raw is None else float(raw)
+    except ValueError:
+        raise ClusterError(f"--node-timeout {raw!r}: expected a number of seconds") from None
+    if node_timeout <= 0:
+        raise ClusterError(f"--node-timeout {node_timeout:g}: expected a positive number of seconds")
     rank = get("tipc_node_rank")
     if rank is not None and rank < 0:
         raise ClusterError(f"--node-rank {rank}: expected 0 or more")
@@ -123,6 +142,7 @@ def cluster_args(get: Callable[[str], Any], port_count: int = 1) -> ClusterArgs:
         device=get("tipc_device"),
         rendezvous_port=get("tipc_rendezvous_port"),
         rendezvous_timeout=timeout,
+        node_timeout=node_timeout,
         preflight=get("tipc_preflight") is not False,
         port_count=port_count,
     )

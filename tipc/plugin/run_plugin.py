@@ -26,7 +26,7 @@ from tipc.plugin.pytest_cache import CacheGuard
 from tipc.plugin.refusals import refuse, warn_two_word_configs
 from tipc.plugin.timeouts import PytestTimeout
 from tipc.proc.executor import ProcessExecutor, sigterm_as_interrupt
-from tipc.results.outcome import DRY_RUN_EXIT
+from tipc.results.outcome import DRY_RUN_EXIT, Outcome
 from tipc.results.records import Status
 from tipc.run import legacy
 from tipc.run.plan_run import DRY_RUN
@@ -242,7 +242,12 @@ class TipcPlugin:
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         # tryfirst: before the cache provider writes what --lf will read next time.
+        stopped = session.exitstatus == pytest.ExitCode.INTERRUPTED and self.session.owner and self._begun
+        if stopped:  # the scheduler's stop: what it left is listed as not run
+            self.session.record_unreached((i.target, i.stage) for i in session.items if isinstance(i, StageItem))
         self._end()
+        if stopped and verdict(self.session, interrupted=True, stopped=False, config_errors=False) is Outcome.INFRA:
+            session.exitstatus = Outcome.INFRA.exit_status
         if self.session.empty_shard and session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
             session.exitstatus = pytest.ExitCode.OK  # more parts than chains: this one had nothing to run
         if not (self.session.owner or self.settings.run.dry_run) or session.exitstatus != pytest.ExitCode.OK:

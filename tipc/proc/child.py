@@ -36,12 +36,22 @@ VMSTAT = Path("/proc/vmstat")
 _OOM_KILL = re.compile(rb"^oom_kill (\d+)$", re.MULTILINE)
 
 
+class Stopped(KeyboardInterrupt):
+    """A signal that asks the whole run to stop (SIGTERM: a scheduler's cancel or time limit), raised
+    like Ctrl-C; the stage it ended says which signal it was (``Exit.stopped_by``)."""
+
+    def __init__(self, signal_name: str) -> None:
+        super().__init__(signal_name)
+        self.signal_name = signal_name
+
+
 class Ending(str, Enum):
     EXITED = "exited"
     TIMEOUT = "timeout"
     HUNG = "hung"
     INTERRUPTED = "interrupted"
     ERROR = "error"  # the supervision itself failed (the reason says how); the tree was killed
+    ABORTED = "aborted"  # stopped from outside the stage: a node of its job went silent (the reason says which)
     NOT_STARTED = "not_started"
 
 
@@ -65,6 +75,7 @@ class Exit:
     peak_rss_kb: int | None = None  # the largest resident size of the child or a descendant it waited for
     oom_killed: bool = False  # killed by a signal while the kernel's OOM kill count rose
     tree_peak_kb: int | None = None  # the largest sum over its live process tree (tipc.proc.treemem)
+    stopped_by: str = ""  # the signal that stopped the run while it ran ("SIGTERM"); "" for Ctrl-C or none
 
 
 def oom_kills() -> int | None:
@@ -155,13 +166,15 @@ def run_child(
     activity: Callable[[], int] | None = None,
     tick: Tick | None = None,
     stop: threading.Event | None = None,
+    abort: Callable[[], str] | None = None,
 ) -> Exit:
     """Run ``argv`` to its end under ``limits``; raises only OSError when it cannot start.
 
-    ``activity``: a number that grows whenever the child writes what we can see (for the hang
-    limit); ``tick``: called between waits and once at the end (the live tee); ``stop``: set from
-    another thread, it ends the child as INTERRUPTED. A Ctrl-C ends it as INTERRUPTED too (the
-    caller re-raises it); an exception from ``tick`` or ``activity`` as ERROR.
+        ``activity``: a number that grows whenever the child writes what we can see (for the hang
+        limit); ``tick``: called between waits and once at the end (the live tee); ``stop``: set from
+        another thread, it ends the child as INTERRUPTED; ``abort``: asked between waits, a reason it
+    gives ends the child as ABORTED. A Ctrl-C ends it as INTERRUPTED too (the
+        caller re-raises it); an exception from ``tick`` or ``activity`` as ERROR.
     """
     token = secrets.token_hex(8)
     t0 = time.monotonic()
@@ -179,6 +192,7 @@ def run_child(
     memory = TreePeak()
     waiter = None
     oom_before = None
+    stopped_by = ""
     try:
         # The child is queued on the harness's CPU, and the scheduler may leave it there behind the
         # harness's next work while another CPU idles (benchmarks/spawn_yield.py).
@@ -186,10 +200,17 @@ def run_child(
         waiter = _ExitWaiter(proc.pid)
         oom_before = oom_kills()
         ending, reason = _watch(
-            waiter, t0, limits, activity, tick, stop, lambda: memory.sample(lambda: (proc.pid, *tracker.scan()))
+            waiter,
+            t0,
+            limits,
+            activity,
+            tick,
+            stop,
+            lambda: memory.sample(lambda: (proc.pid, *tracker.scan())),
+            abort,
         )
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt as exc:
+        stopped_by = exc.signal_name if isinstance(exc, Stopped) else ""
     except Exception as exc:  # noqa: BLE001 - whatever broke the watch, the record says so and the tree goes
         ending, reason = Ending.ERROR, f"supervision failed ({type(exc).__name__}: {exc}): process group killed"
     finally:
@@ -207,7 +228,7 @@ def run_child(
     code = proc.returncode
     oom_after = oom_kills() if code is not None and code < 0 else None
     oom = oom_before is not None and oom_after is not None and oom_after > oom_before
-    return Exit(ending, code, ended - t0, reason, peak, oom, memory.peak_kb)
+    return Exit(ending, code, ended - t0, reason, peak, oom, memory.peak_kb, stopped_by)
 
 
 def _watch(
@@ -218,6 +239,7 @@ def _watch(
     tick: Tick | None,
     stop: threading.Event | None,
     sample: Callable[[], None],
+    abort: Callable[[], str] | None = None,
 ) -> tuple[Ending, str]:
     deadline = t0 + limits.timeout if limits.timeout else float("inf")
     hang = limits.hang_timeout if activity is not None else None
@@ -233,6 +255,8 @@ def _watch(
         wait = min(wait * 2, max_wait)
         if stop is not None and stop.is_set():
             return Ending.INTERRUPTED, "interrupted: the run was stopped"
+        if abort is not None and (why := abort()):
+            return Ending.ABORTED, f"stopped: {why}: process group killed"
         if tick is not None:
             tick()
         sample()  # the tree's memory, every TreePeak.every seconds

@@ -55,6 +55,7 @@ class ExecRequest:
     marker: str = ""  # the run's id, set as RUN_MARKER in the child's environment (not in the header)
     label: str = ""  # what a progress line calls it (the title where empty)
     expected: float | None = None  # seconds it took when it last ran (tipc.history.durations), None: never
+    abort: Callable[[], str] | None = None  # asked while it runs: a reason ends it (a node of its job went silent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +68,7 @@ class ExecResult:
     peak_rss_kb: int | None = None  # wait4's: the root process's own (or the largest one it waited for)
     oom_killed: bool = False
     tree_peak_kb: int | None = None  # the largest sum over the stage's live process tree
+    stopped_by: str = ""  # the signal that stopped the run while the stage ran (child.Exit's)
 
     @property
     def stage_peak_kb(self) -> int | None:
@@ -218,6 +220,7 @@ class ProcessExecutor:
                 activity=(lambda: _activity(out.fileno(), req.watch)) if req.hang_timeout else None,
                 tick=tick,
                 stop=self._interrupted,
+                abort=req.abort,
             )
         except OSError as exc:
             done = Exit(
@@ -237,6 +240,7 @@ class ProcessExecutor:
             done.peak_rss_kb,
             done.oom_killed,
             done.tree_peak_kb,
+            done.stopped_by,
         )
         with contextlib.suppress(OSError):  # the footer is a courtesy; the record tells the story
             out.write(_footer(result))
@@ -250,7 +254,7 @@ def sigterm_as_interrupt() -> Iterator[None]:
     its results instead of dying with its children still running."""
 
     def handler(signum: int, frame: FrameType | None) -> NoReturn:
-        raise KeyboardInterrupt(f"signal {signum}")
+        raise child.Stopped(signal.Signals(signum).name)
 
     try:
         previous = signal.signal(signal.SIGTERM, handler)

@@ -23,6 +23,7 @@ _SHORT = {
     Status.SKIPPED: "skipped",
     Status.NO_GOLDEN: "no golden",
     Status.DIFFERS: "differs",
+    Status.INFRA: "INFRA",
 }
 # Cells that were not run, or not judged, say why right in the cell, not only on hover.
 _EXPLAINED = (Status.BLOCKED, Status.SKIPPED, Status.NO_GOLDEN, Status.DIFFERS)

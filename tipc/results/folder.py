@@ -292,9 +292,12 @@ def node_dirs(paths: Sequence[str | Path]) -> list[Path]:
         own = None
         with contextlib.suppress(ResultsError):
             own = read_run_info(path / RUN_INFO)
-        # A merge spans its parts: one that ended before the newest part began is an earlier night's.
+        # A merge spans its parts: one that ended before the newest part began is an earlier night's. A run
+        # of the folder itself (a plain ``tipc run``) begun after the newest part is tonight's, whatever parts
+        # an earlier sharded night left beside it.
         merged = own is not None and own.run_group == newest.run_group and own.start + own.duration >= newest.start
-        if merged and (path / RECORDS).is_file():
+        plain_after = own is not None and own.run_group != newest.run_group and own.start > newest.start
+        if (merged or plain_after) and (path / RECORDS).is_file():
             out.append(path)
         else:
             out.extend(p for p, info in parts if info.run_group == newest.run_group)

@@ -28,6 +28,7 @@ class Status(str, Enum):
     SKIPPED = "skipped"  # not run on purpose: not applicable on this node, dropped by a skip rule
     NO_GOLDEN = "no_golden"  # a golden check with no golden file to judge by: said, not failed
     DIFFERS = "differs"  # a golden check with findings, reported but not failing (--fail-on without golden)
+    INFRA = "infra"  # the machine ended it (scheduler, OOM killer, lost node), not the model (tipc.run.infra)
 
     @property
     def is_failure(self) -> bool:
@@ -46,13 +47,21 @@ class Status(str, Enum):
 
 
 def run_verdict(statuses: Any) -> str:
-    """ "failed" when a stage failed, else "incomplete" when one was blocked, else "passed" ("empty": none)."""
+    """ "failed" when a stage failed, else "infra" when the machine ended one, else "incomplete" when one was
+    blocked, else "passed" ("empty": none)."""
     seen = {Status(s) for s in statuses}
     if not seen:
         return "empty"
     if any(s.is_failure for s in seen):
         return "failed"
+    if Status.INFRA in seen:
+        return "infra"
     return "incomplete" if Status.BLOCKED in seen else "passed"
+
+
+# What ended an infra stage (its ``infra`` evidence's kind; tipc.run.infra judges it): the scheduler, the
+# out-of-memory killer, a node of its job that went silent.
+INFRA_KINDS = ("scheduler", "oom", "node")
 
 
 class RecordError(ValueError):
@@ -144,6 +153,13 @@ class StageRecord:
     state: str = ""
     state_since: str = ""  # still failing: the run id of the night the failure began
     state_nights: int = 0  # still failing: nights in a row, tonight's included
+    # An infra stage's evidence (tipc.run.infra): its kind (scheduler, oom, node) and what showed it; {} otherwise.
+    infra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def stopped_by_scheduler(self) -> bool:
+        """The scheduler ended it (a cancel, a time limit, a preemption): its run was stopped, not only it."""
+        return self.infra.get("kind") == INFRA_KINDS[0]
 
     @property
     def flaky(self) -> bool:
@@ -219,7 +235,7 @@ _STAGE_FIELDS = {
     ),
     "argv": _Spec((list,), items=_TEXT),
     "attempts": _Spec((list,), items=_OBJECT),
-    **dict.fromkeys(("env", "metrics", "log_offsets"), _Spec(_OBJECT)),
+    **dict.fromkeys(("env", "metrics", "log_offsets", "infra"), _Spec(_OBJECT)),
     "infer": _Spec(_OBJECT, nullable=True),
     **dict.fromkeys(("start", "duration"), _Spec(_NUMBER)),
     **dict.fromkeys(("peak_rss_mb", "process_peak_rss_mb"), _Spec(_NUMBER, nullable=True)),

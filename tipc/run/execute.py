@@ -13,16 +13,19 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tipc.cluster.watch import NodeWatch
+from tipc.files.read import tail
 from tipc.plan.model import Stage
 from tipc.proc.child import Ending
 from tipc.proc.executor import ExecRequest, ExecResult, Executor
 from tipc.results.records import Status
 from tipc.run.endings import describe_exit, memory_limit_kb
 from tipc.run.false_pass import Signature, false_pass, output_signatures
+from tipc.run.infra import Clues, Infra, cgroup_oom_count, infra_of, job_state, kernel_oom_line
 from tipc.run.limits import Limits
 from tipc.run.speedlog import speed_run, write_speed
 from tipc.run.workerlogs import file_sizes, rank_of, shown_workers, worker_logs
@@ -47,6 +50,7 @@ class StageContext:
     expected: float | None = None  # seconds it took when it last ran, None: never (the progress's estimate)
     timeout: float | None = None  # a limit another plugin set for this stage (pytest-timeout's), else the mode's
     dialect: Dialect[Any] | None = None  # its config's: the manifests it judges and the figures it reads
+    node_watch: Callable[[], NodeWatch | None] = lambda: None  # multi-node: the watch over the job's other nodes
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,7 @@ class Judged:
     reason: str
     result: ExecResult
     metrics: dict[str, Any]
+    infra: dict[str, str]  # the machine's hand in its end (tipc.run.infra), {} when there was none
 
 
 def _status(result: ExecResult) -> tuple[Status, str]:
@@ -94,6 +99,8 @@ class StageRun:
         self.log_dir = context.cwd / stage.launch_log if stage.launch_log else None
         self.before: dict[str, Signature | None] = output_signatures(stage, context.cwd)
         self.offsets = file_sizes(self._appended_logs())
+        self.cgroup_ooms = cgroup_oom_count()
+        self.lost_node = ""
 
     def _appended_logs(self) -> list[Path]:
         """The trainer's train.log and the launcher's workerlog.N: a stage appends to them."""
@@ -129,10 +136,17 @@ class StageRun:
         return {**stage.env, "PYTHONPATH": os.pathsep.join((*pythonpath, *inherited))}
 
     def run(self, executor: Executor) -> Judged:
-        result = executor.run(self.request())
+        watch = self.context.node_watch()
+        with watch or contextlib.nullcontext():
+            result = executor.run(replace(self.request(), abort=watch.silent if watch else None))
+        self.lost_node = watch.silent() if watch else ""
         # Its tree is gone: nothing of it writes any more, and nothing else has written yet.
         ends = file_sizes(self._appended_logs())
         status, reason = _status(result)
+        found = self._infra(result) if status is not Status.PASSED else None
+        if found is not None:
+            # a lost node's stop says only what the evidence says already
+            status, reason = Status.INFRA, "; ".join(filter(None, (found.text(), "" if self.lost_node else reason)))
         if status is Status.PASSED:
             manifests = self.context.dialect.manifests if self.context.dialect else None
             problem = false_pass(
@@ -144,7 +158,38 @@ class StageRun:
         if result.ending is not Ending.NOT_STARTED:
             metrics, note = self._metrics(result, ends)
             reason = "; ".join(filter(None, (reason, note)))
-        return Judged(status, reason, result, metrics)
+        return Judged(status, reason, result, metrics, found.record() if found else {})
+
+    def _infra(self, result: ExecResult) -> Infra | None:
+        """Whether the machine ended the stage: the clues are read only for a stage that did not pass."""
+        code, job = result.returncode, os.environ.get("SLURM_JOB_ID", "")
+        killed = code is not None and code < 0
+        after = cgroup_oom_count() if killed else None
+        cgroup_ooms = after - self.cgroup_ooms if after is not None and self.cgroup_ooms is not None else 0
+        oom = killed and (result.oom_killed or cgroup_ooms > 0)
+        clues = Clues(
+            returncode=code,
+            stopped_by=result.stopped_by,
+            interrupted=result.ending is Ending.INTERRUPTED,
+            env=os.environ,
+            job_state=job_state(job) if job and (killed or result.ending is Ending.INTERRUPTED) else "",
+            oom_killed=result.oom_killed,
+            cgroup_oom_kills=cgroup_ooms,
+            oom_line=kernel_oom_line() if oom else "",
+            lost_node=self.lost_node,
+            launch_lines=self._last_lines() if code else (),
+        )
+        return infra_of(clues)
+
+    def _last_lines(self) -> tuple[str, ...]:
+        """The end of the stage's own log and of each launch worker's part: where a lost peer is said."""
+        logs = [self.log, *(worker_logs(self.log_dir).values() if self.log_dir else ())]
+        lines: list[str] = []
+        for log in logs:
+            with contextlib.suppress(OSError):
+                text, _ = tail(log, 16 << 10, self.offsets.get(str(log), 0))
+                lines += text.decode(errors="replace").splitlines()
+        return tuple(lines)
 
     def _metrics(self, result: ExecResult, ends: dict[str, int]) -> tuple[dict[str, Any], str]:
         stage = self.stage

@@ -20,7 +20,12 @@ from tipc.results.records import StageRecord, Status
 
 NOT_RANK0 = "not applicable: trainer 0 owns the model"
 
-_VERBS = {Status.FAILED: "failed", Status.TIMEOUT: "timed out", Status.HUNG: "hung"}
+_VERBS = {
+    Status.FAILED: "failed",
+    Status.TIMEOUT: "timed out",
+    Status.HUNG: "hung",
+    Status.INFRA: "was ended by the machine",
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tipc.cluster.options import DEFAULT_NODE_TIMEOUT
+from tipc.cluster.watch import NodeWatch
 from tipc.history.durations import read_history
 from tipc.history.keys import config_key
 from tipc.history.provenance import TargetCommit, target_commit
@@ -52,6 +54,8 @@ class RunSettings:
     golden_fails: bool = True  # golden findings fail their check stage (--fail-on golden)
     confirm: int = 0  # runs again of a stage that failed, in the same run (--confirm N)
     history: Path | None = None  # the history store the setting names (--history); None: tipc's choice
+    watch_port: int | None = None  # multi-node: node 0's port for the watch over the nodes (its rendezvous port)
+    node_timeout: float = DEFAULT_NODE_TIMEOUT  # multi-node: how long a node may be silent (--node-timeout)
 
 
 DRY_RUN = "dry run: not run"
@@ -340,6 +344,7 @@ class PlanRun:
             metrics=judged.metrics,
             peak_rss_mb=_mb(result.stage_peak_kb),
             process_peak_rss_mb=_mb(result.peak_rss_kb),
+            infra=judged.infra,
         )
         interrupted = result.ending is Ending.INTERRUPTED
         if interrupted:  # what it left half-written must not stand in for it in a later run
@@ -368,6 +373,7 @@ class PlanRun:
             label=f"{self.plan.model}: {stage.id}",
             expected=self.expected(stage),
             dialect=self.dialect,
+            node_watch=lambda: self._node_watch(stage),
         )
 
     @functools.cached_property
@@ -376,6 +382,13 @@ class PlanRun:
         from tipc.suites.front import dialect_for  # the dialects: plugins' included
 
         return dialect_for(Path(self.plan.config_path))[0]
+
+    def _node_watch(self, stage: Stage) -> NodeWatch | None:
+        """A stage every node of its chain runs is watched: a node that goes silent stops it on the others."""
+        ips, port = self._chain_ips(stage), self.settings.watch_port
+        if len(ips) < 2 or port is None or stage.rank0_only:
+            return None
+        return NodeWatch(ips, self.settings.node_rank, port, self.settings.node_timeout)
 
     def expected(self, stage: Stage) -> float | None:
         """Seconds the stage took when it last ran in this folder (``tipc.history.durations``), None: never."""

@@ -39,6 +39,7 @@ FILE_SETTINGS = (
     "--doctor",
     "--timeout",
     "--hang-timeout",
+    "--node-timeout",
     "--report-dir",
     "--history",
     "--no-report",

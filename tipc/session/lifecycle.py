@@ -32,6 +32,7 @@ from tipc.proc.watchdog import Watchdog, start_watchdog
 from tipc.results.folder import ResultsDir, new_run_id
 from tipc.results.outcome import Outcome, outcome_of
 from tipc.results.records import StageRecord, Status
+from tipc.run.infra import UNREACHED
 from tipc.run.plan_run import PlanRun
 from tipc.run.probe import cannot_run
 from tipc.schedule import folders, hostlock
@@ -246,6 +247,16 @@ class TipcSession:
         run = self.plan_run(target)
         if stage.id not in run.done:
             run.block(stage, reason, status)
+
+    def record_unreached(self, stages: Iterable[tuple[ConfigTarget, Stage]]) -> None:
+        """After the scheduler stopped the run (a cancel, a time limit, a preemption), every one of ``stages``
+        it had not reached is recorded as not run: its chains are listed in the results, not lost from the counts."""
+        stop = next((r for r in self.records() if r.stopped_by_scheduler), None)
+        if stop is None:
+            return
+        reason = f"{UNREACHED} ({stop.id}: {stop.reason})"
+        for target, stage in stages:
+            self.not_run(target, stage, Status.BLOCKED, reason)
 
     def expected(self, target: ConfigTarget, stage: Stage) -> float | None:
         """Seconds the stage took when it last ran (the progress's estimate), None: never."""

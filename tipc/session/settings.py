@@ -344,12 +344,14 @@ def _resolve_targets(
     return tuple(_target(s, get, run_mode, cluster, cwd, notes) for s in selected)
 
 
-def _node_fields(first: PlanOptions) -> dict[str, Any]:
+def _node_fields(target: ConfigTarget) -> dict[str, Any]:
     """What every config's stages share about this node, from the first config's options."""
+    first, node = target.options, target.node
     return {
         "node_rank": first.node_rank or 0,
         "device": str(first.device),
         **({"host": first.host} if first.host else {}),
+        **({"watch_port": node.rendezvous_port, "node_timeout": node.node_timeout} if node is not None else {}),
     }
 
 
@@ -386,7 +388,7 @@ def _resolve(get: Callable[[str], Any], cwd: Path, sources: dict[str, str]) -> S
         golden_fails="golden" in fail_on,
         confirm=_confirm(get("tipc_confirm")),
         history=history_path(get("tipc_history"), cwd),
-        **(_node_fields(targets[0].options) if targets else {}),  # none runs: its problems are still told
+        **(_node_fields(targets[0]) if targets else {}),  # none runs: its problems are still told
     )
     report_dir = get("tipc_report_dir")
     return Settings(

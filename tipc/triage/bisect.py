@@ -161,11 +161,14 @@ def bisect(
 def text(found: Bisection) -> str:
     lines = [f"tipc bisect: {found.stage}, good {found.good[:12]}, bad {found.bad[:12]}"]
     lines += [f"  {s.commit[:12]} {s.outcome:4} {s.status}" for s in found.steps]
-    if found.first_bad is None:
-        lines.append(f"no culprit: {found.problem}")
-    else:
-        c = found.first_bad
-        lines += [f"first bad commit: {c.sha}", f"  {c.subject}", f"  author: {c.author}", f"  date:   {c.date}"]
-    lines.append("commands:")
-    lines += ["  " + " ".join(command) for command in found.commands]
-    return "\n".join(lines)
+    c = found.first_bad
+    named = (
+        [f"first bad commit: {c.sha}", f"  {c.subject}", f"  author: {c.author}", f"  date:   {c.date}"] if c else []
+    )
+    return "\n".join(lines + verdict_lines(named, found.problem, found.commands))
+
+
+def verdict_lines(named: list[str], problem: str, commands: Sequence[Sequence[str]]) -> list[str]:
+    """A bisection's end in words (of commits or releases): the culprit ``named``, else the ``problem``; then
+    the commands that found it."""
+    return [*(named or [f"no culprit: {problem}"]), "commands:", *("  " + " ".join(c) for c in commands)]

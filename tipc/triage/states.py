@@ -28,6 +28,8 @@ def outcome_of(status: Status) -> Outcome:
     as a pass; one with no golden to judge by judged nothing."""
     if status.is_failure:
         return Outcome.FAILED
+    if status is Status.INFRA:  # the machine's, not the model's: neither a pass nor a failure of the cell
+        return Outcome.INFRA
     if status in (Status.PASSED, Status.DIFFERS):
         return Outcome.PASSED
     return Outcome.NOT_RUN

@@ -75,6 +75,28 @@ def judge(status: str | None) -> str:
     return SKIP
 
 
+def run_chain(
+    config: str, mode: str, stage: str, out: Path, run_args: Sequence[str], where: str, history: Path
+) -> tuple[str, str, dict[str, Any] | None]:
+    """Run the chain up to ``stage`` with ``tipc run`` into ``out`` (its console beside it, ``<out>.log``), its
+    history in a store of its own (``history``): the outcome in git's words, the stage's status or why it has
+    none (``where``: "this commit", "paddlepaddle 3.2.0"), and its record (a figure's bisect reads it)."""
+    from tipc.results.folder import read_records
+
+    out.mkdir(parents=True, exist_ok=True)
+    tipc_run = [sys.executable, "-m", "tipc", "run", "--config", config, "--mode", mode]
+    # No report, and no bisection of its own: a night's budget (TIPC_BISECT_BUDGET, a file) is not a step's.
+    tipc_run += ["--no-report", "--bisect-budget", "0", "-q", "--output-root", str(out), *run_args]
+    with (out.parent / f"{out.name}.log").open("wb") as log:
+        env = {**os.environ, "TIPC_HISTORY": str(history)}
+        run_child(tipc_run, cwd=None, env=env, stdout=log, stderr=log, limits=Limits(0, None))
+    records = [r for found in sorted(out.rglob("results.jsonl")) for r in read_records(found, warn=lambda _: None)]
+    found = next((r for r in records if r.id == stage), None)
+    status = None if found is None else found.status.value
+    reason = status or (f"not in the plan at {where}" if records else "no results: the config did not run")
+    return judge(status), reason, None if found is None else json.loads(found.to_json())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tipc.triage.step")
     parser.add_argument("--config", required=True)
@@ -83,26 +105,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", required=True, type=Path)
     parser.add_argument("run_args", nargs="*")
     args = parser.parse_args(argv)
-    from tipc.results.folder import read_records
-
     sha = ask(["git", "rev-parse", "HEAD"], timeout=60).stdout.strip()
     if not sha:
         print("tipc bisect: not in a git checkout", file=sys.stderr)
         return 128  # git bisect run stops: nothing here can be judged
-    out = WORK / sha[:12]
-    out.mkdir(parents=True, exist_ok=True)
-    os.environ["TIPC_HISTORY"] = str(Path.cwd() / WORK / "history.sqlite")
-    tipc_run = [sys.executable, "-m", "tipc", "run", "--config", args.config, "--mode", args.mode]
-    # No report, and no bisection of its own: a night's budget (TIPC_BISECT_BUDGET, a file) is not a step's.
-    tipc_run += ["--no-report", "--bisect-budget", "0", "-q", "--output-root", str(out), *args.run_args]
-    with (WORK / f"{sha[:12]}.log").open("wb") as log:
-        run_child(tipc_run, cwd=None, env=os.environ, stdout=log, stderr=log, limits=Limits(0, None))
-    records = [r for found in sorted(out.rglob("results.jsonl")) for r in read_records(found, warn=lambda _: None)]
-    found = next((r for r in records if r.id == args.stage), None)
-    status = None if found is None else found.status.value
-    outcome = judge(status)
-    reason = status or ("not in the plan at this commit" if records else "no results: the config did not run")
-    record = None if found is None else json.loads(found.to_json())
+    history = Path.cwd() / WORK / "history.sqlite"
+    outcome, reason, record = run_chain(
+        args.config, args.mode, args.stage, WORK / sha[:12], args.run_args, "this commit", history
+    )
     with args.steps.open("a", encoding="utf-8") as steps:
         steps.write(json.dumps(asdict(Step(sha, outcome, reason, record))) + "\n")
     return EXIT[outcome]

@@ -144,12 +144,13 @@ def _stage(d: Any) -> StageSummary:
     )
 
 
-# A golden check's own outcomes are counted when a run has them, not shown as zeros on every run.
-_GOLDEN_ONLY = (Status.NO_GOLDEN, Status.DIFFERS)
+# A golden check's own outcomes and the machine's failures are counted when a run has them, not shown as zeros
+# on every run.
+_WHEN_PRESENT = (Status.NO_GOLDEN, Status.DIFFERS, Status.INFRA)
 
 
 def status_counts(statuses: Iterable[str]) -> dict[str, int]:
-    counts = dict.fromkeys((s.value for s in Status if s not in _GOLDEN_ONLY), 0)
+    counts = dict.fromkeys((s.value for s in Status if s not in _WHEN_PRESENT), 0)
     for s in statuses:
         counts[s] = counts.get(s, 0) + 1
     return counts

@@ -241,3 +241,21 @@ def test_the_cli_detects_each_suite_from_its_checkout(tmp_path: Path, name: str)
 )
 def test_the_common_gpu_rule_drops_what_the_bash_skips(trt: str, precision: str, quant: str, dropped: bool) -> None:
     assert gpu_dropped(trt, precision, quant) is dropped
+
+
+@pytest.mark.parametrize(
+    ("name", "written"),
+    [
+        ("m*/*checkpoint.pdparams", False),  # the published configs' pattern: no one file to expect
+        ("m-2026-12-06-08-42/epoch_10_checkpoint.pdparams", True),  # the dated folder, given with --set
+    ],
+)
+def test_a_paddlegan_train_must_write_the_checkpoint_its_config_names_by_path(
+    tmp_path: Path, name: str, written: bool
+) -> None:
+    text = rec_config().replace("train_model_name:lite_train_lite_infer=1", f"train_model_name:{name}")
+    plan = plan_of(tmp_path, text, device="cpu", name="paddlegan")
+    train, export, *_ = plan.stages()
+    save = f"{plan.output_dir}/norm_train_gpus_0_autocast_False"
+    assert train.outputs == ((f"{save}/{name}",) if written else ())
+    assert f"{save}/{name}" in export.argv

@@ -64,12 +64,30 @@ def test_a_cpu_run_trains_with_use_gpu_false_and_skips_the_gpu_cells(tmp_path: P
     train, export, infer = plan.stages()
     assert "runner.use_gpu=False" in train.argv and "runner.epochs=2" in train.argv
     assert train.outputs == (f"{plan.output_dir}/norm_train_gpus_0_autocast_False_nodes_1.log/1/rec.pdparams",)
-    assert export.argv[-2:] == (
+    assert export.argv[-3:] == (
         f"runner.model_init_path={plan.output_dir}/norm_train_gpus_0_autocast_False_nodes_1.log/1",
         f"runner.model_save_path={plan.output_dir}/norm_train_gpus_0_autocast_False_nodes_1.log",
+        "runner.use_gpu=False",  # to_static.py takes the yaml's use_gpu otherwise, which a CPU-only Paddle refuses
     )
     assert infer.argv[4:6] == ("--use_gpu=False", "--enable_mkldnn=False")
     assert [s.reason for s in plan.skipped] == ["no GPU on this node (device cpu)"]
+
+
+@pytest.mark.parametrize(
+    ("mode", "device", "cpu_export"),
+    [
+        ("lite_train_lite_infer", "cpu", True),
+        ("lite_train_lite_infer", "gpu", False),
+        ("whole_infer", "cpu", True),
+        ("whole_infer", "gpu", False),
+    ],
+)
+def test_paddlerecs_export_runs_on_the_cpu_only_on_a_cpu_run(
+    tmp_path: Path, mode: str, device: Device, cpu_export: bool
+) -> None:
+    text = rec_config().replace("infer_export:null", "infer_export:-u tools/to_static.py -m m.yaml")
+    export = next(s for s in plan_of(tmp_path, text, mode, device).stages() if s.name == "export")
+    assert ("runner.use_gpu=False" in export.argv) == cpu_export
 
 
 def test_a_multi_gpu_entry_on_one_node_is_skipped_saying_why_and_a_node_list_launches(tmp_path: Path) -> None:
@@ -223,3 +241,21 @@ def test_the_cli_detects_each_suite_from_its_checkout(tmp_path: Path, name: str)
 )
 def test_the_common_gpu_rule_drops_what_the_bash_skips(trt: str, precision: str, quant: str, dropped: bool) -> None:
     assert gpu_dropped(trt, precision, quant) is dropped
+
+
+@pytest.mark.parametrize(
+    ("name", "written"),
+    [
+        ("m*/*checkpoint.pdparams", False),  # the published configs' pattern: no one file to expect
+        ("m-2026-12-06-08-42/epoch_10_checkpoint.pdparams", True),  # the dated folder, given with --set
+    ],
+)
+def test_a_paddlegan_train_must_write_the_checkpoint_its_config_names_by_path(
+    tmp_path: Path, name: str, written: bool
+) -> None:
+    text = rec_config().replace("train_model_name:lite_train_lite_infer=1", f"train_model_name:{name}")
+    plan = plan_of(tmp_path, text, device="cpu", name="paddlegan")
+    train, export, *_ = plan.stages()
+    save = f"{plan.output_dir}/norm_train_gpus_0_autocast_False"
+    assert train.outputs == ((f"{save}/{name}",) if written else ())
+    assert f"{save}/{name}" in export.argv

@@ -3,7 +3,8 @@ planned as PaddleDetection's ``test_train_inference_python.sh`` runs them.
 
 What differs from PaddleOCR: a line's value is everything after its first colon; overrides are bare
 ``Key=value`` words after the yml's ``-o`` (``TrainReader.batch_size``, ``weights``); entry 10 is
-``trained_model_name`` and weights land in ``<save>/<model>/<trained_model_name>``; every command gets
+``trained_model_name`` and the bash reads weights from ``<save>/<model>/<trained_model_name>`` (where PaddleDetection
+2.7 and later write ``<save>/<trained_model_name>``: tipc reads the checkout's trainer); every command gets
 ``filename=<model>``; a single-process train adds ``LearningRate.base_lr=0.0001 log_iter=1``, a launch
 ``log_iter=1`` and ``--gpus=``; ``amp``/``fp16`` add ``--amp`` and ``amp_level=O1``/``O2``; an
 ``export_onnx`` line (entry 34) exports once more with ``export_onnx=True`` first; the predictor is
@@ -15,12 +16,14 @@ kl_quant) from the ``weights`` line into the ``--output_dir`` line and sweep it;
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from itertools import product
 
 from tipc.config.benchmark import DeviceNum
 from tipc.config.model import NULL
 from tipc.config.modes import Mode
+from tipc.files.read import contains
 from tipc.files.write import component, name_part
 from tipc.plan.devices import CPU_VALUES, VARIANT_DEVICES, accelerator_values
 from tipc.plan.fragments import DROPPED, Command, Fragment, literal
@@ -88,6 +91,18 @@ CUSTOM_OP_NOTE = (
     f"(cd ppdet/modeling/transformers/ext_op; python {CUSTOM_OP_SCRIPT} install) before each training; tipc "
     "does not change the environment it runs in: install it once before the run"
 )
+# PaddleDetection 2.7 and later save a training's weights in save_dir itself (its Checkpointer's line below), while
+# the test_tipc bash still reads them from save_dir/<model>: tipc looks where the checkout's trainer writes.
+CHECKPOINTER = "ppdet/engine/callbacks.py"
+FLAT_SAVE = b"self.save_dir = self.model.cfg.save_dir\n"
+FLAT_SAVE_NOTE = (
+    f"the checkout's trainer saves its weights in save_dir itself ({CHECKPOINTER}), not in save_dir/<model> where "
+    "the bash's eval and export look: tipc expects them there and hands that path to eval and export"
+)
+CPU_EXPORT_NOTE = (
+    "device cpu: the export gets use_gpu=False as the trainings do (the bash gives it none, so it keeps the yml's "
+    "use_gpu: true, which a CPU-only Paddle refuses)"
+)
 
 
 def load(path: str) -> SuiteConfig:
@@ -136,6 +151,10 @@ def _train_chains(plan: PlanDraft) -> None:
     cfg = Entries(plan.config.lines, plan.options.mode, first_colon=True)
     if CUSTOM_OP_MODEL in plan.config.model_name.value:
         plan.notes.append(CUSTOM_OP_NOTE)
+    if _flat_save(plan.options.repo):
+        plan.notes.append(FLAT_SAVE_NOTE)
+    if plan.options.device == "cpu":
+        plan.notes.append(CPU_EXPORT_NOTE)
     if cfg.param(Role.PRETRAIN) is DROPPED:
         plan.notes.append(
             f"line {cfg.lines.line(Role.PRETRAIN)}: {cfg.key(Role.PRETRAIN)} is {cfg.value(Role.PRETRAIN) or 'empty'}, "
@@ -144,6 +163,19 @@ def _train_chains(plan: PlanDraft) -> None:
         )
     for cell in train_cells(plan, cfg):
         _train_chain(plan, cfg, cell.entry, cell.autocast, cell.trainer)
+
+
+def _flat_save(repo: str) -> bool:
+    """Whether the checkout's trainer saves its weights in save_dir itself (no checkout: the bash's layout)."""
+    try:
+        return contains(os.path.join(repo, CHECKPOINTER), FLAT_SAVE)
+    except OSError:
+        return False
+
+
+def _cpu_export(plan: PlanDraft, cfg: Entries) -> Fragment:
+    """``use_gpu=False`` on a CPU run's export (the use_gpu line's key), nothing elsewhere, as in the bash."""
+    return cfg.param(4, "False") if plan.options.device == "cpu" else DROPPED
 
 
 def _trainer(plan: PlanDraft, cfg: Entries, trainer: str) -> tuple[Fragment, str, bool, Fragment] | None:
@@ -196,7 +228,7 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
         ips = (f"--ips={entry.ips}",) if entry.machines else ()
         launch = literal("-m", "paddle.distributed.launch", *ips, f"--gpus={entry.gpus}")
         train = command(python, launch, script, literal("log_iter=1"), *tail)
-    weights = inside(plan.config, f"{save}/{folder}", Role.TRAIN_MODEL_NAME)
+    weights = inside(plan.config, save if _flat_save(options.repo) else f"{save}/{folder}", Role.TRAIN_MODEL_NAME)
     train_stage = plan.stage(
         chain,
         "train",
@@ -228,9 +260,9 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
         return
     export_env = env_of(entry, StageKind.EXPORT, options)
     export_script_text = text(export_script, cfg.lines, 29)
-    weights_arg, save_arg = cfg.path(28, weights), cfg.path(27, save)
+    weights_arg, save_arg, cpu = cfg.path(28, weights), cfg.path(27, save), _cpu_export(plan, cfg)
     if cfg.key(34) == "export_onnx":
-        onnx = command(python, export_script_text, weights_arg, filename, literal("export_onnx=True"), save_arg)
+        onnx = command(python, export_script_text, weights_arg, filename, literal("export_onnx=True"), cpu, save_arg)
         stages.append(
             plan.stage(
                 chain,
@@ -243,7 +275,7 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
                 rank0_only=rank0,
             )
         )
-    export = command(python, export_script_text, weights_arg, filename, save_arg)
+    export = command(python, export_script_text, weights_arg, filename, cpu, save_arg)
     model_dir = f"{save}/{folder}"
     export_stage = plan.stage(
         chain,
@@ -284,7 +316,7 @@ def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
         chain = f"infer_mode_{count}_{infer_mode}"
         export = command(
             plan.interpreter, text(cfg.value(EXPORTS[infer_mode]), cfg.lines, EXPORTS[infer_mode]),
-            cfg.param(28), param("filename", folder, cfg.lines, 1), cfg.param(27),
+            cfg.param(28), param("filename", folder, cfg.lines, 1), _cpu_export(plan, cfg), cfg.param(27),
         )  # fmt: skip
         model_dir = f"{cfg.value(27)}/{folder}"
         stage = plan.stage(

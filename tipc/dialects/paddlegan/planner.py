@@ -92,7 +92,7 @@ def build(config: SuiteConfig, options: PlanOptions, check: PythonCheck = on_pat
 
 def _train_chains(plan: PlanDraft, cfg: Entries) -> None:
     pattern = cfg.value(10)
-    if any(c in pattern for c in "*?["):
+    if _is_pattern(pattern):
         plan.notes.append(
             f"train_model_name '{pattern}' is a shell pattern: the bash's shell expands it to the checkpoints the "
             "train wrote; tipc runs no shell and passes it as written (docs/suites.md, PaddleGAN)"
@@ -149,9 +149,12 @@ def _train_chain(plan: PlanDraft, cfg: Entries, entry: GpuEntry, autocast: str, 
         launch = literal("-m", "paddle.distributed.launch", f"--ips={entry.ips}", devices)
         train = command(python, launch, script, *body)
     train_env = _env(entry, StageKind.TRAIN, options)
-    train_stage = plan.stage(chain, "train", StageKind.TRAIN, train, train_env, f"{save}.log")
-    stages = [train_stage]
     weights = inside(plan.config, save, Role.TRAIN_MODEL_NAME)
+    # A pattern names no one file; a path (the train's dated folder, given with --set) is the train's to write, so
+    # a later run can export from it with the train deselected.
+    written = () if _is_pattern(cfg.value(10)) else (weights,)
+    train_stage = plan.stage(chain, "train", StageKind.TRAIN, train, train_env, f"{save}.log", outputs=written)
+    stages = [train_stage]
     rank0 = nodes > 1
     if cfg.value(23) != NULL:
         evaluate = command(python, cfg.script(23), cfg.path(9, weights), cfg.param(24))
@@ -197,6 +200,11 @@ def _output_dir(cfg: Entries, save: str) -> Fragment:
     """``${save_infer_key} ${save}``: the key (``--output_dir``) as the shell splits it, then the path whole."""
     key = text(cfg.key(27), cfg.lines, 27)
     return Fragment(f"{key.text} {save}", (*key.argv, save))
+
+
+def _is_pattern(value: str) -> bool:
+    """Whether the bash's shell would expand this word as a pattern."""
+    return any(c in value for c in "*?[")
 
 
 def _export_outputs(export_script: str, save: str) -> tuple[str, ...]:

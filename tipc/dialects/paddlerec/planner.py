@@ -104,7 +104,11 @@ class _Trains:
     def build(self) -> None:
         cfg, cpu_only = self.cfg, self.plan.options.device == "cpu"
         if cpu_only:
-            self.plan.notes.append(f"device cpu: every gpu entry trains as one CPU process ({cfg.key(4)}=False)")
+            self.plan.notes.append(
+                f"device cpu: every gpu entry trains as one CPU process ({cfg.key(4)}=False); the export gets it "
+                "too (the bash gives it none, and to_static.py takes the yaml's use_gpu: True, which a CPU-only "
+                "Paddle refuses)"
+            )
         for cell in train_cells(self.plan, cfg):
             use_gpu = CPU_ONLY_VALUE if cell.entry.cpu and cpu_only else cell.use_gpu
             self.chain(cell.entry, use_gpu, cell.autocast, cell.trainer)
@@ -178,7 +182,9 @@ class _Trains:
             plan.skipped.append(Skipped(f"{chain}::export", "export script is null: nothing to infer with"))
             plan.chains.append(Chain(chain, trainer, autocast, entry.topology, save, tuple(stages)))
             return
-        export = command(python, cfg.script(29, export_script), cfg.path(28, weights), cfg.path(27, save))
+        export = command(
+            python, cfg.script(29, export_script), cfg.path(28, weights), cfg.path(27, save), _cpu_export(plan, cfg)
+        )
         export_stage = plan.stage(
             chain,
             "export",
@@ -205,6 +211,11 @@ _PARAMETER_SERVER = (
 )
 
 
+def _cpu_export(plan: PlanDraft, cfg: Entries) -> Fragment:
+    """``runner.use_gpu=False`` on a CPU run's export (its words follow the script's ``-o``), nothing elsewhere."""
+    return cfg.param(4, CPU_ONLY_VALUE) if plan.options.device == "cpu" else DROPPED
+
+
 def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
     """whole_infer: each ``infer_model`` (entry 36), exported first where its ``infer_export`` says, then swept."""
     env, topology = whole_infer_device(plan.options)
@@ -213,7 +224,10 @@ def _infer_chains(plan: PlanDraft, cfg: Entries) -> None:
         model_dir = model
         if export not in (NULL, ""):
             model_dir = dirname(model)
-            run = command(plan.interpreter, cfg.script(37, export), cfg.param(28, model), cfg.param(27, model_dir))
+            run = command(
+                plan.interpreter, cfg.script(37, export), cfg.param(28, model), cfg.param(27, model_dir),
+                _cpu_export(plan, cfg),
+            )  # fmt: skip
             stages.append(
                 plan.stage(chain, "export", StageKind.EXPORT, run, env, f"{plan.output_dir}/{chain}_export.log")
             )

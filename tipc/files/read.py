@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import json
 import os
 import stat
@@ -100,12 +101,15 @@ def lines(path: str | Path, since: int = 0, max_line: int = MAX_LINE, until: int
         yield from split_lines(_chunks(file, _end(start, until, size) - start), max_line)
 
 
-def numbered_lines(path: str | Path, max_line: int, limit: int | None = None) -> Iterator[tuple[int, bytes | None]]:
+def numbered_lines(
+    path: str | Path, max_line: int, limit: int | None = None, until: int | None = None
+) -> Iterator[tuple[int, bytes | None]]:
     """(1-based number, line) of each line of the file, newline dropped; None for a line longer than
-    ``max_line`` (it was never held whole). ``limit``: the file is refused when larger."""
+    ``max_line`` (it was never held whole). ``limit``: the file is refused when larger; ``until``: the
+    lines before that byte only (what a first reading saw of a file that may grow since)."""
     with open_regular(path, limit) as (file, size):
         number, long = 1, False
-        for piece in split_lines(_chunks(file, size), max_line + 1):
+        for piece in split_lines(_chunks(file, _end(0, until, size)), max_line + 1):
             whole = piece.endswith(b"\n")
             if not long and whole:
                 yield number, piece[:-1]
@@ -197,11 +201,17 @@ def contains_any(path: str | Path, needles: Sequence[bytes], since: int = 0) -> 
     return False
 
 
+@functools.lru_cache(maxsize=64)
+def _real_root(root: str) -> str:
+    """A root's real path: a report asks of one run's few roots for each of its thousands of logs."""
+    return os.path.realpath(root)
+
+
 def inside(path: str | Path, roots: Iterable[str | Path]) -> bool:
     """Whether ``path``, links resolved, lies in one of ``roots`` (links resolved too)."""
     real = os.path.realpath(path)
     for root in roots:
-        base = os.path.realpath(root)
+        base = _real_root(os.fspath(root))
         with contextlib.suppress(ValueError):  # on different drives (never on POSIX)
             if os.path.commonpath([real, base]) == base:
                 return True

@@ -6,22 +6,23 @@ matrix and the stage details show carried-over records too, marked as an earlier
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from tipc.report.compare import status_counts
-from tipc.report.load import NodeRun, RunIds, is_carried, run_ids, run_roots
+from tipc.report.compare import RunSummary, status_counts
+from tipc.report.load import NodeRun, Records, RunIds, is_carried, run_ids, run_roots
 from tipc.report.matrix import build_matrix
 from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, StageGroup, Tally
-from tipc.report.naming import RowKey, StageKey, is_multi_node, make_anchors, row_key, stage_key
+from tipc.report.naming import RowKey, StageKey, make_anchors, row_key, stage_key
 from tipc.report.perf import build_performance
 from tipc.report.predictions import build_predictions
 from tipc.report.stages import each_stage_group
 from tipc.report.trainbench import build_train_benchmark
 from tipc.report.trends import Trends, judged_figures
-from tipc.results.records import RunInfo, StageRecord, run_verdict
+from tipc.results.records import RunInfo, StageRecord
 from tipc.run.criteria import criteria_of
 
 
@@ -29,18 +30,27 @@ from tipc.run.criteria import criteria_of
 class Anchors:
     stages: dict[StageKey, str]
     rows: dict[RowKey, str]
+    chain_of: dict[str, str] = field(default_factory=dict)  # stage anchor → its chain's (row's) anchor
+    sizes: dict[RowKey, int] = field(default_factory=dict)  # stages of each chain (× node)
 
 
-def all_records(runs: Sequence[NodeRun]) -> tuple[StageRecord, ...]:
-    return tuple(r for run in runs for r in run.records)
+def all_records(runs: Sequence[NodeRun]) -> Records:
+    """Every node's records, read from their files each time they are iterated."""
+    return Records.joined(run.records for run in runs)
 
 
-def anchors_for(records: Sequence[StageRecord]) -> Anchors:
-    multi = is_multi_node(records)
-    return Anchors(
-        make_anchors((stage_key(r) for r in records), "stage", multi),
-        make_anchors((row_key(r) for r in records), "chain", multi),
-    )
+def this_run(records: Iterable[StageRecord], ids: RunIds) -> Iterator[StageRecord]:
+    """The records of ``records`` this run made (not carried over from an earlier one)."""
+    return (r for r in records if not is_carried(r, ids))
+
+
+def anchors_for(records: Records) -> Anchors:
+    """Every stage's and chain's anchor, from one reading of the records."""
+    multi = len(records.ranks) > 1
+    keys = [(stage_key(r), row_key(r)) for r in records]
+    stages = make_anchors((s for s, _ in keys), "stage", multi)
+    rows = make_anchors((w for _, w in keys), "chain", multi)
+    return Anchors(stages, rows, {stages[s]: rows[w] for s, w in keys}, dict(Counter(w for _, w in keys)))
 
 
 def format_time(ts: float) -> str:
@@ -63,29 +73,34 @@ def head_info(runs: Sequence[NodeRun]) -> RunInfo:
     return min(runs, key=lambda r: r.info.node_rank).info
 
 
-def _node_from_records(rank: int, records: Sequence[StageRecord], head: RunInfo) -> NodeInfo:
+def _node_from_records(rank: int, records: Iterable[StageRecord], head: RunInfo) -> NodeInfo:
     """A node of a merged directory: its facts beyond host and timing are node 0's."""
-    starts = [r.start for r in records if r.start]
-    start = min(starts, default=0.0)
-    end = max((r.start + r.duration for r in records if r.start), default=0.0)
+    host, start, end = None, 0.0, 0.0
+    for r in records:
+        if r.node_rank != rank:
+            continue
+        host = r.host if host is None else host
+        if r.start:
+            start = min(start, r.start) if start else r.start
+            end = max(end, r.start + r.duration)
     return NodeInfo(
-        rank, records[0].host, head.device, head.paddle_version, head.python_version, format_time(start), end - start
+        rank, host or "", head.device, head.paddle_version, head.python_version, format_time(start), end - start
     )
 
 
 def node_infos(runs: Sequence[NodeRun]) -> tuple[NodeInfo, ...]:
     """One entry per node rank, from the node's own run.json when it has one; empty on one node."""
     records = all_records(runs)
-    ranks = sorted({r.node_rank for r in records} | {run.info.node_rank for run in runs})
+    ranks = sorted(records.ranks | {run.info.node_rank for run in runs})
     if len(ranks) < 2:
         return ()
-    own = {run.info.node_rank: run.info for run in runs if {r.node_rank for r in run.records} <= {run.info.node_rank}}
+    own = {run.info.node_rank: run.info for run in runs if run.records.ranks <= {run.info.node_rank}}
     head = head_info(runs)
     out = []
     for rank in ranks:
         info = own.get(rank)
         if info is None:
-            out.append(_node_from_records(rank, [r for r in records if r.node_rank == rank], head))
+            out.append(_node_from_records(rank, records, head))
         else:
             out.append(
                 NodeInfo(
@@ -124,14 +139,13 @@ def header(runs: Sequence[NodeRun]) -> Header:
     )
 
 
-def tally(records: Sequence[StageRecord], ids: RunIds) -> Tally:
-    own = [r for r in records if not is_carried(r, ids)]
-    counts = status_counts(r.status.value for r in own)
-    carried = status_counts(r.status.value for r in records if is_carried(r, ids))
+def tally(summary: RunSummary) -> Tally:
+    """This run's counts and verdict, and the carried-over records' counts, from the run's summary."""
+    carried = status_counts(s.status for s in summary.stages if s.carried)
     return Tally(
-        tuple(counts.items()),
-        len(own),
-        run_verdict(r.status for r in own),
+        tuple(summary.counts().items()),
+        len(summary.own),
+        summary.verdict(),
         tuple((s, n) for s, n in carried.items() if n),
     )
 
@@ -140,6 +154,7 @@ def build_report(
     runs: Sequence[NodeRun],
     report_dir: Path,
     anchors: Anchors,
+    summary: RunSummary,
     *,
     comparison: Comparison | None = None,
     history: tuple[HistoryEntry, ...] = (),
@@ -147,33 +162,39 @@ def build_report(
     trends: Trends | None = None,
     paged: bool = False,
 ) -> ReportModel:
-    """``paged``: the stage details are left out, for ``chain_groups`` to give one chain at a time."""
+    """``paged``: the stage details are left out, for ``chain_groups`` to give one chain at a time.
+    Each part reads the records once more from their files: none holds them all."""
     records = all_records(runs)
-    multi = is_multi_node(records)
+    multi = len(records.ranks) > 1
     head = header(runs)
     ids = run_ids(runs)
-    own = [r for r in records if not is_carried(r, ids)]
     roots = run_roots(runs)
+    groups: tuple[StageGroup, ...] = ()
+    matrix = build_matrix(records, anchors.stages, anchors.rows, multi, ids)
+    if not paged:  # one page: the chains' details in the matrix's order
+        order = {row.anchor: n for n, row in enumerate(matrix.rows)}
+        groups = tuple(sorted(chain_groups(runs, report_dir, anchors), key=lambda g: order.get(g.anchor, 0)))
     return ReportModel(
         title=f"tipc · {head.model} · {head.mode}",
         generated=generated,
         header=head,
-        tally=tally(records, ids),
+        tally=tally(summary),
         comparison=comparison,
-        matrix=build_matrix(records, anchors.stages, anchors.rows, multi, ids),
-        groups=() if paged else tuple(chain_groups(runs, report_dir, anchors)),
-        performance=build_performance([r for r in records if not is_carried(r, ids)], anchors.stages),
+        matrix=matrix,
+        groups=groups,
+        performance=build_performance(this_run(records, ids), anchors.stages, multi),
         history=history,
-        train_benchmark=build_train_benchmark([r for r in records if not is_carried(r, ids)], anchors.stages),
-        predictions=build_predictions([r for r in records if not is_carried(r, ids)], anchors.stages, roots),
+        train_benchmark=build_train_benchmark(this_run(records, ids), anchors.stages),
+        predictions=build_predictions(this_run(records, ids), anchors.stages, roots),
         trends=trends,
-        criteria=criteria_of(own, judged_figures(trends)),
+        criteria=criteria_of(this_run(records, ids), judged_figures(trends)),
     )
 
 
 def chain_groups(runs: Sequence[NodeRun], report_dir: Path, anchors: Anchors) -> Iterator[StageGroup]:
-    """Each chain's (× node's) stage details, in the matrix's order, read when asked for."""
+    """Each chain's (× node's) stage details, one chain at a time, read when asked for."""
     records = all_records(runs)
     return each_stage_group(
-        records, anchors.stages, anchors.rows, report_dir, is_multi_node(records), run_ids(runs), run_roots(runs)
-    )
+        records, anchors.stages, anchors.rows, anchors.sizes, report_dir, len(records.ranks) > 1, run_ids(runs),
+        run_roots(runs),
+    )  # fmt: skip

@@ -161,7 +161,7 @@ def summarize(
     model: str,
     mode: str,
     timestamp: str,
-    records: Sequence[StageRecord],
+    records: Iterable[StageRecord],
     *,
     run_id: str = "",
     config: str = "",

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from tipc.report.figures import batch_size, number, throughput
 from tipc.report.model import EvalRow, EvalTable, Performance, PerfRow, PlotGroup, SpeedupRow, TrainRow
-from tipc.report.naming import StageKey, argv_option, chain_parts, is_multi_node, node_label, stage_key
+from tipc.report.naming import StageKey, argv_option, chain_parts, node_label, stage_key
 from tipc.report.svg import line_plot
 from tipc.results.records import StageRecord, Status
 
@@ -169,14 +169,17 @@ def speedups(trains: Sequence[StageRecord], anchors: Mapping[StageKey, str]) -> 
     return tuple(out)
 
 
-def build_performance(records: Sequence[StageRecord], anchors: Mapping[StageKey, str]) -> Performance:
-    multi = is_multi_node(records)
-    rows = tuple(
-        perf_row(r, anchors[stage_key(r)], node_label(r.node_rank, r.host) if multi else "")
-        for r in records
-        if r.kind == "infer" and number(r.metrics.get("inference_ms")) is not None
-    )
-    trains = [r for r in records if r.kind == "train"]
+def build_performance(records: Iterable[StageRecord], anchors: Mapping[StageKey, str], multi: bool) -> Performance:
+    """One reading of ``records``: an infer stage becomes its row as it is read; only the train and
+    eval stages (one or two a chain) are kept for their tables."""
+    rows, trains, evals = [], [], []
+    for r in records:
+        if r.kind == "infer" and number(r.metrics.get("inference_ms")) is not None:
+            rows.append(perf_row(r, anchors[stage_key(r)], node_label(r.node_rank, r.host) if multi else ""))
+        elif r.kind == "train":
+            trains.append(r)
+        elif r.kind == "eval":
+            evals.append(r)
     train_rows = tuple(
         TrainRow(
             anchors[stage_key(r)],
@@ -192,11 +195,11 @@ def build_performance(records: Sequence[StageRecord], anchors: Mapping[StageKey,
     )
     plot_groups, omitted = plots(rows)
     return Performance(
-        rows=rows,
+        rows=tuple(rows),
         plots=plot_groups,
         plots_omitted=omitted,
         train=train_rows,
-        eval=eval_table(records, anchors, multi),
+        eval=eval_table(evals, anchors, multi),
         speedups=speedups(trains, anchors),
         show_node=multi,
     )

@@ -11,7 +11,7 @@ golden check reads them (each infer stage's own log, or what its suite's predict
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,22 +140,24 @@ def case_view(record: StageRecord, anchor: str, thumbs: _Thumbs, roots: Roots = 
 
 
 def build_predictions(
-    records: Sequence[StageRecord], anchors: Mapping[StageKey, str], roots: Roots = None
+    records: Iterable[StageRecord], anchors: Mapping[StageKey, str], roots: Roots = None
 ) -> PredictionsView | None:
-    """None when the run has neither predictions nor golden checks (nothing to show)."""
+    """None when the run has neither predictions nor golden checks (nothing to show). One reading of
+    ``records``: the first ``MAX_CASES`` infer stages are shown, the others counted."""
     cases = []
+    goldens = []
     thumbs = _Thumbs()
-    infers = [r for r in records if r.kind == "infer" and r.status.ran]
-    for record in infers[:MAX_CASES]:
-        view = case_view(record, anchors.get(stage_key(record), ""), thumbs, roots)
-        if view is not None:
-            cases.append(view)
-    goldens = tuple(
-        GoldenView(anchors.get(stage_key(r), ""), r.chain, r.status.value, r.reason, int(r.metrics.get("findings", 0)))
-        for r in records
-        if r.kind == "golden"
-    )
+    infers = 0
+    for r in records:
+        if r.kind == "infer" and r.status.ran:
+            infers += 1
+            view = case_view(r, anchors.get(stage_key(r), ""), thumbs, roots) if infers <= MAX_CASES else None
+            if view is not None:
+                cases.append(view)
+        elif r.kind == "golden":
+            findings = int(r.metrics.get("findings", 0))
+            goldens.append(GoldenView(anchors.get(stage_key(r), ""), r.chain, r.status.value, r.reason, findings))
     if not cases and not goldens:
         return None
     defs = tuple(d for d, _ in thumbs.defs.values())
-    return PredictionsView(tuple(cases), goldens, max(0, len(infers) - MAX_CASES), defs)
+    return PredictionsView(tuple(cases), tuple(goldens), max(0, infers - MAX_CASES), defs)

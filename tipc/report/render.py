@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 import jinja2
@@ -84,6 +85,12 @@ def stage_html(view: StageView) -> markupsafe.Markup:
 
 def render(model: ReportModel) -> str:
     return environment().get_template("report.html").render(r=model)
+
+
+def render_pieces(model: ReportModel) -> Iterator[str]:
+    """``render`` piece by piece, for the write door to write as they come: a large page is never
+    held whole."""
+    return environment().get_template("report.html").generate(r=model)
 
 
 def render_redirect(target: str, title: str) -> str:

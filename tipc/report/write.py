@@ -42,6 +42,7 @@ from tipc.report.build import (
     format_time,
     head_info,
     run_span,
+    this_run,
 )
 from tipc.report.compare import (
     DEFAULT_THRESHOLD,
@@ -55,12 +56,11 @@ from tipc.report.compare import (
     summarize,
 )
 from tipc.report.compare import compare as compare_runs
-from tipc.report.load import NodeRun, is_carried, load_runs, run_ids
+from tipc.report.load import NodeRun, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
-from tipc.report.naming import stage_key
 from tipc.report.pages import CHAINS, is_paged, page_links, write_pages
-from tipc.report.render import render, render_redirect
+from tipc.report.render import render, render_pieces, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
 from tipc.report.trend_store import TREND_FILE, as_stored, past_reports, record_run, run_figures, stage_times
 from tipc.report.trends import Regression, Trends, build_trends
@@ -191,22 +191,22 @@ def _remember(
     recorded: the merged run's report records every shard's figures, under its own run id."""
     ids = run_ids(runs)
     records = all_records(runs)
-    own = [r for r in records if not is_carried(r, ids)]
-    current = run_figures(summary.order, own)
+    current = run_figures(summary.order, this_run(records, ids))
     head = head_info(runs)
-    one_shard = bool(head.shard) and len({r.shard for r in records}) == 1
+    one_shard = bool(head.shard) and len({shard for _, shard in records.newest}) == 1
     keep = max(policy.runs if policy else 0, DEFAULT_RUNS)
     reports = as_stored([*imported, PastRun(mode_dir / summary.order, summary)])
+    times = stage_times(this_run(records, ids))
     history = record_run(
-        _store(runs, mode_dir), mode_dir / TREND_FILE, head.model, head.mode, current, stage_times(own), keep, warn,
+        _store(runs, mode_dir), mode_dir / TREND_FILE, head.model, head.mode, current, times, keep, warn,
         write=record and not one_shard, reports=reports,
     )  # fmt: skip
     if policy is None:
         return None
     unjudged = {
-        stage_key(r): not_compared_why(Status.PASSED.value, r.status.value, kind_of(r.id))
-        for r in own
-        if r.status is not Status.PASSED
+        s.key: not_compared_why(Status.PASSED.value, s.status, kind_of(s.id))
+        for s in summary.own
+        if s.status != Status.PASSED.value
     }
     return build_trends(current, history, anchors.stages, policy, unjudged)
 
@@ -229,12 +229,11 @@ def judge_night(
     """A night's outcome and how many figures regressed, judged against the history without writing
     anything (``tipc merge``: the report that follows records the night)."""
     runs = load_runs([Path(p) for p in results_dirs], warn)
-    records = all_records(runs)
-    trend = _remember(Path(results_dirs[0]), runs, summarize_runs(runs), anchors_for(records), (), policy, warn,
+    summary = summarize_runs(runs)
+    trend = _remember(Path(results_dirs[0]), runs, summary, anchors_for(all_records(runs)), (), policy, warn,
                       record=False)  # fmt: skip
     found = len(trend.regressions) if trend is not None else 0
-    ids = run_ids(runs)
-    own = (r.status for r in records if not is_carried(r, ids))
+    own = (s.status for s in summary.own)
     return outcome_of(own, regressions=found, fail_on_regression=fail_on_regression), found
 
 
@@ -307,6 +306,7 @@ def write_report(
         runs,
         report_dir,
         anchors,
+        summary,
         comparison=_comparison(baseline, summary, anchors, report_dir, threshold),
         history=_history_links(past),
         generated=format_time(time.time()),
@@ -315,9 +315,8 @@ def write_report(
     )
     if criteria is not None and model.criteria is not None:
         criteria(model.criteria)
-    ids = run_ids(runs)
     badge = outcome_of(
-        (r.status for r in records if not is_carried(r, ids)),
+        (s.status for s in summary.own),
         regressions=len(trend.regressions) if trend is not None else 0,
         fail_on_regression=fail_on_regression,
     )
@@ -330,7 +329,7 @@ def write_report(
     index = report_dir / INDEX
     if is_paged(len(records)):
         groups = chain_groups(runs, report_dir / CHAINS, anchors)  # their links start from chains/
-        write_pages(index, model, page_links(records, anchors), groups, render)
+        write_pages(index, model, page_links(anchors), groups, render_pieces)
     else:
         write_atomic(index, render(model))
     write_atomic(report_dir / SUMMARY_FILE, summary.to_json())

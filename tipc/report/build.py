@@ -7,23 +7,23 @@ matrix and the stage details show carried-over records too, marked as an earlier
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from tipc.report import predictions
 from tipc.report.compare import RunSummary, status_counts
 from tipc.report.load import NodeRun, Records, RunIds, is_carried, run_ids, run_roots
 from tipc.report.matrix import build_matrix
 from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, StageGroup, Tally
-from tipc.report.naming import RowKey, StageKey, make_anchors, row_key, stage_key
+from tipc.report.naming import RowKey, StageKey, make_anchors
 from tipc.report.perf import build_performance
-from tipc.report.predictions import build_predictions
 from tipc.report.stages import each_stage_group
-from tipc.report.trainbench import build_train_benchmark
+from tipc.report.trainbench import build_train_benchmark, is_benchmark_train
 from tipc.report.trends import Trends, judged_figures
 from tipc.results.records import RunInfo, StageRecord
-from tipc.run.criteria import criteria_of
+from tipc.run import criteria
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +44,16 @@ def this_run(records: Iterable[StageRecord], ids: RunIds) -> Iterator[StageRecor
     return (r for r in records if not is_carried(r, ids))
 
 
-def anchors_for(records: Records) -> Anchors:
-    """Every stage's and chain's anchor, from one reading of the records."""
-    multi = len(records.ranks) > 1
-    keys = [(stage_key(r), row_key(r)) for r in records]
+def tapped(records: Iterable[StageRecord], *taps: Callable[[StageRecord], object]) -> Iterator[StageRecord]:
+    """``records`` as they come, each shown to ``taps`` first: one reading gathers several parts."""
+    for r in records:
+        for tap in taps:
+            tap(r)
+        yield r
+
+
+def anchors_of(keys: Sequence[tuple[StageKey, RowKey]], multi: bool) -> Anchors:
+    """The anchors of each record's (stage key, row key)."""
     stages = make_anchors((s for s, _ in keys), "stage", multi)
     rows = make_anchors((w for _, w in keys), "chain", multi)
     return Anchors(stages, rows, {stages[s]: rows[w] for s, w in keys}, dict(Counter(w for _, w in keys)))
@@ -174,6 +180,16 @@ def build_report(
     if not paged:  # one page: the chains' details in the matrix's order
         order = {row.anchor: n for n, row in enumerate(matrix.rows)}
         groups = tuple(sorted(chain_groups(runs, report_dir, anchors), key=lambda g: order.get(g.anchor, 0)))
+    # The figures, the predictions and the criteria from one more reading; the benchmark trains are
+    # one a chain at most, kept for their table.
+    judged, shown, benches = criteria.Gathered(), predictions.Gathered(anchors.stages, roots), []
+
+    def bench(r: StageRecord) -> None:
+        if is_benchmark_train(r):
+            benches.append(r)
+
+    own = tapped(this_run(records, ids), judged.add, shown.add, bench)
+    performance = build_performance(own, anchors.stages, multi)
     return ReportModel(
         title=f"tipc · {head.model} · {head.mode}",
         generated=generated,
@@ -182,12 +198,12 @@ def build_report(
         comparison=comparison,
         matrix=matrix,
         groups=groups,
-        performance=build_performance(this_run(records, ids), anchors.stages, multi),
+        performance=performance,
         history=history,
-        train_benchmark=build_train_benchmark(this_run(records, ids), anchors.stages),
-        predictions=build_predictions(this_run(records, ids), anchors.stages, roots),
+        train_benchmark=build_train_benchmark(benches, anchors.stages),
+        predictions=shown.view(),
         trends=trends,
-        criteria=criteria_of(this_run(records, ids), judged_figures(trends)),
+        criteria=judged.criteria(judged_figures(trends)),
     )
 
 

@@ -36,12 +36,13 @@ from tipc.metrics.noise import DEFAULT_RUNS, TrendPolicy
 from tipc.report.build import (
     Anchors,
     all_records,
-    anchors_for,
+    anchors_of,
     build_report,
     chain_groups,
     format_time,
     head_info,
     run_span,
+    tapped,
     this_run,
 )
 from tipc.report.compare import (
@@ -59,6 +60,7 @@ from tipc.report.compare import compare as compare_runs
 from tipc.report.load import NodeRun, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
+from tipc.report.naming import RowKey, StageKey, row_key, stage_key
 from tipc.report.pages import CHAINS, is_paged, page_links, write_pages
 from tipc.report.render import render, render_pieces, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
@@ -66,7 +68,7 @@ from tipc.report.trend_store import TREND_FILE, as_stored, past_reports, record_
 from tipc.report.trends import Regression, Trends, build_trends
 from tipc.results.folder import RECORDS, RUN_INFO, Warn, has_results, portable_root
 from tipc.results.outcome import Outcome, outcome_of
-from tipc.results.records import Status
+from tipc.results.records import StageRecord, Status
 from tipc.run.criteria import Criteria
 from tipc.suites.registry import report_sections
 
@@ -102,17 +104,25 @@ def _to_stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def summarize_runs(runs: Sequence[NodeRun]) -> RunSummary:
+def summarize_runs(runs: Sequence[NodeRun], *taps: Callable[[StageRecord], object]) -> RunSummary:
+    """The run's summary; ``taps`` see each record as the summary reads it."""
     head = head_info(runs)
     return summarize(
         head.model,
         head.mode,
         run_timestamp(run_span(runs)[0]),
-        all_records(runs),
+        tapped(all_records(runs), *taps),
         run_id=head.run_id,
         config=head.config,
         run_ids=run_ids(runs),
     )
+
+
+def summary_and_anchors(runs: Sequence[NodeRun]) -> tuple[RunSummary, Anchors]:
+    """The run's summary and every stage's and chain's anchor, from one reading of its records."""
+    keys: list[tuple[StageKey, RowKey]] = []
+    summary = summarize_runs(runs, lambda r: keys.append((stage_key(r), row_key(r))))
+    return summary, anchors_of(keys, len(all_records(runs).ranks) > 1)
 
 
 def _baseline_from(path: Path) -> Baseline:
@@ -229,8 +239,8 @@ def judge_night(
     """A night's outcome and how many figures regressed, judged against the history without writing
     anything (``tipc merge``: the report that follows records the night)."""
     runs = load_runs([Path(p) for p in results_dirs], warn)
-    summary = summarize_runs(runs)
-    trend = _remember(Path(results_dirs[0]), runs, summary, anchors_for(all_records(runs)), (), policy, warn,
+    summary, anchors = summary_and_anchors(runs)
+    trend = _remember(Path(results_dirs[0]), runs, summary, anchors, (), policy, warn,
                       record=False)  # fmt: skip
     found = len(trend.regressions) if trend is not None else 0
     own = (s.status for s in summary.own)
@@ -277,7 +287,7 @@ def write_report(
     badge says so; ``outcome`` hears that badge (``tipc report``'s exit status: one table).
     """
     runs: tuple[NodeRun, ...] = load_runs([Path(p) for p in results_dirs], warn)
-    summary = summarize_runs(runs)
+    summary, anchors = summary_and_anchors(runs)
     records = all_records(runs)
     # Results from before run ids are named by their start second, as reports always were.
     mode_dir = report_mode_dir(out_root, summary.model, summary.mode)
@@ -294,7 +304,6 @@ def write_report(
     imported: tuple[PastRun, ...] = ()
     if history:
         past, imported = past_reports(_store(runs, mode_dir), mode_dir, summary.model, summary.mode, name, say)
-    anchors = anchors_for(records)
     baseline = _baseline_from(Path(compare)) if compare is not None else _from_history(previous_run(past, summary))
     if baseline is not None and baseline.summary.run_id:
         _note_compared(runs, baseline.summary.run_id, say)

@@ -111,13 +111,29 @@ def empty_cases(records: Iterable[StageRecord]) -> tuple[EmptyCase, ...]:
     return tuple(case for r in records if (case := empty_case(r)) is not None)
 
 
+class Gathered:
+    """What ``criteria_of`` gathers, one record at a time: a report gathers it while it reads the
+    records for another part of the page."""
+
+    def __init__(self) -> None:
+        self.ran, self.goldens, self.agreements = False, 0, 0
+        self.empty: list[EmptyCase] = []
+
+    def add(self, record: StageRecord) -> None:
+        """``record``: one of this run's own (not carried over)."""
+        self.ran = self.ran or record.status.ran
+        self.goldens += record.kind == "golden" and record.status in _JUDGED
+        self.agreements += record.kind == "agree" and record.status in _JUDGED
+        if (case := empty_case(record)) is not None:
+            self.empty.append(case)
+
+    def criteria(self, judged_figures: int = 0) -> Criteria:
+        return Criteria(self.ran, self.goldens, judged_figures, tuple(self.empty), self.agreements)
+
+
 def criteria_of(records: Iterable[StageRecord], judged_figures: int = 0) -> Criteria:
-    """``records``: this run's own (not carried over), read once; ``judged_figures``: trend rows judged."""
-    ran, goldens, agreements, empty = False, 0, 0, []
+    """``records``: this run's own (not carried over); ``judged_figures``: trend rows judged."""
+    gathered = Gathered()
     for r in records:
-        ran = ran or r.status.ran
-        goldens += r.kind == "golden" and r.status in _JUDGED
-        agreements += r.kind == "agree" and r.status in _JUDGED
-        if (case := empty_case(r)) is not None:
-            empty.append(case)
-    return Criteria(ran, goldens, judged_figures, tuple(empty), agreements)
+        gathered.add(r)
+    return gathered.criteria(judged_figures)

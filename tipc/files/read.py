@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 CHUNK = 1 << 16
+SEARCH_CHUNK = 1 << 20  # a search reads more at once: a report searches thousands of logs of a MB
 MAX_LINE = 1 << 20  # a log line longer than this comes in pieces (no real figure is on such a line)
 
 # st_mode tests → how a message names what the path is instead of a regular file.
@@ -133,8 +134,8 @@ def json_of(raw: bytes | str) -> Any:
         raise ValueError("JSON nested too deeply") from None
 
 
-def _chunks(file: BinaryIO, left: int) -> Iterator[bytes]:
-    while left > 0 and (chunk := file.read(min(CHUNK, left))):
+def _chunks(file: BinaryIO, left: int, size: int = CHUNK) -> Iterator[bytes]:
+    while left > 0 and (chunk := file.read(min(size, left))):
         left -= len(chunk)
         yield chunk
 
@@ -193,10 +194,11 @@ def contains_any(path: str | Path, needles: Sequence[bytes], since: int = 0) -> 
         start = _start(since, size)
         file.seek(start)
         carry = b""
-        for chunk in _chunks(file, size - start):
+        for chunk in _chunks(file, size - start, SEARCH_CHUNK):
             window = carry + chunk
-            if any(n in window for n in needles):
-                return True
+            for needle in needles:
+                if needle in window:
+                    return True
             carry = chunk[-keep:] if keep else b""
     return False
 

@@ -46,7 +46,7 @@ def chain_page(anchor: str) -> str:
 def page_links(anchors: Anchors) -> dict[str, str]:
     """Each stage's and chain's anchor → the page of its chain."""
     links = {row: chain_page(row) for row in anchors.rows.values()}
-    links.update((stage, chain_page(row)) for stage, row in anchors.chain_of.items())
+    links.update((stage, links[row]) for stage, row in anchors.chain_of.items())  # one text per chain
     return links
 
 

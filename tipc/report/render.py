@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
+from itertools import islice
 
 import jinja2
 import markupsafe
@@ -89,8 +90,14 @@ def render(model: ReportModel) -> str:
 
 def render_pieces(model: ReportModel) -> Iterator[str]:
     """``render`` piece by piece, for the write door to write as they come: a large page is never
-    held whole."""
-    return environment().get_template("report.html").generate(r=model)
+    held whole. The template's pieces are a few characters each: they are written some hundreds at a
+    time, as one write each."""
+    pieces = environment().get_template("report.html").generate(r=model)
+    while batch := list(islice(pieces, PIECES_A_WRITE)):  # a batch of empty pieces is not the end
+        yield "".join(batch)
+
+
+PIECES_A_WRITE = 512
 
 
 def render_redirect(target: str, title: str) -> str:

@@ -39,18 +39,18 @@ def test_a_report_never_holds_the_runs_records(monkeypatch, tmp_path, stages):
 
         return count
 
-    real_performance, real_pieces = build.build_performance, pages.write_atomic_lines
+    real_matrix, real_pieces = build.build_matrix, pages.write_atomic_lines
 
-    def performance(records, *args):  # counted halfway through the reading it builds from
+    def matrix(records, *args):  # counted halfway through the reading the matrix and the figures share
         def halfway():
             for n, r in enumerate(records):
                 if n == stages // 2:
                     seen.append(live_records())
                 yield r
 
-        return real_performance(halfway(), *args)
+        return real_matrix(halfway(), *args)
 
-    monkeypatch.setattr(build, "build_performance", performance)
+    monkeypatch.setattr(build, "build_matrix", matrix)
     monkeypatch.setattr(pages, "write_atomic_lines", counted(real_pieces))
     write_report([results], tmp_path / "out", history=False)
     assert len(seen) > stages // (CASES + 1)  # every chain's page was counted

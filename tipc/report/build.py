@@ -12,13 +12,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from tipc.report import predictions
+from tipc.report import perf, predictions
 from tipc.report.compare import RunSummary, status_counts
 from tipc.report.load import NodeRun, Records, RunIds, is_carried, run_ids, run_roots
 from tipc.report.matrix import build_matrix
 from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, StageGroup, Tally
 from tipc.report.naming import RowKey, StageKey, make_anchors
-from tipc.report.perf import build_performance
 from tipc.report.stages import each_stage_group
 from tipc.report.trainbench import build_train_benchmark, is_benchmark_train
 from tipc.report.trends import Trends, judged_figures
@@ -175,21 +174,24 @@ def build_report(
     head = header(runs)
     ids = run_ids(runs)
     roots = run_roots(runs)
-    groups: tuple[StageGroup, ...] = ()
-    matrix = build_matrix(records, anchors.stages, anchors.rows, multi, ids)
-    if not paged:  # one page: the chains' details in the matrix's order
-        order = {row.anchor: n for n, row in enumerate(matrix.rows)}
-        groups = tuple(sorted(chain_groups(runs, report_dir, anchors), key=lambda g: order.get(g.anchor, 0)))
-    # The figures, the predictions and the criteria from one more reading; the benchmark trains are
-    # one a chain at most, kept for their table.
-    judged, shown, benches = criteria.Gathered(), predictions.Gathered(anchors.stages, roots), []
+    # The matrix, the figures, the predictions and the criteria from one reading; the benchmark trains
+    # are one a chain at most, kept for their table.
+    figures, judged = perf.Gathered(anchors.stages, multi), criteria.Gathered()
+    shown, benches = predictions.Gathered(anchors.stages, roots), []
 
-    def bench(r: StageRecord) -> None:
+    def gather(r: StageRecord) -> None:
+        if is_carried(r, ids):  # the figures and the verdict are this run's alone
+            return
+        for part in (figures.add, judged.add, shown.add):
+            part(r)
         if is_benchmark_train(r):
             benches.append(r)
 
-    own = tapped(this_run(records, ids), judged.add, shown.add, bench)
-    performance = build_performance(own, anchors.stages, multi)
+    matrix = build_matrix(tapped(records, gather), anchors.stages, anchors.rows, multi, ids)
+    groups: tuple[StageGroup, ...] = ()
+    if not paged:  # one page: the chains' details in the matrix's order
+        order = {row.anchor: n for n, row in enumerate(matrix.rows)}
+        groups = tuple(sorted(chain_groups(runs, report_dir, anchors), key=lambda g: order.get(g.anchor, 0)))
     return ReportModel(
         title=f"tipc · {head.model} · {head.mode}",
         generated=generated,
@@ -198,7 +200,7 @@ def build_report(
         comparison=comparison,
         matrix=matrix,
         groups=groups,
-        performance=performance,
+        performance=figures.performance(),
         history=history,
         train_benchmark=build_train_benchmark(benches, anchors.stages),
         predictions=shown.view(),

@@ -86,7 +86,7 @@ def test_performance_groups_points_by_series_and_computes_speedup():
         train("norm_train-gpus_0-fp32", 80.0),
         train("pact_train-gpus_0-fp32", 50.0),
     ]
-    perf = build_performance(records, make_anchors((stage_key(r) for r in records), "stage", True))
+    perf = build_performance(records, make_anchors((stage_key(r) for r in records), "stage", True), True)
     ((time_plot, tput_plot),) = (g.plots for g in perf.plots)
     assert [len(s.points) for s in time_plot.series] == [2, 2]
     assert [p.y for p in time_plot.series[0].points] == [60.0, 300.0]

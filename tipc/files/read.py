@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import json
 import os
 import stat
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 CHUNK = 1 << 16
+SEARCH_CHUNK = 1 << 20  # a search reads more at once: a report searches thousands of logs of a MB
 MAX_LINE = 1 << 20  # a log line longer than this comes in pieces (no real figure is on such a line)
 
 # st_mode tests → how a message names what the path is instead of a regular file.
@@ -100,12 +102,15 @@ def lines(path: str | Path, since: int = 0, max_line: int = MAX_LINE, until: int
         yield from split_lines(_chunks(file, _end(start, until, size) - start), max_line)
 
 
-def numbered_lines(path: str | Path, max_line: int, limit: int | None = None) -> Iterator[tuple[int, bytes | None]]:
+def numbered_lines(
+    path: str | Path, max_line: int, limit: int | None = None, until: int | None = None
+) -> Iterator[tuple[int, bytes | None]]:
     """(1-based number, line) of each line of the file, newline dropped; None for a line longer than
-    ``max_line`` (it was never held whole). ``limit``: the file is refused when larger."""
+    ``max_line`` (it was never held whole). ``limit``: the file is refused when larger; ``until``: the
+    lines before that byte only (what a first reading saw of a file that may grow since)."""
     with open_regular(path, limit) as (file, size):
         number, long = 1, False
-        for piece in split_lines(_chunks(file, size), max_line + 1):
+        for piece in split_lines(_chunks(file, _end(0, until, size)), max_line + 1):
             whole = piece.endswith(b"\n")
             if not long and whole:
                 yield number, piece[:-1]
@@ -129,8 +134,8 @@ def json_of(raw: bytes | str) -> Any:
         raise ValueError("JSON nested too deeply") from None
 
 
-def _chunks(file: BinaryIO, left: int) -> Iterator[bytes]:
-    while left > 0 and (chunk := file.read(min(CHUNK, left))):
+def _chunks(file: BinaryIO, left: int, size: int = CHUNK) -> Iterator[bytes]:
+    while left > 0 and (chunk := file.read(min(size, left))):
         left -= len(chunk)
         yield chunk
 
@@ -189,19 +194,26 @@ def contains_any(path: str | Path, needles: Sequence[bytes], since: int = 0) -> 
         start = _start(since, size)
         file.seek(start)
         carry = b""
-        for chunk in _chunks(file, size - start):
+        for chunk in _chunks(file, size - start, SEARCH_CHUNK):
             window = carry + chunk
-            if any(n in window for n in needles):
-                return True
+            for needle in needles:
+                if needle in window:
+                    return True
             carry = chunk[-keep:] if keep else b""
     return False
+
+
+@functools.lru_cache(maxsize=64)
+def _real_root(root: str) -> str:
+    """A root's real path: a report asks of one run's few roots for each of its thousands of logs."""
+    return os.path.realpath(root)
 
 
 def inside(path: str | Path, roots: Iterable[str | Path]) -> bool:
     """Whether ``path``, links resolved, lies in one of ``roots`` (links resolved too)."""
     real = os.path.realpath(path)
     for root in roots:
-        base = os.path.realpath(root)
+        base = _real_root(os.fspath(root))
         with contextlib.suppress(ValueError):  # on different drives (never on POSIX)
             if os.path.commonpath([real, base]) == base:
                 return True

@@ -7,6 +7,7 @@ included) but runs the tokens a shell would have produced, without a shell.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -29,12 +30,19 @@ class Fragment:
 DROPPED = Fragment(" ")
 # A literal extra space written into the bash's templates (``${a}  ${b}``).
 GAP = Fragment("")
+_CACHED_TEXT = 512  # texts split once and kept; a longer one (a 400 KiB value) is split each time
+
+
+@functools.lru_cache(maxsize=4096)
+def _words(text: str) -> tuple[str, ...]:
+    """A zoo's configs repeat the same parameters hundreds of times: each text is split once."""
+    return tuple(split_words(text))
 
 
 def shell_tokens(text: str, path: str, field: Field) -> tuple[str, ...]:
     """Split config text as the shell's ``eval`` would (quotes resolved), or fail naming the line."""
     try:
-        return tuple(split_words(text))
+        return _words(text) if len(text) <= _CACHED_TEXT else tuple(split_words(text))
     except ValueError as exc:
         key = excerpt(field.key)
         raise ConfigError(path, field.line, f"{key}: cannot split {excerpt(text)!r} into arguments ({exc})") from None

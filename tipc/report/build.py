@@ -6,24 +6,24 @@ matrix and the stage details show carried-over records too, marked as an earlier
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from tipc.history.summaries import status_counts
-from tipc.report.load import NodeRun, RunIds, is_carried, run_ids, run_roots
+from tipc.history.summaries import RunSummary, status_counts
+from tipc.report import perf, predictions
+from tipc.report.load import NodeRun, Records, RunIds, is_carried, run_ids, run_roots
 from tipc.report.matrix import build_matrix
 from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, StageGroup, Tally
-from tipc.report.naming import RowKey, StageKey, is_multi_node, make_anchors, row_key, stage_key
-from tipc.report.perf import build_performance
-from tipc.report.predictions import build_predictions
+from tipc.report.naming import RowKey, StageKey, make_anchors
 from tipc.report.stages import each_stage_group
 from tipc.report.states import build_states
-from tipc.report.trainbench import build_train_benchmark
+from tipc.report.trainbench import build_train_benchmark, is_benchmark_train
 from tipc.report.trends import Trends, judged_figures
-from tipc.results.records import RunInfo, StageRecord, run_verdict
-from tipc.run.criteria import criteria_of
+from tipc.results.records import RunInfo, StageRecord
+from tipc.run import criteria
 from tipc.triage.culprits import read_culprits
 
 
@@ -31,18 +31,33 @@ from tipc.triage.culprits import read_culprits
 class Anchors:
     stages: dict[StageKey, str]
     rows: dict[RowKey, str]
+    chain_of: dict[str, str] = field(default_factory=dict)  # stage anchor → its chain's (row's) anchor
+    sizes: dict[RowKey, int] = field(default_factory=dict)  # stages of each chain (× node)
 
 
-def all_records(runs: Sequence[NodeRun]) -> tuple[StageRecord, ...]:
-    return tuple(r for run in runs for r in run.records)
+def all_records(runs: Sequence[NodeRun]) -> Records:
+    """Every node's records, read from their files each time they are iterated."""
+    return Records.joined(run.records for run in runs)
 
 
-def anchors_for(records: Sequence[StageRecord]) -> Anchors:
-    multi = is_multi_node(records)
-    return Anchors(
-        make_anchors((stage_key(r) for r in records), "stage", multi),
-        make_anchors((row_key(r) for r in records), "chain", multi),
-    )
+def this_run(records: Iterable[StageRecord], ids: RunIds) -> Iterator[StageRecord]:
+    """The records of ``records`` this run made (not carried over from an earlier one)."""
+    return (r for r in records if not is_carried(r, ids))
+
+
+def tapped(records: Iterable[StageRecord], *taps: Callable[[StageRecord], object]) -> Iterator[StageRecord]:
+    """``records`` as they come, each shown to ``taps`` first: one reading gathers several parts."""
+    for r in records:
+        for tap in taps:
+            tap(r)
+        yield r
+
+
+def anchors_of(keys: Sequence[tuple[StageKey, RowKey]], multi: bool) -> Anchors:
+    """The anchors of each record's (stage key, row key)."""
+    stages = make_anchors((s for s, _ in keys), "stage", multi)
+    rows = make_anchors((w for _, w in keys), "chain", multi)
+    return Anchors(stages, rows, {stages[s]: rows[w] for s, w in keys}, dict(Counter(w for _, w in keys)))
 
 
 def format_time(ts: float) -> str:
@@ -65,29 +80,34 @@ def head_info(runs: Sequence[NodeRun]) -> RunInfo:
     return min(runs, key=lambda r: r.info.node_rank).info
 
 
-def _node_from_records(rank: int, records: Sequence[StageRecord], head: RunInfo) -> NodeInfo:
+def _node_from_records(rank: int, records: Iterable[StageRecord], head: RunInfo) -> NodeInfo:
     """A node of a merged directory: its facts beyond host and timing are node 0's."""
-    starts = [r.start for r in records if r.start]
-    start = min(starts, default=0.0)
-    end = max((r.start + r.duration for r in records if r.start), default=0.0)
+    host, start, end = None, 0.0, 0.0
+    for r in records:
+        if r.node_rank != rank:
+            continue
+        host = r.host if host is None else host
+        if r.start:
+            start = min(start, r.start) if start else r.start
+            end = max(end, r.start + r.duration)
     return NodeInfo(
-        rank, records[0].host, head.device, head.paddle_version, head.python_version, format_time(start), end - start
+        rank, host or "", head.device, head.paddle_version, head.python_version, format_time(start), end - start
     )
 
 
 def node_infos(runs: Sequence[NodeRun]) -> tuple[NodeInfo, ...]:
     """One entry per node rank, from the node's own run.json when it has one; empty on one node."""
     records = all_records(runs)
-    ranks = sorted({r.node_rank for r in records} | {run.info.node_rank for run in runs})
+    ranks = sorted(records.ranks | {run.info.node_rank for run in runs})
     if len(ranks) < 2:
         return ()
-    own = {run.info.node_rank: run.info for run in runs if {r.node_rank for r in run.records} <= {run.info.node_rank}}
+    own = {run.info.node_rank: run.info for run in runs if run.records.ranks <= {run.info.node_rank}}
     head = head_info(runs)
     out = []
     for rank in ranks:
         info = own.get(rank)
         if info is None:
-            out.append(_node_from_records(rank, [r for r in records if r.node_rank == rank], head))
+            out.append(_node_from_records(rank, records, head))
         else:
             out.append(
                 NodeInfo(
@@ -126,14 +146,13 @@ def header(runs: Sequence[NodeRun]) -> Header:
     )
 
 
-def tally(records: Sequence[StageRecord], ids: RunIds) -> Tally:
-    own = [r for r in records if not is_carried(r, ids)]
-    counts = status_counts(r.status.value for r in own)
-    carried = status_counts(r.status.value for r in records if is_carried(r, ids))
+def tally(summary: RunSummary) -> Tally:
+    """This run's counts and verdict, and the carried-over records' counts, from the run's summary."""
+    carried = status_counts(s.status for s in summary.stages if s.carried)
     return Tally(
-        tuple(counts.items()),
-        len(own),
-        run_verdict(r.status for r in own),
+        tuple(summary.counts().items()),
+        len(summary.own),
+        summary.verdict(),
         tuple((s, n) for s, n in carried.items() if n),
     )
 
@@ -142,6 +161,7 @@ def build_report(
     runs: Sequence[NodeRun],
     report_dir: Path,
     anchors: Anchors,
+    summary: RunSummary,
     *,
     comparison: Comparison | None = None,
     history: tuple[HistoryEntry, ...] = (),
@@ -149,34 +169,55 @@ def build_report(
     trends: Trends | None = None,
     paged: bool = False,
 ) -> ReportModel:
-    """``paged``: the stage details are left out, for ``chain_groups`` to give one chain at a time."""
+    """``paged``: the stage details are left out, for ``chain_groups`` to give one chain at a time.
+    Each part reads the records once more from their files: none holds them all."""
     records = all_records(runs)
-    multi = is_multi_node(records)
+    multi = len(records.ranks) > 1
     head = header(runs)
     ids = run_ids(runs)
-    own = [r for r in records if not is_carried(r, ids)]
     roots = run_roots(runs)
+    # The matrix, the figures, the predictions and the criteria from one reading; the benchmark trains
+    # are one a chain at most, kept for their table.
+    figures, judged = perf.Gathered(anchors.stages, multi), criteria.Gathered()
+    shown, benches = predictions.Gathered(anchors.stages, roots), []
+
+    def gather(r: StageRecord) -> None:
+        if is_carried(r, ids):  # the figures and the verdict are this run's alone
+            return
+        for part in (figures.add, judged.add, shown.add):
+            part(r)
+        if is_benchmark_train(r):
+            benches.append(r)
+
+    matrix = build_matrix(tapped(records, gather), anchors.stages, anchors.rows, multi, ids)
+    groups: tuple[StageGroup, ...] = ()
+    if not paged:  # one page: the chains' details in the matrix's order
+        order = {row.anchor: n for n, row in enumerate(matrix.rows)}
+        groups = tuple(sorted(chain_groups(runs, report_dir, anchors), key=lambda g: order.get(g.anchor, 0)))
     return ReportModel(
         title=f"tipc · {head.model} · {head.mode}",
         generated=generated,
         header=head,
-        tally=tally(records, ids),
+        tally=tally(summary),
         comparison=comparison,
-        matrix=build_matrix(records, anchors.stages, anchors.rows, multi, ids),
-        groups=() if paged else tuple(chain_groups(runs, report_dir, anchors)),
-        performance=build_performance([r for r in records if not is_carried(r, ids)], anchors.stages),
+        matrix=matrix,
+        groups=groups,
+        performance=figures.performance(),
         history=history,
-        train_benchmark=build_train_benchmark([r for r in records if not is_carried(r, ids)], anchors.stages),
-        predictions=build_predictions([r for r in records if not is_carried(r, ids)], anchors.stages, roots),
+        train_benchmark=build_train_benchmark(benches, anchors.stages),
+        predictions=shown.view(),
         trends=trends,
-        criteria=criteria_of(own, judged_figures(trends)),
-        states=build_states(own, anchors.stages, {k: c for run in runs for k, c in read_culprits(run.source).items()}),
+        criteria=judged.criteria(judged_figures(trends)),
+        states=build_states(
+            this_run(records, ids), anchors.stages, {k: c for run in runs for k, c in read_culprits(run.source).items()}
+        ),
     )
 
 
 def chain_groups(runs: Sequence[NodeRun], report_dir: Path, anchors: Anchors) -> Iterator[StageGroup]:
-    """Each chain's (× node's) stage details, in the matrix's order, read when asked for."""
+    """Each chain's (× node's) stage details, one chain at a time, read when asked for."""
     records = all_records(runs)
     return each_stage_group(
-        records, anchors.stages, anchors.rows, report_dir, is_multi_node(records), run_ids(runs), run_roots(runs)
-    )
+        records, anchors.stages, anchors.rows, anchors.sizes, report_dir, len(records.ranks) > 1, run_ids(runs),
+        run_roots(runs),
+    )  # fmt: skip

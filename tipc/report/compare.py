@@ -4,7 +4,7 @@ the same config (``tipc.history.summaries``: the summaries kept in the history s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 from tipc.history.summaries import RunSummary, StageSummary
 from tipc.report.figures import FIGURE_BY_KEY, stage_figures
@@ -20,7 +20,7 @@ def summarize(
     model: str,
     mode: str,
     timestamp: str,
-    records: Sequence[StageRecord],
+    records: Iterable[StageRecord],
     *,
     run_id: str = "",
     config: str = "",

@@ -6,7 +6,7 @@ the cell itself: its status is not this run's news.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 from tipc.report.load import RunIds, carried_note
 from tipc.report.model import Cell, Column, Matrix, MatrixRow
@@ -32,8 +32,12 @@ NOTE_CHARS = 48
 ABSENT_WHY = "not run: this chain has no such stage, or the run's selection left it out"
 
 
-def columns(records: Sequence[StageRecord]) -> tuple[Column, ...]:
-    names = list(dict.fromkeys(stage_name(r) for r in records))
+def columns(records: Iterable[StageRecord]) -> tuple[Column, ...]:
+    return _columns(dict.fromkeys(stage_name(r) for r in records))
+
+
+def _columns(names: Iterable[str]) -> tuple[Column, ...]:
+    names = list(names)
     fixed = [n for n in KIND_ORDER if n in names]
     rest = [n for n in names if n not in KIND_ORDER]
     out = []
@@ -73,38 +77,53 @@ def cell(record: StageRecord | None, anchor: str, carried: str = "") -> Cell:
     return Cell(status=status.value, text=text, note=note, title=title, anchor=anchor, carried=carried, state=state)
 
 
-def _cell(record: StageRecord | None, stage_anchors: Mapping[StageKey, str], run_ids: RunIds) -> Cell:
-    if record is None:
-        return cell(None, "")
+def _cell(record: StageRecord, stage_anchors: Mapping[StageKey, str], run_ids: RunIds) -> Cell:
     return cell(record, stage_anchors.get(stage_key(record), ""), carried_note(record, run_ids))
 
 
-def ordered_row_keys(records: Sequence[StageRecord]) -> tuple[RowKey, ...]:
+def ordered_row_keys(records: Iterable[StageRecord]) -> tuple[RowKey, ...]:
     """Chains in run order, a chain's nodes next to each other."""
-    chains = {c: i for i, c in enumerate(dict.fromkeys(r.chain for r in records))}
-    return tuple(sorted(dict.fromkeys(row_key(r) for r in records), key=lambda k: (chains[k[0]], k[1])))
+    chains: dict[str, int] = {}
+    keys: dict[RowKey, None] = {}
+    for r in records:
+        chains.setdefault(r.chain, len(chains))
+        keys[row_key(r)] = None
+    return _in_run_order(keys, chains)
+
+
+def _in_run_order(keys: Iterable[RowKey], chains: Mapping[str, int]) -> tuple[RowKey, ...]:
+    return tuple(sorted(keys, key=lambda k: (chains[k[0]], k[1])))
 
 
 def build_matrix(
-    records: Sequence[StageRecord],
+    records: Iterable[StageRecord],
     stage_anchors: Mapping[StageKey, str],
     row_anchors: Mapping[RowKey, str],
     multi: bool,
     run_ids: RunIds | None = None,
 ) -> Matrix:
-    cols = columns(records)
-    rows: dict[RowKey, dict[str, StageRecord]] = {}
+    """One reading of ``records``: each becomes its cell as it is read, none is kept."""
+    names: dict[str, None] = {}
+    chains: dict[str, int] = {}
+    rows: dict[RowKey, dict[str, Cell]] = {}
     hosts: dict[RowKey, str] = {}
     for r in records:
-        rows.setdefault(row_key(r), {})[stage_name(r)] = r
-        hosts.setdefault(row_key(r), r.host)
+        key, name = row_key(r), stage_name(r)
+        names[name] = None
+        chains.setdefault(r.chain, len(chains))
+        rows.setdefault(key, {})[name] = _cell(r, stage_anchors, run_ids or {})
+        hosts.setdefault(key, r.host)
+    cols = _columns(names)
+    absent = cell(None, "")
     out = []
-    for key in ordered_row_keys(records):
+    for key in _in_run_order(rows, chains):
         by_name = rows[key]
-        cells = tuple(_cell(by_name.get(c.key), stage_anchors, run_ids or {}) for c in cols)
         out.append(
             MatrixRow(
-                label=key[0], node=node_label(key[1], hosts[key]) if multi else "", anchor=row_anchors[key], cells=cells
+                label=key[0],
+                node=node_label(key[1], hosts[key]) if multi else "",
+                anchor=row_anchors[key],
+                cells=tuple(by_name.get(c.key, absent) for c in cols),
             )
         )
     return Matrix(columns=cols, rows=tuple(out), show_node=multi)

@@ -19,7 +19,7 @@ from tipc.files.write import under, write_atomic
 from tipc.history.rule import regressed_since
 from tipc.history.store import History, HistoryError
 from tipc.metrics.noise import TrendPolicy
-from tipc.report.build import all_records, anchors_for, format_time, head_info
+from tipc.report.build import all_records, format_time, head_info
 from tipc.report.figures import FIGURES
 from tipc.report.load import NodeRun, is_carried, load_runs, run_ids
 from tipc.report.logtail import file_link
@@ -46,6 +46,7 @@ from tipc.report.write import (
     report_mode_dir,
     run_report_dir,
     store_of,
+    summary_and_anchors,
     update_latest,
 )
 from tipc.results.folder import Warn, has_results
@@ -67,9 +68,8 @@ def night_folders(roots: Sequence[Path]) -> Iterator[Path]:
 
 
 def _links(runs: Sequence[NodeRun]) -> dict[tuple[str, int], str]:
-    records = all_records(runs)
-    anchors = anchors_for(records)
-    pages = page_links(records, anchors) if is_paged(len(records)) else {}
+    _, anchors = summary_and_anchors(runs)
+    pages = page_links(anchors) if is_paged(len(all_records(runs))) else {}
     return {key: f"{pages.get(anchor, '')}#{anchor}" for key, anchor in anchors.stages.items()}
 
 

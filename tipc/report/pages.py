@@ -19,11 +19,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from tipc.files.write import write_atomic, writing
+from tipc.files.write import write_atomic_lines, writing
 from tipc.report.build import Anchors
 from tipc.report.model import MatrixRow, Pages, ReportModel, StageGroup
-from tipc.report.naming import row_key, stage_key
-from tipc.results.records import StageRecord, Status
+from tipc.results.records import Status
 
 ONE_PAGE_STAGES = 500
 MATRIX_ROWS = 100
@@ -44,13 +43,10 @@ def chain_page(anchor: str) -> str:
     return f"{CHAINS}/{anchor}.html"
 
 
-def page_links(records: Iterable[StageRecord], anchors: Anchors) -> dict[str, str]:
+def page_links(anchors: Anchors) -> dict[str, str]:
     """Each stage's and chain's anchor → the page of its chain."""
-    links: dict[str, str] = {}
-    for r in records:
-        page = chain_page(anchors.rows[row_key(r)])
-        links[anchors.stages[stage_key(r)]] = page
-        links[anchors.rows[row_key(r)]] = page
+    links = {row: chain_page(row) for row in anchors.rows.values()}
+    links.update((stage, links[row]) for stage, row in anchors.chain_of.items())  # one text per chain
     return links
 
 
@@ -69,7 +65,7 @@ def write_pages(
     model: ReportModel,
     links: dict[str, str],
     groups: Iterable[StageGroup],
-    render: Callable[[ReportModel], str],
+    render: Callable[[ReportModel], Iterable[str]],
 ) -> None:
     """The report of ``model`` as pages beside ``index``; ``groups`` is read one chain at a time."""
     folder = index.parent
@@ -78,12 +74,12 @@ def write_pages(
     pages = Pages(links=links, matrix_pages=count, total_rows=len(rows))
 
     first = replace(model.matrix, rows=first_rows(rows))
-    write_atomic(index, render(replace(model, part="index", pages=pages, matrix=first)))
+    write_atomic_lines(index, render(replace(model, part="index", pages=pages, matrix=first)))
     for k in range(1, count + 1):
         part = replace(model.matrix, rows=rows[(k - 1) * MATRIX_ROWS : k * MATRIX_ROWS])
         shown = replace(model, part="matrix", pages=replace(pages, current=k), matrix=part)
-        write_atomic(folder / matrix_page(k), render(shown))
-    write_atomic(folder / FIGURES, render(replace(model, part="figures", pages=pages)))
+        write_atomic_lines(folder / matrix_page(k), render(shown))
+    write_atomic_lines(folder / FIGURES, render(replace(model, part="figures", pages=pages)))
     chains = folder / CHAINS
     with writing(chains):
         chains.mkdir(exist_ok=True)
@@ -91,7 +87,7 @@ def write_pages(
     inside = replace(pages, up="../")
     for group in groups:
         name = f"{group.anchor}.html"
-        write_atomic(chains / name, render(replace(model, part="chain", pages=inside, groups=(group,))))
+        write_atomic_lines(chains / name, render(replace(model, part="chain", pages=inside, groups=(group,))))
         written.add(name)
     for stale in set(os.listdir(chains)) - written:  # a page of an earlier rendering of this run
         if stale.endswith(".html"):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from tipc.report.figures import batch_size, number, throughput
 from tipc.report.model import EvalRow, EvalTable, Performance, PerfRow, PlotGroup, SpeedupRow, TrainRow
-from tipc.report.naming import StageKey, argv_option, chain_parts, is_multi_node, node_label, stage_key
+from tipc.report.naming import StageKey, argv_option, chain_parts, node_label, stage_key
 from tipc.report.svg import line_plot
 from tipc.results.records import StageRecord, Status
 
@@ -169,34 +169,57 @@ def speedups(trains: Sequence[StageRecord], anchors: Mapping[StageKey, str]) -> 
     return tuple(out)
 
 
-def build_performance(records: Sequence[StageRecord], anchors: Mapping[StageKey, str]) -> Performance:
-    multi = is_multi_node(records)
-    rows = tuple(
-        perf_row(r, anchors[stage_key(r)], node_label(r.node_rank, r.host) if multi else "")
-        for r in records
-        if r.kind == "infer" and number(r.metrics.get("inference_ms")) is not None
-    )
-    trains = [r for r in records if r.kind == "train"]
-    train_rows = tuple(
-        TrainRow(
-            anchors[stage_key(r)],
-            r.status.value,
-            r.chain,
-            node_label(r.node_rank, r.host) if multi else "",
-            number(r.metrics.get("ips")),
-            number(r.metrics.get("loss")),
-            number(r.metrics.get("steps")),
-            r.duration,
+class Gathered:
+    """The performance section, gathered one record at a time: an infer stage becomes its row as it is
+    read; only the train and eval stages (one or two a chain) are kept for their tables. A report
+    gathers it while it reads the records for another part of the page."""
+
+    def __init__(self, anchors: Mapping[StageKey, str], multi: bool) -> None:
+        self.anchors, self.multi = anchors, multi
+        self.rows: list[PerfRow] = []
+        self.trains: list[StageRecord] = []
+        self.evals: list[StageRecord] = []
+
+    def add(self, r: StageRecord) -> None:
+        """``r``: one of this run's own records (not carried over)."""
+        if r.kind == "infer" and number(r.metrics.get("inference_ms")) is not None:
+            self.rows.append(perf_row(r, self.anchors[stage_key(r)], self.node(r)))
+        elif r.kind == "train":
+            self.trains.append(r)
+        elif r.kind == "eval":
+            self.evals.append(r)
+
+    def node(self, r: StageRecord) -> str:
+        return node_label(r.node_rank, r.host) if self.multi else ""
+
+    def performance(self) -> Performance:
+        train_rows = tuple(
+            TrainRow(
+                self.anchors[stage_key(r)],
+                r.status.value,
+                r.chain,
+                self.node(r),
+                number(r.metrics.get("ips")),
+                number(r.metrics.get("loss")),
+                number(r.metrics.get("steps")),
+                r.duration,
+            )
+            for r in self.trains
         )
-        for r in trains
-    )
-    plot_groups, omitted = plots(rows)
-    return Performance(
-        rows=rows,
-        plots=plot_groups,
-        plots_omitted=omitted,
-        train=train_rows,
-        eval=eval_table(records, anchors, multi),
-        speedups=speedups(trains, anchors),
-        show_node=multi,
-    )
+        plot_groups, omitted = plots(self.rows)
+        return Performance(
+            rows=tuple(self.rows),
+            plots=plot_groups,
+            plots_omitted=omitted,
+            train=train_rows,
+            eval=eval_table(self.evals, self.anchors, self.multi),
+            speedups=speedups(self.trains, self.anchors),
+            show_node=self.multi,
+        )
+
+
+def build_performance(records: Iterable[StageRecord], anchors: Mapping[StageKey, str], multi: bool) -> Performance:
+    gathered = Gathered(anchors, multi)
+    for r in records:
+        gathered.add(r)
+    return gathered.performance()

@@ -11,7 +11,7 @@ golden check reads them (each infer stage's own log, or what its suite's predict
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -139,23 +139,34 @@ def case_view(record: StageRecord, anchor: str, thumbs: _Thumbs, roots: Roots = 
     return CaseView(anchor, record.chain, stage_name(record), len(predictions), empty, images)
 
 
-def build_predictions(
-    records: Sequence[StageRecord], anchors: Mapping[StageKey, str], roots: Roots = None
-) -> PredictionsView | None:
-    """None when the run has neither predictions nor golden checks (nothing to show)."""
-    cases = []
-    thumbs = _Thumbs()
-    infers = [r for r in records if r.kind == "infer" and r.status.ran]
-    for record in infers[:MAX_CASES]:
-        view = case_view(record, anchors.get(stage_key(record), ""), thumbs, roots)
-        if view is not None:
-            cases.append(view)
-    goldens = tuple(
-        GoldenView(anchors.get(stage_key(r), ""), r.chain, r.status.value, r.reason, int(r.metrics.get("findings", 0)))
-        for r in records
-        if r.kind == "golden"
-    )
-    if not cases and not goldens:
-        return None
-    defs = tuple(d for d, _ in thumbs.defs.values())
-    return PredictionsView(tuple(cases), goldens, max(0, len(infers) - MAX_CASES), defs)
+class Gathered:
+    """The predictions section, gathered one record at a time: the first ``MAX_CASES`` infer stages
+    shown, the others counted, every golden check. A report gathers it while it reads the records for
+    another part of the page."""
+
+    def __init__(self, anchors: Mapping[StageKey, str], roots: Roots = None) -> None:
+        self.anchors, self.roots = anchors, roots
+        self.cases: list[CaseView] = []
+        self.goldens: list[GoldenView] = []
+        self.thumbs = _Thumbs()
+        self.infers = 0
+
+    def add(self, r: StageRecord) -> None:
+        """``r``: one of this run's own records (not carried over)."""
+        if r.kind == "infer" and r.status.ran:
+            self.infers += 1
+            if self.infers <= MAX_CASES and (view := case_view(r, self.anchor(r), self.thumbs, self.roots)):
+                self.cases.append(view)
+        elif r.kind == "golden":
+            findings = int(r.metrics.get("findings", 0))
+            self.goldens.append(GoldenView(self.anchor(r), r.chain, r.status.value, r.reason, findings))
+
+    def anchor(self, r: StageRecord) -> str:
+        return self.anchors.get(stage_key(r), "")
+
+    def view(self) -> PredictionsView | None:
+        """None when the run has neither predictions nor golden checks (nothing to show)."""
+        if not self.cases and not self.goldens:
+            return None
+        defs = tuple(d for d, _ in self.thumbs.defs.values())
+        return PredictionsView(tuple(self.cases), tuple(self.goldens), max(0, self.infers - MAX_CASES), defs)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
+from itertools import islice
 
 import jinja2
 import markupsafe
@@ -84,6 +86,18 @@ def stage_html(view: StageView) -> markupsafe.Markup:
 
 def render(model: ReportModel) -> str:
     return environment().get_template("report.html").render(r=model)
+
+
+def render_pieces(model: ReportModel) -> Iterator[str]:
+    """``render`` piece by piece, for the write door to write as they come: a large page is never
+    held whole. The template's pieces are a few characters each: they are written some hundreds at a
+    time, as one write each."""
+    pieces = environment().get_template("report.html").generate(r=model)
+    while batch := list(islice(pieces, PIECES_A_WRITE)):  # a batch of empty pieces is not the end
+        yield "".join(batch)
+
+
+PIECES_A_WRITE = 512
 
 
 def render_redirect(target: str, title: str) -> str:

@@ -6,12 +6,11 @@ wrote before it (a traceback, say) is not this stage's evidence.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from tipc.report.load import Roots, RunIds, carried_note, readable
 from tipc.report.logtail import command_text, file_link, log_tail
-from tipc.report.matrix import ordered_row_keys
 from tipc.report.model import Link, LogTail, StageGroup, StageView
 from tipc.report.naming import RowKey, StageKey, node_label, row_key, stage_key, stage_name
 from tipc.report.states import state_text
@@ -36,7 +35,8 @@ def stage_view(
     """``carried``: what says the record is an earlier run's, "" for this run's (see ``load.carried_note``);
     ``roots``: where the logs it names may lie (``load.run_roots``)."""
     workers = tuple(p for p in record_worker_logs(record) if readable(p, roots)) if record.kind == "train" else ()
-    launcher = record.log if readable(record.log, roots) else ""  # which rank it names as failed
+    shown = readable(record.log, roots)
+    launcher = record.log if shown else ""  # which rank it names as failed
     failing = failing_workers(launcher, workers, record.log_offsets) if record.status.is_failure else ()
     broken = failing[0] if failing else None
     return StageView(
@@ -59,7 +59,7 @@ def stage_view(
             short=record.status is Status.PASSED,
             since=offset_of(record, record.log) if record.log else 0,
         )
-        if readable(record.log, roots)
+        if shown
         else LogTail(missing=OUTSIDE),
         worker_logs=tuple(Link(file_link(p, report_dir), p.name) for p in workers),
         worker_tail=None
@@ -74,20 +74,26 @@ def stage_view(
 
 
 def each_stage_group(
-    records: Sequence[StageRecord],
+    records: Iterable[StageRecord],
     stage_anchors: Mapping[StageKey, str],
     row_anchors: Mapping[RowKey, str],
+    sizes: Mapping[RowKey, int],
     report_dir: Path,
     multi: bool,
     run_ids: RunIds | None = None,
     roots: Roots = None,
 ) -> Iterator[StageGroup]:
-    """The groups one at a time: a report of many pages holds one chain's log ends at once, not the run's."""
-    by_row: dict[RowKey, list[StageRecord]] = {}
+    """The groups one at a time, each as soon as its chain's last record (of ``sizes[key]``) is read:
+    a report holds the records of the chains still being read (those a run ran side by side), not the
+    run's, and one chain's log ends at a time."""
+    reading: dict[RowKey, list[StageRecord]] = {}
     for r in records:
-        by_row.setdefault(row_key(r), []).append(r)
-    for key in ordered_row_keys(records):
-        rows = by_row[key]
+        key = row_key(r)
+        rows = reading.setdefault(key, [])
+        rows.append(r)
+        if len(rows) < sizes.get(key, 0):
+            continue
+        del reading[key]
         yield StageGroup(
             anchor=row_anchors[key],
             title=key[0],

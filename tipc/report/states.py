@@ -9,6 +9,7 @@ states have none, and a run of only such records has no section. Pure: records i
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -69,15 +70,21 @@ def build_states(
 ) -> StatesView | None:
     """``records``: this run's own (carried-over records are an earlier night's state); ``culprits``: what the
     night's bisection found, by stage id."""
-    judged = sorted((r for r in records if known(r) is not None), key=rank)
-    if not judged:
+    present: Counter[str] = Counter()
+    listed = []  # the records a person reads about: the quiet ones (passing) are only counted
+    for r in records:
+        state = known(r)
+        if state is not None:
+            present[r.state] += 1
+            if state not in QUIET:
+                listed.append(r)
+    if not present:
         return None
-    present = [r.state for r in judged]
-    listed = [r for r in judged if known(r) not in QUIET]
+    listed.sort(key=rank)
     found = culprits or {}
     lines = tuple(
         StateLine(r.state, state_text(r), r.id, anchors.get(stage_key(r), ""), why(r), found.get(r.id))
         for r in listed[:SHOWN]
     )
-    counts = tuple((s.value, present.count(s.value)) for s in ATTENTION if s.value in present)
+    counts = tuple((s.value, present[s.value]) for s in ATTENTION if present[s.value])
     return StatesView(counts, lines, max(0, len(listed) - SHOWN))

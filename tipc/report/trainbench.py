@@ -9,7 +9,7 @@ times the cards. On a multi-node run every node records one; the lowest node ran
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 
 from tipc.config.benchmark import DEVICE, DeviceNum
@@ -65,7 +65,7 @@ def is_benchmark_train(record: StageRecord) -> bool:
     return record.kind == "train" and "device_num" in record.metrics
 
 
-def build_train_benchmark(records: Sequence[StageRecord], anchors: Mapping[StageKey, str]) -> TrainBenchmark | None:
+def build_train_benchmark(records: Iterable[StageRecord], anchors: Mapping[StageKey, str]) -> TrainBenchmark | None:
     """None when the run made no benchmark train."""
     chosen: dict[str, StageRecord] = {}
     for r in sorted((r for r in records if is_benchmark_train(r)), key=lambda r: r.node_rank):

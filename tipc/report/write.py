@@ -41,27 +41,29 @@ from tipc.metrics.noise import DEFAULT_RUNS, TrendPolicy
 from tipc.report.build import (
     Anchors,
     all_records,
-    anchors_for,
+    anchors_of,
     build_report,
     chain_groups,
     format_time,
     head_info,
     run_span,
+    tapped,
+    this_run,
 )
 from tipc.report.compare import DEFAULT_THRESHOLD, kind_of, not_compared_why, summarize
 from tipc.report.compare import compare as compare_runs
 from tipc.report.figures import run_figures
-from tipc.report.load import NodeRun, is_carried, load_runs, run_ids
+from tipc.report.load import NodeRun, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
-from tipc.report.naming import stage_key
+from tipc.report.naming import RowKey, StageKey, row_key, stage_key
 from tipc.report.pages import CHAINS, is_paged, page_links, write_pages
-from tipc.report.render import render, render_redirect
+from tipc.report.render import render, render_pieces, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
 from tipc.report.trends import Regression, Trends, build_trends
 from tipc.results.folder import RECORDS, RUN_INFO, Warn, has_results, portable_root
 from tipc.results.outcome import Outcome, outcome_of
-from tipc.results.records import Status
+from tipc.results.records import StageRecord, Status
 from tipc.run.criteria import Criteria
 from tipc.suites.registry import report_sections
 
@@ -97,18 +99,26 @@ def _to_stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def summarize_runs(runs: Sequence[NodeRun]) -> RunSummary:
+def summarize_runs(runs: Sequence[NodeRun], *taps: Callable[[StageRecord], object]) -> RunSummary:
+    """The run's summary; ``taps`` see each record as the summary reads it."""
     head = head_info(runs)
     return summarize(
         head.model,
         head.mode,
         run_timestamp(run_span(runs)[0]),
-        all_records(runs),
+        tapped(all_records(runs), *taps),
         run_id=head.run_id,
         config=config_key(head.config) if head.config else "",
         run_ids=run_ids(runs),
         target_commit=head.target_commit,
     )
+
+
+def summary_and_anchors(runs: Sequence[NodeRun]) -> tuple[RunSummary, Anchors]:
+    """The run's summary and every stage's and chain's anchor, from one reading of its records."""
+    keys: list[tuple[StageKey, RowKey]] = []
+    summary = summarize_runs(runs, lambda r: keys.append((stage_key(r), row_key(r))))
+    return summary, anchors_of(keys, len(all_records(runs).ranks) > 1)
 
 
 def _baseline_from(path: Path) -> Baseline:
@@ -189,22 +199,22 @@ def _remember(
     recorded: the merged run's report records every shard's figures, under its own run id."""
     ids = run_ids(runs)
     records = all_records(runs)
-    own = [r for r in records if not is_carried(r, ids)]
-    current = run_figures(summary.order, own)
+    current = run_figures(summary.order, this_run(records, ids))
     head = head_info(runs)
-    one_shard = bool(head.shard) and len({r.shard for r in records}) == 1
+    one_shard = bool(head.shard) and len({shard for _, shard in records.newest}) == 1
     keep = max(policy.runs if policy else 0, DEFAULT_RUNS) + REPORTED  # a shift's night and the window before it
     reports = as_stored([*imported, PastRun(mode_dir / summary.order, summary)])
+    times = stage_times(this_run(records, ids))
     history = record_run(
-        store_of(runs, mode_dir, store), mode_dir / TREND_FILE, head.model, head.mode, current, stage_times(own),
+        store_of(runs, mode_dir, store), mode_dir / TREND_FILE, head.model, head.mode, current, times,
         keep, warn, write=record and not one_shard, reports=reports,
     )  # fmt: skip
     if policy is None:
         return None
     unjudged = {
-        stage_key(r): not_compared_why(Status.PASSED.value, r.status.value, kind_of(r.id))
-        for r in own
-        if r.status is not Status.PASSED
+        s.key: not_compared_why(Status.PASSED.value, s.status, kind_of(s.id))
+        for s in summary.own
+        if s.status != Status.PASSED.value
     }
     return build_trends(current, history, anchors.stages, policy, unjudged)
 
@@ -226,10 +236,8 @@ def night_trends(
 ) -> Trends | None:
     """The trends of a night's ``runs`` against the history, which is read, not written (``mode_dir``: where
     their report goes; ``store``: the history setting)."""
-    summary = summarize_runs(runs)
-    return _remember(
-        mode_dir, runs, summary, anchors_for(all_records(runs)), (), policy, warn, record=False, store=store
-    )
+    summary, anchors = summary_and_anchors(runs)
+    return _remember(mode_dir, runs, summary, anchors, (), policy, warn, record=False, store=store)
 
 
 def judge_night(
@@ -238,11 +246,10 @@ def judge_night(
     """A night's outcome and how many figures regressed, judged against the history without writing
     anything (``tipc merge``: the report that follows records the night)."""
     runs = load_runs([Path(p) for p in results_dirs], warn)
-    records = all_records(runs)
-    trend = night_trends(runs, Path(results_dirs[0]), policy, warn, store)
+    summary, anchors = summary_and_anchors(runs)
+    trend = _remember(Path(results_dirs[0]), runs, summary, anchors, (), policy, warn, record=False, store=store)
     found = len(trend.regressions) if trend is not None else 0
-    ids = run_ids(runs)
-    own = (r.status for r in records if not is_carried(r, ids))
+    own = (s.status for s in summary.own)
     return outcome_of(own, regressions=found, fail_on_regression=fail_on_regression), found
 
 
@@ -288,7 +295,7 @@ def write_report(
     ``store``: the history store the ``history`` setting names (None: ``history_file``'s choice).
     """
     runs: tuple[NodeRun, ...] = load_runs([Path(p) for p in results_dirs], warn)
-    summary = summarize_runs(runs)
+    summary, anchors = summary_and_anchors(runs)
     records = all_records(runs)
     # Results from before run ids are named by their start second, as reports always were.
     mode_dir = report_mode_dir(out_root, summary.model, summary.mode)
@@ -305,7 +312,6 @@ def write_report(
     imported: tuple[PastRun, ...] = ()
     if history:
         past, imported = past_reports(store_of(runs, mode_dir, store), mode_dir, summary.model, summary.mode, name, say)
-    anchors = anchors_for(records)
     baseline = _baseline_from(Path(compare)) if compare is not None else _from_history(previous_run(past, summary))
     if baseline is not None and baseline.summary.run_id:
         _note_compared(runs, baseline.summary.run_id, say)
@@ -317,6 +323,7 @@ def write_report(
         runs,
         report_dir,
         anchors,
+        summary,
         comparison=_comparison(baseline, summary, anchors, report_dir, threshold),
         history=_history_links(past),
         generated=format_time(time.time()),
@@ -325,9 +332,8 @@ def write_report(
     )
     if criteria is not None and model.criteria is not None:
         criteria(model.criteria)
-    ids = run_ids(runs)
     badge = outcome_of(
-        (r.status for r in records if not is_carried(r, ids)),
+        (s.status for s in summary.own),
         regressions=len(trend.regressions) if trend is not None else 0,
         fail_on_regression=fail_on_regression,
     )
@@ -340,7 +346,7 @@ def write_report(
     index = report_dir / INDEX
     if is_paged(len(records)):
         groups = chain_groups(runs, report_dir / CHAINS, anchors)  # their links start from chains/
-        write_pages(index, model, page_links(records, anchors), groups, render)
+        write_pages(index, model, page_links(anchors), groups, render_pieces)
     else:
         write_atomic(index, render(model))
     write_atomic(report_dir / SUMMARY_FILE, summary.to_json())

@@ -41,10 +41,10 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.files import read
@@ -161,14 +161,32 @@ def _relative(path: str, root: Path, home: Path) -> str:
 
 
 def _absolute(path: str, root: Path) -> str:
-    return path if not path or os.path.isabs(path) else os.path.normpath(root / path)
+    return path if not path or os.path.isabs(path) else os.path.normpath(os.path.join(root, path))
+
+
+def _paths(log: str, cwd: str, offsets: dict[str, int], root: Path, move: Callable[[str, Path], str]) -> dict[str, Any]:
+    """A record's paths moved: its log, its working folder and the logs it appended to."""
+    return {
+        "log": move(log, root),
+        "log_offsets": {move(k, root): v for k, v in offsets.items()},
+        "cwd": move(cwd, root),
+    }
 
 
 def _moved(record: StageRecord, root: Path, move: Callable[[str, Path], str]) -> StageRecord:
     if not record.log and not record.log_offsets and not record.cwd:
         return record
-    offsets = {move(k, root): v for k, v in record.log_offsets.items()}
-    return replace(record, log=move(record.log, root), log_offsets=offsets, cwd=move(record.cwd, root))
+    return replace(record, **_paths(record.log, record.cwd, record.log_offsets, root, move))
+
+
+def _record(raw: bytes, root: Path, checked: bool) -> StageRecord:
+    """The record of a line; ``checked``: a line read as a record before, not checked again (its paths
+    are moved before the record is made, which is most of what a later reading saves)."""
+    d = read.json_of(raw)
+    if not checked:
+        return _moved(StageRecord.from_dict(d), root, _absolute)
+    d.update(_paths(d.get("log", ""), d.get("cwd", ""), d.get("log_offsets", {}), root, _absolute))
+    return StageRecord.from_dict(d, checked=True)
 
 
 def record_line(record: StageRecord, folder: Path) -> str:
@@ -182,16 +200,33 @@ def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
     """Every record of a ``results.jsonl``, a stage's last of a run where a rerun left two (see
     ``ResultsDir.take_back``). A bad line raises ``ResultsError`` naming the file and line, or,
     with ``warn``, is reported there and skipped."""
-    records: list[StageRecord] = []
+    numbered = list(numbered_records(path, warn))
+    dropped = superseded(numbered)
+    return [r for number, r in numbered if number not in dropped]
+
+
+def numbered_records(
+    path: Path,
+    warn: Warn | None = None,
+    until: int | None = None,
+    *,
+    skip: Container[int] = (),
+    checked: bool = False,
+) -> Iterator[tuple[int, StageRecord]]:
+    """(line number, record) of each record of a ``results.jsonl`` (before byte ``until``), read as a
+    stream: only the line being read is held. A bad line raises ``ResultsError`` naming the file and
+    line, or, with ``warn``, is reported there and skipped. No file (yet): no records. A later reading
+    of the same lines passes ``skip`` (lines not to read: the bad ones, the replaced ones) and
+    ``checked`` (every other line was found a record: they are not checked again)."""
     root = portable_root(path.parent)
     try:
-        for number, raw in read.numbered_lines(path, MAX_RECORD_BYTES, MAX_RESULTS_BYTES):
-            if raw is not None and not raw.strip():
+        for number, raw in read.numbered_lines(path, MAX_RECORD_BYTES, MAX_RESULTS_BYTES, until):
+            if number in skip or (raw is not None and not raw.strip()):
                 continue
             try:
                 if raw is None:
                     raise ValueError(f"a line over {MAX_RECORD_BYTES} bytes")
-                records.append(_moved(StageRecord.from_dict(read.json_of(raw)), root, _absolute))
+                record = _record(raw, root, checked)
             except (ValueError, RecordError) as exc:  # UnicodeDecodeError and JSON nested too deeply too
                 problem = ResultsError(
                     str(path), number, f"not a stage record ({_short(exc)}); expected one JSON object per line"
@@ -199,26 +234,27 @@ def read_records(path: Path, warn: Warn | None = None) -> list[StageRecord]:
                 if warn is None:
                     raise problem from None
                 warn(f"tipc: skipped {problem}")
+                continue
+            yield number, record
     except (FileNotFoundError, NotADirectoryError):  # none yet (a file where the folder would be: none ever)
-        return []
+        return
     except OSError as exc:
         raise ResultsError(str(path), 0, f"cannot be read ({exc.strerror or exc})") from None
-    return _last_of_each_run(records)
 
 
-def _last_of_each_run(records: list[StageRecord]) -> list[StageRecord]:
-    """Of a stage's records of one run, the last (records of no run id: schema 0, each its own run)."""
-    seen: dict[tuple[str, str, str, int], int] = {}
-    kept: list[StageRecord | None] = []
-    for record in records:
+def superseded(numbered: Iterable[tuple[int, StageRecord]]) -> set[int]:
+    """The line numbers of records a later line of the same run replaces: of a stage's records of one
+    run, the last counts (records of no run id: schema 0, each its own run)."""
+    last: dict[tuple[str, str, str, int], int] = {}
+    dropped = set()
+    for number, record in numbered:
         if record.run_id:
             key = (record.run_id, *record.key)
-            earlier = seen.get(key)
+            earlier = last.get(key)
             if earlier is not None:
-                kept[earlier] = None
-            seen[key] = len(kept)
-        kept.append(record)
-    return [r for r in kept if r is not None]
+                dropped.add(earlier)
+            last[key] = number
+    return dropped
 
 
 def read_run_info(path: Path) -> RunInfo:
@@ -240,15 +276,22 @@ def _short(exc: Exception, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def load_results_dir(path: str | Path, warn: Warn | None = None) -> tuple[RunInfo, list[StageRecord]]:
-    """``run.json`` and ``results.jsonl`` of one results folder; ``ResultsError`` names the bad line."""
+def results_files(path: str | Path) -> tuple[RunInfo, Path]:
+    """``run.json`` of one results folder and where its ``results.jsonl`` is; ``ResultsError`` when
+    either is missing."""
     path = Path(path)
     info = read_run_info(path / RUN_INFO)
     if not (path / RECORDS).exists():  # a FIFO or a device is there: the reader says what it is
         raise ResultsError(
             str(path / RECORDS), 0, f"missing; expected a tipc results directory with {RUN_INFO} and {RECORDS}"
         )
-    return info, read_records(path / RECORDS, warn)
+    return info, path / RECORDS
+
+
+def load_results_dir(path: str | Path, warn: Warn | None = None) -> tuple[RunInfo, list[StageRecord]]:
+    """``run.json`` and ``results.jsonl`` of one results folder; ``ResultsError`` names the bad line."""
+    info, records = results_files(path)
+    return info, read_records(records, warn)
 
 
 def part_paths(path: Path) -> list[Path]:

@@ -197,8 +197,12 @@ class StageRecord:
         return json.dumps(d, sort_keys=True)
 
     @classmethod
-    def from_dict(cls, d: Any) -> StageRecord:
-        """A record from parsed JSON; ``RecordError`` names the first field that does not fit."""
+    def from_dict(cls, d: Any, *, checked: bool = False) -> StageRecord:
+        """A record from parsed JSON; ``RecordError`` names the first field that does not fit.
+        ``checked``: ``d`` was read as a record before (a later reading of the same line): its fields
+        are taken as they are, which makes a reading of many records some times faster."""
+        if checked:
+            return cls(**_checked_fields(d))
         kw = _read_fields(d, _STAGE_FIELDS, ("id", "kind", "chain", "status"))
         try:
             kw["status"] = Status(kw["status"])
@@ -242,6 +246,24 @@ _STAGE_FIELDS = {
     **dict.fromkeys(("node_rank", "state_nights"), _Spec(_INT)),
     "returncode": _Spec(_INT, nullable=True),
 }
+
+
+_LISTS = tuple(name for name, spec in _STAGE_FIELDS.items() if spec.items is not None)
+_FLOATS = tuple(name for name, spec in _STAGE_FIELDS.items() if spec.kinds == _NUMBER)
+
+
+def _checked_fields(d: dict[str, Any]) -> dict[str, Any]:
+    """``_read_fields`` of an object it read before: the same values, without the checks (a null
+    where null is allowed is the field's default, None, either way)."""
+    kw = {name: value for name, value in d.items() if name in _STAGE_FIELDS}
+    kw["status"] = Status(kw["status"])
+    for name in _LISTS:
+        if name in kw:
+            kw[name] = tuple(kw[name])
+    for name in _FLOATS:
+        if kw.get(name) is not None:
+            kw[name] = float(kw[name])
+    return kw
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ predictions section further down.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
@@ -95,23 +95,45 @@ def _suspect(log: Path) -> tuple[int, str]:
     return count, "" if empty else (first.text if first.text is not None else "one prediction")
 
 
+def empty_case(record: StageRecord) -> EmptyCase | None:
+    """``record``'s infer case when it printed predictions, every one of them empty or all the same."""
+    if record.kind != "infer" or not record.status.ran or not record.log:
+        return None
+    try:
+        total, same = _suspect(Path(record.log))
+    except OSError:
+        return None
+    return EmptyCase(record.chain, record.id.partition("::")[2] or record.kind, total, same) if total else None
+
+
 def empty_cases(records: Iterable[StageRecord]) -> tuple[EmptyCase, ...]:
     """This run's infer stages that printed predictions, every one of them empty or all the same."""
-    out = []
-    for r in records:
-        if r.kind != "infer" or not r.status.ran or not r.log:
-            continue
-        try:
-            total, same = _suspect(Path(r.log))
-        except OSError:
-            continue
-        if total:
-            out.append(EmptyCase(r.chain, r.id.partition("::")[2] or r.kind, total, same))
-    return tuple(out)
+    return tuple(case for r in records if (case := empty_case(r)) is not None)
 
 
-def criteria_of(records: Sequence[StageRecord], judged_figures: int = 0) -> Criteria:
+class Gathered:
+    """What ``criteria_of`` gathers, one record at a time: a report gathers it while it reads the
+    records for another part of the page."""
+
+    def __init__(self) -> None:
+        self.ran, self.goldens, self.agreements = False, 0, 0
+        self.empty: list[EmptyCase] = []
+
+    def add(self, record: StageRecord) -> None:
+        """``record``: one of this run's own (not carried over)."""
+        self.ran = self.ran or record.status.ran
+        self.goldens += record.kind == "golden" and record.status in _JUDGED
+        self.agreements += record.kind == "agree" and record.status in _JUDGED
+        if (case := empty_case(record)) is not None:
+            self.empty.append(case)
+
+    def criteria(self, judged_figures: int = 0) -> Criteria:
+        return Criteria(self.ran, self.goldens, judged_figures, tuple(self.empty), self.agreements)
+
+
+def criteria_of(records: Iterable[StageRecord], judged_figures: int = 0) -> Criteria:
     """``records``: this run's own (not carried over); ``judged_figures``: trend rows judged."""
-    goldens = sum(1 for r in records if r.kind == "golden" and r.status in _JUDGED)
-    agreements = sum(1 for r in records if r.kind == "agree" and r.status in _JUDGED)
-    return Criteria(any(r.status.ran for r in records), goldens, judged_figures, empty_cases(records), agreements)
+    gathered = Gathered()
+    for r in records:
+        gathered.add(r)
+    return gathered.criteria(judged_figures)

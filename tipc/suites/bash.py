@@ -89,8 +89,9 @@ class BashLines:
         uses as an index into ``lines`` (so it names the line after the header only when no line before it is
         empty); None when there is none (the bash then reads entry 0). ``-w``: ``to_static_train_benchmark_params``
         is not ``train_benchmark_params``."""
+        word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
         for number, text in zip(self.numbers, self.texts, strict=True):
-            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) and text.strip().startswith(HEADER_PREFIX):
+            if text.lstrip().startswith(HEADER_PREFIX) and word.search(text):
                 return number
         return None
 

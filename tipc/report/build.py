@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from tipc.history.store import StageKey
 from tipc.history.summaries import status_counts
 from tipc.report.load import NodeRun, RunIds, is_carried, run_ids, run_roots
 from tipc.report.matrix import build_matrix
 from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, StageGroup, Tally
-from tipc.report.naming import RowKey, StageKey, is_multi_node, make_anchors, row_key, stage_key
+from tipc.report.naming import RowKey, is_multi_node, make_anchors, row_key, stage_key
 from tipc.report.perf import build_performance
 from tipc.report.predictions import build_predictions
 from tipc.report.stages import each_stage_group

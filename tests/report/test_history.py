@@ -199,7 +199,7 @@ def test_a_corrupt_compare_target_is_an_error_naming_the_file(tmp_path, kind, vi
     assert Path(exc.value.path).resolve() == bad.resolve() and str(exc.value).startswith(exc.value.path)
 
 
-@pytest.mark.parametrize("via", ["report-dir", "mode-dir", "report-dir-from-before-the-store"])
+@pytest.mark.parametrize("via", ["report-dir", "mode-dir", "latest-link", "report-dir-from-before-the-store"])
 def test_compare_with_a_report_folder_finds_its_run_in_the_history(tmp_path, via):
     """The folder keeps its page alone: its run (the folder's name) is found in the store beside it, or in
     the summary an older tipc wrote there."""
@@ -208,8 +208,7 @@ def test_compare_with_a_report_folder_finds_its_run_in_the_history(tmp_path, via
         target = old_report(tmp_path / "r1", old, ID_A)
     else:
         target = write_report([single_node_run(tmp_path / "r1", T0, run_id=ID_A)], old).parent
-    if via == "mode-dir":
-        target = target.parent
+    target = {"mode-dir": target.parent, "latest-link": target.parent / "latest"}.get(via, target)
     now = single_node_run(tmp_path / "r2", T0 + DAY, run_id=ID_LATER, pact=Status.PASSED)
     doc = doc_of(write_report([now], tmp_path / "reports", compare=target))
     assert ID_A in doc.find(id="comparison").find("h2").text

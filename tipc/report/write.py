@@ -119,13 +119,14 @@ def _baseline_from(path: Path, runs: Sequence[NodeRun], mode_dir: Path, store: P
     error here: the user asked for this one."""
     path, own, current = Path(path), store_of(runs, mode_dir, store), head_info(runs)
     if (path / LATEST).is_dir():
-        path = (path / LATEST).resolve()
+        path = path / LATEST
     if has_results(path):
         theirs = load_runs([path])
         read = summarize_runs(theirs)
         stored = summary_of((own, store_of(theirs, mode_dir, store)), read.model, read.mode, read.order, warn)
         return Baseline(stored or read, f"{read.order} ({path})", None)
-    summary = summary_of((own, path.parent / HISTORY_FILE), current.model, current.mode, path.name, warn)
+    run = path.resolve().name  # latest: the run it points at
+    summary = summary_of((own, path.parent / HISTORY_FILE), current.model, current.mode, run, warn)
     if summary is None and (path / SUMMARY_FILE).exists():
         summary = read_summary(path / SUMMARY_FILE)
     if summary is None:
@@ -137,7 +138,7 @@ def _baseline_from(path: Path, runs: Sequence[NodeRun], mode_dir: Path, store: P
             "--no-history is not kept: give its results directory)",
         )
     index = path / INDEX
-    return Baseline(summary, summary.order or path.name, index if index.is_file() else None)
+    return Baseline(summary, summary.order or run, index if index.is_file() else None)
 
 
 def _comparison(

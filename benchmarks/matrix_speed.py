@@ -13,8 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tipc.history.legacy import PAGE_ROWS
-from tipc.history.matrix import page_rows_json
+from tipc.history.matrix import remember
+from tipc.history.store import HISTORY_FILE
 from tipc.report.overview import ConfigOutcome, build_page
 from tipc.report.overview_write import MATRIX, write_overview
 from tipc.results.records import StageRecord, Status
@@ -58,12 +58,11 @@ def main() -> int:
         root = Path(tmp)
         outcomes = [config(root, i) for i in range(CONFIGS)]
         rows = build_page("", outcomes, root, {}).rows
+        store = root / HISTORY_FILE
         for night in range(NIGHTS):
-            run_id = f"202611{night + 1:02d}T013000Z-00000000"
-            (root / MATRIX / run_id).mkdir(parents=True)
-            (root / MATRIX / run_id / PAGE_ROWS).write_text(page_rows_json(run_id, rows))
+            remember(store, root / MATRIX, f"202611{night + 1:02d}T013000Z-00000000", rows, print)
         start = time.perf_counter()
-        index = write_overview(outcomes, root, "20261201T013000Z-00000000")
+        index = write_overview(outcomes, root, "20261201T013000Z-00000000", store=store)
         seconds = time.perf_counter() - start
         size = index.stat().st_size
     ok = seconds <= BUDGET_SECONDS and size <= BUDGET_BYTES

@@ -246,8 +246,8 @@ def overview_figures(tmp: Path, stages: int, scale: float = 1.0, models: int = 1
     30 nights of history (``benchmarks/matrix_speed.py``'s configs, each given the night's share)."""
     from matrix_speed import NIGHTS, config
 
-    from tipc.history.legacy import PAGE_ROWS
-    from tipc.history.matrix import page_rows_json
+    from tipc.history.matrix import remember
+    from tipc.history.store import HISTORY_FILE
     from tipc.report.overview import build_page
     from tipc.report.overview_write import MATRIX, write_overview
 
@@ -258,13 +258,12 @@ def overview_figures(tmp: Path, stages: int, scale: float = 1.0, models: int = 1
         records = (one.records * (per // max(1, len(one.records)) + 1))[:per] if one.records else ()
         outcomes += [replace(one, mode=f"{one.mode}_{m}", records=records) for m in range(modes)]
     rows = build_page("", outcomes, tmp, {}).rows
+    store = tmp / HISTORY_FILE
     for night in range(NIGHTS):
-        run_id = f"202611{night + 1:02d}T013000Z-00000000"
-        (tmp / MATRIX / run_id).mkdir(parents=True)
-        (tmp / MATRIX / run_id / PAGE_ROWS).write_text(page_rows_json(run_id, rows))
+        remember(store, tmp / MATRIX, f"202611{night + 1:02d}T013000Z-00000000", rows, print)
     tracemalloc.start()
     start = time.process_time()
-    index = write_overview(outcomes, tmp, "20261201T013000Z-00000000")
+    index = write_overview(outcomes, tmp, "20261201T013000Z-00000000", store=store)
     seconds = time.process_time() - start
     peak = tracemalloc.get_traced_memory()[1] / MB
     tracemalloc.stop()

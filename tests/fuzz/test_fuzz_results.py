@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tipc.cluster.merge import merge_dirs
 from tipc.errors import ResultsError
-from tipc.history.summaries import read_summary
+from tipc.history.legacy import read_summary
 from tipc.results.folder import read_records, read_run_info
 from tipc.results.records import RunInfo, StageRecord, Status
 

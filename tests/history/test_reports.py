@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 
 import pytest
 
+from tipc.errors import ResultsError
 from tipc.history.keys import config_key
 from tipc.history.legacy import TREND_FILE
-from tipc.history.reports import record_run, stage_times
-from tipc.history.store import HISTORY_FILE, History, RunFigures
+from tipc.history.reports import record_run, stage_times, summary_of
+from tipc.history.store import HISTORY_FILE, History, ReportSummary, RunFigures
+from tipc.history.summaries import RunSummary, StageSummary
 from tipc.report.figures import run_figures
 from tipc.results.records import StageRecord, Status
 
@@ -155,3 +158,30 @@ def test_one_series_per_config_across_shards_checkouts_and_nights(tmp_path):
         kept = record(tmp_path, run_figures(run_id(night), merged))
     key = config_key("/builds/elsewhere/PaddleOCR/test_tipc/configs/m/c.txt")
     assert [(e.run, e.config, len(e.figures)) for e in kept] == [(run_id(1), key, 3), (run_id(2), key, 3)]
+
+
+def summary(day: int) -> RunSummary:
+    stages = (StageSummary("chain::train", 0, "passed", "", (("ips", 100.0 + day),)),)
+    return RunSummary(MODEL, MODE, run_id(day)[:16], stages, run_id(day), "PaddleOCR:configs/c.txt")
+
+
+def test_the_summary_of_a_named_run_is_the_first_stores_that_keeps_one(tmp_path):
+    """``tipc report --compare``: the run a folder names, in the report's store or the folder's own."""
+    ours, theirs, missing = tmp_path / "ours.sqlite", tmp_path / "theirs.sqlite", tmp_path / "missing.sqlite"
+    for store, day in ((ours, 2), (theirs, 1), (theirs, 2)):
+        kept = replace(summary(day), timestamp=store.stem) if store == theirs else summary(day)
+        History(store).record_run(MODEL, MODE, [], [], [ReportSummary(run_id(day), kept.config, kept.to_json())])
+    stores = (missing, ours, theirs)
+    assert summary_of(stores, MODEL, MODE, run_id(2), pytest.fail) == summary(2)  # ours first
+    assert summary_of(stores, MODEL, MODE, run_id(1), pytest.fail) == replace(summary(1), timestamp="theirs")
+    assert summary_of(stores, MODEL, MODE, run_id(3), pytest.fail) is None  # no store keeps it
+    assert summary_of(stores, "another", MODE, run_id(1), pytest.fail) is None  # another model's run
+    assert not missing.exists()  # looked for, not made
+
+
+def test_a_named_run_whose_stored_summary_does_not_read_is_an_error_naming_the_store(tmp_path):
+    store = tmp_path / HISTORY_FILE
+    History(store).record_run(MODEL, MODE, [], [], [ReportSummary(run_id(1), "PaddleOCR:configs/c.txt", "{")])
+    with pytest.raises(ResultsError) as exc:
+        summary_of([store], MODEL, MODE, run_id(1), pytest.fail)
+    assert exc.value.path == f"{store} (run {run_id(1)})" and "not a tipc report summary" in str(exc.value)

@@ -6,8 +6,8 @@ import os
 import pytest
 
 from tipc.errors import ResultsError
-from tipc.history.legacy import read_summaries
-from tipc.history.summaries import RunSummary, StageSummary, previous_run, read_summary
+from tipc.history.legacy import read_summaries, read_summary
+from tipc.history.summaries import RunSummary, StageSummary, previous_run
 from tipc.report.compare import compare, summarize
 from tipc.results.records import StageRecord, Status
 

@@ -27,6 +27,8 @@ from tipc.errors import ResultsError
 from tipc.history.keys import config_key
 from tipc.history.store import HISTORY_FILE, History
 from tipc.report import write_report
+from tipc.report.load import load_runs
+from tipc.report.write import summarize_runs
 from tipc.results.records import Status
 
 MODE_DIR = ("PP-OCRv3_mobile_rec", "lite_train_lite_infer")
@@ -67,7 +69,8 @@ def test_each_run_gets_its_own_report_and_compares_with_the_one_before(tmp_path,
     two = write_report([single_node_run(tmp_path / "r2", second[1], run_id=second[0], pact=Status.PASSED)], out)
     assert (one, two) == (mode_dir / first_dir / "index.html", mode_dir / second_dir / "index.html")
     assert one.is_file() and "tipc" in one.read_text()  # the first run's report is still there
-    summary = json.loads((two.parent / "summary.json").read_text())
+    assert [p.name for p in two.parent.iterdir()] == ["index.html"]  # its summary is the store's
+    summary = json.loads(History(mode_dir / HISTORY_FILE).reports(*MODE_DIR)[0].text)
     assert (summary["schema"], summary["run_id"], summary["config"]) == (2, second[0], config_key(CONFIG_A))
     doc = doc_of(two)
     assert first_dir in doc.find(id="comparison").find("h2").text
@@ -136,16 +139,24 @@ def corrupt_summary(report_dir: Path, kind: str) -> Path:
     return path
 
 
+def old_report(results: Path, out: Path, run_id: str) -> Path:
+    """A report as tipcs before the history store wrote it: its page and, beside it, its summary."""
+    write_report([single_node_run(results, T0, run_id=run_id)], out)
+    mode_dir = out.joinpath(*MODE_DIR)
+    (mode_dir / HISTORY_FILE).unlink()
+    (mode_dir / run_id / "summary.json").write_text(summarize_runs(load_runs([results])).to_json())
+    return mode_dir / run_id
+
+
 @pytest.mark.parametrize("kind", list(CORRUPT))
 def test_a_corrupt_summary_in_history_is_skipped_with_a_warning(tmp_path, kind):
     out = tmp_path / "reports"
     mode_dir = out.joinpath(*MODE_DIR)
-    write_report([single_node_run(tmp_path / "r1", T0, run_id=ID_A)], out)
-    (mode_dir / HISTORY_FILE).unlink()  # a reports tree from before the history store: its folders are read once
+    old_report(tmp_path / "r1", out, ID_A)
     bad = corrupt_summary(mode_dir / ID_B, kind)  # between the good one and this run
     warnings: list[str] = []
     index = write_report([single_node_run(tmp_path / "r2", T0 + DAY, run_id=ID_LATER)], out, warn=warnings.append)
-    assert index.is_file() and (index.parent / "summary.json").is_file()
+    assert index.is_file() and not (index.parent / "summary.json").exists()  # read once, never written again
     assert len(warnings) == 1 and str(bad) in warnings[0]
     doc = doc_of(index)
     assert ID_A in doc.find(id="comparison").find("h2").text
@@ -186,6 +197,31 @@ def test_a_corrupt_compare_target_is_an_error_naming_the_file(tmp_path, kind, vi
     with pytest.raises(ResultsError) as exc:
         write_report([single_node_run(tmp_path / "r", run_id=ID_B)], tmp_path / "reports", compare=target)
     assert Path(exc.value.path).resolve() == bad.resolve() and str(exc.value).startswith(exc.value.path)
+
+
+@pytest.mark.parametrize("via", ["report-dir", "mode-dir", "latest-link", "report-dir-from-before-the-store"])
+def test_compare_with_a_report_folder_finds_its_run_in_the_history(tmp_path, via):
+    """The folder keeps its page alone: its run (the folder's name) is found in the store beside it, or in
+    the summary an older tipc wrote there."""
+    old = tmp_path / "old"
+    if via == "report-dir-from-before-the-store":
+        target = old_report(tmp_path / "r1", old, ID_A)
+    else:
+        target = write_report([single_node_run(tmp_path / "r1", T0, run_id=ID_A)], old).parent
+    target = {"mode-dir": target.parent, "latest-link": target.parent / "latest"}.get(via, target)
+    now = single_node_run(tmp_path / "r2", T0 + DAY, run_id=ID_LATER, pact=Status.PASSED)
+    doc = doc_of(write_report([now], tmp_path / "reports", compare=target))
+    assert ID_A in doc.find(id="comparison").find("h2").text
+    assert cmp_items(doc)["fixed"] == [f"{PACT_CHAIN}::train"]
+
+
+def test_compare_with_a_report_the_history_does_not_keep_says_what_to_give(tmp_path):
+    earlier = write_report([single_node_run(tmp_path / "r1", T0, run_id=ID_A)], tmp_path / "old", history=False)
+    with pytest.raises(ResultsError) as exc:
+        write_report([single_node_run(tmp_path / "r2", T0 + DAY, run_id=ID_LATER)], tmp_path / "reports",
+                     compare=earlier.parent)  # fmt: skip
+    assert exc.value.path == str(earlier.parent)
+    assert "--no-history is not kept: give its results directory" in str(exc.value)
 
 
 # --- records carried over from earlier runs ---
@@ -266,7 +302,7 @@ def test_carried_records_are_marked_and_not_counted(tmp_path, carried, own, verd
     train_rows = doc.find_all("table", id="train")  # figures are this run's only
     ips = [tr.find_all("td")[2].text for tr in train_rows[0].find("tbody").find_all("tr")] if train_rows else []
     assert ips == (["50"] if "train" in own else [])
-    summary = json.loads((index.parent / "summary.json").read_text())
+    summary = json.loads(History(index.parent.parent / HISTORY_FILE).reports(*MODE_DIR)[0].text)
     assert {s["id"].split("::")[1]: s["carried"] for s in summary["stages"]} == {
         **dict.fromkeys(carried, True),
         **dict.fromkeys(own, False),

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.htmlq import Element, parse
+from tipc.history.store import HISTORY_FILE, History
 from tipc.report.overview import (
     Batch,
     ConfigOutcome,
@@ -179,8 +180,10 @@ def test_the_page_names_every_config_with_its_figures_and_links(tmp_path):
     index = write_overview(outcomes, tmp_path / "reports", RUN)
     assert index == tmp_path / "reports" / "matrix" / RUN / "index.html"
     assert (tmp_path / "reports" / "matrix" / "latest" / "index.html").read_text() == index.read_text()
-    # The page's rows under a name of their own: summary.json is each report's summary, another format.
-    assert sorted(p.name for p in index.parent.iterdir() if p.suffix == ".json") == ["matrix.json"]
+    # The page's folder keeps the page alone: its rows, what the next page compares with, are the store's.
+    assert [p.name for p in index.parent.iterdir()] == ["index.html"]
+    ((run, rows),) = History(tmp_path / "reports" / "matrix" / HISTORY_FILE).matrix()
+    assert (run, len(rows)) == (RUN, 50)
     doc = parse(index.read_text())
     assert doc.find(id="verdict").attrs["data-overall"] == "error"
     chips = {c.attrs["data-verdict"]: int(c.attrs["data-count"]) for c in doc.find(id="counts").find_all("span")}

@@ -25,6 +25,7 @@ from tests.support.recorded_runs import (
 )
 from tipc.cluster.merge import merge_dirs
 from tipc.errors import ResultsError
+from tipc.history.store import HISTORY_FILE, History
 from tipc.report import write_report
 from tipc.results.records import Status
 
@@ -42,7 +43,9 @@ def test_layout_and_latest_pointers(single_run, tmp_path):
     index, _, _ = render([single_run], tmp_path / "reports")
     mode_dir = tmp_path.joinpath("reports", *MODE_DIR)
     assert index == mode_dir / "20260921T141320Z" / "index.html"
-    assert (mode_dir / "20260921T141320Z" / "summary.json").is_file()
+    # The report's folder keeps its pages alone: its summary, what later runs compare with, is the store's.
+    assert [p.name for p in (mode_dir / "20260921T141320Z").iterdir()] == ["index.html"]
+    assert [r.run for r in History(mode_dir / HISTORY_FILE).reports(*MODE_DIR)] == ["20260921T141320Z"]
     assert os.readlink(mode_dir / "latest") == "20260921T141320Z"
     assert (mode_dir / "latest" / "index.html").read_bytes() == index.read_bytes()
     redirect = parse((mode_dir / "latest.html").read_text())

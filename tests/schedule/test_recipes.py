@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from tests.support.trend_history import seed_nights
-from tipc.history.store import HISTORY_FILE
+from tipc.history.store import HISTORY_FILE, History
 from tipc.results.folder import read_run_info
 
 from .plans import CONFIG_DIR, MODE, variant
@@ -189,8 +189,8 @@ def test_run_shard_then_merge_shards_make_one_report(fake_repo, tmp_path):
     assert "tipc merge: run group night-1: 2 shard(s), 25 record(s)" in merged.stdout  # 5 chains × 5 stages
     info = read_run_info(output / "rc" / MODE / "run.json")
     assert info.notes[0].startswith("merged from 2 shard(s) of run group night-1")
-    summary = tmp_path / "reports" / "rc" / MODE / "latest" / "summary.json"
-    assert json.loads(summary.read_text())["counts"]["passed"] == 25
+    summary = json.loads(History(output / HISTORY_FILE).reports("rc", MODE)[0].text)  # the report's, in the store
+    assert summary["counts"]["passed"] == 25
     index = (tmp_path / "reports" / "night" / "night-1" / "index.html").read_text()  # the night's, over its models
     assert 'data-model="rc"' in index and f'href="../../rc/{MODE}/' in index
 

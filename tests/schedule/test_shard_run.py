@@ -85,7 +85,7 @@ def test_merged_shards_are_one_run_in_one_report(sharded, tmp_path, capsys):
     ids = run_ids(runs)
     records = [r for run in runs for r in run.records]
     assert len(records) == 30 and not [r for r in records if is_carried(r, ids)]
-    summary = json.loads(next((tmp_path / "reports" / "sm" / MODE).glob("*/summary.json")).read_text())
+    summary = json.loads(History(mode_dir.parents[1] / HISTORY_FILE).reports("sm", MODE)[0].text)
     assert summary["counts"]["passed"] == 30
     legacy = (mode_dir / "results_python.log").read_text()
     assert [line.split(" (")[0] for line in legacy.splitlines() if line.startswith("#")] == [

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tipc.history.keys import config_key
-from tipc.history.store import History, HistoryError, StageKey, history_file
+from tipc.history.store import DurationKey, History, HistoryError, history_file
 from tipc.plan.model import Stage
 from tipc.plan.naming import kind_of
 from tipc.results.folder import RECORDS, ResultsDir, Warn, read_records
@@ -30,12 +30,12 @@ class Measured:
     whole_tree: bool = False  # peak_mb is the stage's whole process tree's, not one process's (older records)
 
 
-def stage_key(config: str, stage_id: str) -> StageKey:
+def stage_key(config: str, stage_id: str) -> DurationKey:
     return config_key(config), stage_id
 
 
-def _measured(records: Iterable[StageRecord]) -> dict[StageKey, Measured]:
-    out: dict[StageKey, Measured] = {}
+def _measured(records: Iterable[StageRecord]) -> dict[DurationKey, Measured]:
+    out: dict[DurationKey, Measured] = {}
     for r in records:
         if not r.status.ran or r.duration <= 0:
             continue  # a blocked or skipped stage measured nothing
@@ -48,14 +48,14 @@ def _measured(records: Iterable[StageRecord]) -> dict[StageKey, Measured]:
 
 def read_history(
     folders: Iterable[Path], warn: Warn | None = None, store: Path | None = None
-) -> dict[StageKey, Measured]:
+) -> dict[DurationKey, Measured]:
     """The newest measurement of every stage found for ``folders`` (``<model>/<mode>`` results
     folders): the history store's (``store``, the ``history`` setting, else ``history_file``'s choice:
     what a CI cache brings back), their own
     ``results.jsonl`` and the newest earlier run's. A bad line or store is skipped (with ``warn``):
     history only guides."""
     records: list[StageRecord] = []
-    stored: dict[StageKey, Measured] = {}
+    stored: dict[DurationKey, Measured] = {}
     wanted = [Path(p) for p in folders]
     for file, mode in dict.fromkeys((history_file(p, p.parent.name, p.name, p, store), p.name) for p in wanted):
         try:
@@ -82,12 +82,12 @@ class Durations:
     duration of its kind, else of any stage, else 1 s (so that, with no history at all, stage
     counts decide)."""
 
-    measured: Mapping[StageKey, Measured]
+    measured: Mapping[DurationKey, Measured]
     kind_mean: Mapping[str, float]
     mean: float
 
     @classmethod
-    def of(cls, history: Mapping[StageKey, Measured]) -> Durations:
+    def of(cls, history: Mapping[DurationKey, Measured]) -> Durations:
         by_kind: dict[str, list[float]] = {}
         for (_, sid), m in history.items():
             kind = kind_of(sid.rpartition("::")[2])

@@ -13,6 +13,8 @@ Three older formats, each left as it was on disk:
 - ``matrix.json`` beside each matrix page (``summary.json`` before December 2026): each config's
   verdict, failing stages and failure causes.
 
+No tipc writes them any more: reports keep only their pages, the store keeps the rest.
+
 A line or file that does not read is skipped with a warning naming it: history never stops a run.
 """
 
@@ -28,13 +30,15 @@ from tipc.errors import ResultsError
 from tipc.files import read
 from tipc.history.keys import legacy_key
 from tipc.history.store import VERDICTS, MatrixRow, RunFigures, SeriesKey
-from tipc.history.summaries import SUMMARY_FILE, PastRun, field, read_summary
+from tipc.history.summaries import PastRun, RunSummary, field
 from tipc.results.folder import Warn
 
 TREND_FILE = "trends.jsonl"
 TREND_SCHEMA = 1
 MAX_LINE_BYTES = 16 << 20  # a run's line holds a few figures per stage
 MAX_HISTORY_BYTES = 256 << 20
+SUMMARY_FILE = "summary.json"
+MAX_SUMMARY_BYTES = 64 << 20  # a summary holds a line per stage
 PAGE_ROWS = "matrix.json"
 OLD_PAGE_ROWS = "summary.json"  # what pages written before December 2026 call it
 PAGE_SCHEMA = 1
@@ -79,6 +83,19 @@ def read_trends(path: Path, warn: Warn) -> tuple[RunFigures, ...]:
         warn(f"tipc: trend history {path} not read ({exc.strerror or exc})")
         return ()
     return tuple(sorted(found, key=lambda e: e.run))
+
+
+def read_summary(path: Path) -> RunSummary:
+    """A ``summary.json``; ``ResultsError`` names it and says why it is not one."""
+    try:
+        text = read.read_bytes(path, MAX_SUMMARY_BYTES).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ResultsError(
+            str(path), 0, f"not a tipc report summary: not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
+    except OSError as exc:
+        raise ResultsError(str(path), 0, f"cannot be read ({exc.strerror or exc})") from None
+    return RunSummary.from_json(text, str(path))
 
 
 def read_summaries(mode_dir: Path, current: str, warn: Warn) -> tuple[PastRun, ...]:

@@ -5,25 +5,23 @@ Each config's comparison is with its latest earlier run that covered it, by run 
 start time): the previous night, or the last night the config was in the matrix. Only a few
 earlier runs are read, newest first, so that a year of nights costs what a week does.
 
-Before the store, each page kept its rows in a file beside it (still written: the page's own record),
-``matrix.json``, named ``summary.json`` before December 2026 (the name of each report's own summary,
-``tipc.history.summaries``, a format of its own); a store without matrix rows reads those once
-(``tipc.history.legacy``).
+Before the store, each page kept its rows in a file beside it, ``matrix.json`` (``summary.json`` before
+December 2026); no page writes one now. A store without matrix rows reads those once
+(``tipc.history.legacy``), and the first page recorded takes them in with its own.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from tipc.history.legacy import LOOK_BACK, PAGE_SCHEMA, read_pages
+from tipc.history.legacy import LOOK_BACK, read_pages
 from tipc.history.store import History, HistoryError, MatrixRow
 from tipc.results.folder import Warn
 
-MATRIX = "matrix"  # <report root>/matrix/<run id>/: the matrix pages and their summaries
+MATRIX = "matrix"  # <report root>/matrix/<run id>/: the matrix pages
 HistoryKey = tuple[str, str]  # (config as node ids spell it, mode)
 
 
@@ -56,26 +54,6 @@ def _earlier(run: str, rows: Sequence[MatrixRow]) -> dict[HistoryKey, Earlier]:
     return {(r.config, r.mode): Earlier(run, r.verdict, r.failures, r.causes) for r in rows}
 
 
-def page_rows_json(run_id: str, rows: Sequence[PageRow]) -> str:
-    return json.dumps(
-        {
-            "schema": PAGE_SCHEMA,
-            "run_id": run_id,
-            "rows": [
-                {
-                    "config": r.config,
-                    "mode": r.mode,
-                    "verdict": r.verdict,
-                    "failures": list(r.failures),
-                    "causes": list(r.causes),
-                }
-                for r in rows
-            ],
-        },
-        indent=1,
-    )
-
-
 Past = list[tuple[str, dict[HistoryKey, Earlier]]]  # run id and its rows, newest run first
 
 
@@ -89,10 +67,10 @@ def _stored(store: Path, current: str, warn: Warn) -> Past | None:
     return [(run, _earlier(run, rows)) for run, rows in stored] or None
 
 
-def past_runs(matrix_dir: Path, current: str, warn: Warn, store: Path | None = None) -> Past:
-    """The runs before ``current``, newest first: the store's, else (none there yet, or no
-    ``store``) the pages' ``matrix.json`` files under ``matrix_dir``."""
-    stored = _stored(store, current, warn) if store is not None else None
+def past_runs(matrix_dir: Path, current: str, warn: Warn, store: Path) -> Past:
+    """The runs before ``current``, newest first: the store's, else (none there yet) the ``matrix.json``
+    files an older tipc left beside the pages under ``matrix_dir``."""
+    stored = _stored(store, current, warn)
     return (
         stored
         if stored is not None
@@ -101,7 +79,7 @@ def past_runs(matrix_dir: Path, current: str, warn: Warn, store: Path | None = N
 
 
 def remember(store: Path, matrix_dir: Path, run_id: str, rows: Sequence[PageRow], warn: Warn) -> None:
-    """This page's rows into the store, in one transaction with the pages' summaries before the
+    """This page's rows into the store, in one transaction with the rows of the pages from before the
     store when it has none yet. A store that does not work is left as it is, with a warning."""
     history = History(store, warn)
     try:
@@ -113,9 +91,7 @@ def remember(store: Path, matrix_dir: Path, run_id: str, rows: Sequence[PageRow]
         warn(f"tipc: matrix history {store} not written ({exc})")
 
 
-def cause_history(
-    matrix_dir: Path, current: str, warn: Warn, store: Path | None = None
-) -> list[tuple[str, frozenset[str]]]:
+def cause_history(matrix_dir: Path, current: str, warn: Warn, store: Path) -> list[tuple[str, frozenset[str]]]:
     """The signatures of the failures of each run before ``current``, oldest first: what tells a
     cause new or recurring since when (``tipc.metrics.causes.group``). The one reader of that history."""
     runs = [(run_id, frozenset(c for e in entries.values() for c in e.causes)) for run_id, entries in
@@ -124,7 +100,7 @@ def cause_history(
 
 
 def earlier_runs(
-    matrix_dir: Path, current: str, wanted: Collection[HistoryKey], warn: Warn, store: Path | None = None
+    matrix_dir: Path, current: str, wanted: Collection[HistoryKey], warn: Warn, store: Path
 ) -> dict[HistoryKey, Earlier]:
     """For each wanted (config, mode), its entry in the latest run before ``current`` that has it."""
     found: dict[HistoryKey, Earlier] = {}

@@ -7,9 +7,11 @@ are no baseline, a carried record is an earlier run's); its stages that ran give
 next night's split balances by. The store keeps every run (``tipc history prune`` applies its
 retention policy); a report reads each config's last ``keep``. Re-rendering a run replaces its figures.
 
-The history from before the store (``trends.jsonl``, the ``summary.json`` beside each earlier
-report) is read once (``tipc.history.legacy``) by the first report that finds the store without that
-model and mode's figures or summaries, and recorded with its run.
+A report keeps no file of its own but its pages: ``tipc report --compare`` finds an earlier run's
+summary here too (``summary_of``). The history from before the store (``trends.jsonl``, the
+``summary.json`` beside each earlier report) is read once (``tipc.history.legacy``) by the first
+report that finds the store without that model and mode's figures or summaries, and recorded with
+its run.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 from tipc.history.keys import config_key, is_key, legacy_key
 from tipc.history.legacy import read_summaries, read_trends
 from tipc.history.store import History, HistoryError, ReportSummary, RunFigures, StageTime
-from tipc.history.summaries import PastRun, stored_history
+from tipc.history.summaries import PastRun, RunSummary, stored_history
 from tipc.results.folder import Warn
 from tipc.results.records import StageRecord
 
@@ -60,6 +62,21 @@ def past_reports(
         found = read_summaries(mode_dir, current, warn)
         return found, found
     return stored_history(((r.run, r.config, r.text) for r in stored), mode_dir, current, warn), ()
+
+
+def summary_of(stores: Iterable[Path], model: str, mode: str, run: str, warn: Warn) -> RunSummary | None:
+    """The summary of ``run`` (its order: the run id, else the start time) of ``model`` and ``mode`` in the
+    first of ``stores`` that has one; None when none has. One that does not read is an error: the user
+    named this run (``tipc report --compare``)."""
+    for store in dict.fromkeys(stores):
+        try:
+            found = next((r for r in History(store, warn).reports(model, mode) if r.run == run), None)
+        except (HistoryError, OSError) as exc:
+            warn(f"tipc: report history {store} not read ({exc})")
+            continue
+        if found is not None:
+            return RunSummary.from_json(found.text, f"{store} (run {run})")
+    return None
 
 
 def as_stored(past: Iterable[PastRun]) -> tuple[ReportSummary, ...]:

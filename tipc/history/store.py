@@ -52,8 +52,9 @@ LOCK_WAIT = 30.0  # seconds to wait for another job's transaction (a merge, a pr
 QUIET_WAIT = 2.0  # a lock held this long is a writer's ordinary transaction: waited for without a word
 _GIVEN_UP: set[Path] = set()  # stores this process found locked beyond the bound: not waited for again
 
-SeriesKey = tuple[str, int, str]  # stage id, node rank, figure key (tipc.report.figures)
-StageKey = tuple[str, str]  # (config key, stage id)
+StageKey = tuple[str, int]  # (stage id, node rank): a stage of one run (stage ids repeat across nodes)
+SeriesKey = tuple[str, int, str]  # a StageKey and a figure key (tipc.report.figures): one series of a config
+DurationKey = tuple[str, str]  # (config key, stage id): a stage across runs, what the split balances by
 
 # A year of a large matrix (80 configs × 40 figures × 365 nights: over a million figures) stays small:
 # each series (model, mode, config, stage, node, figure) and each run is named once, with an integer
@@ -377,7 +378,7 @@ class History:
         self._skipped("matrix", bad)
         return [(run, tuple(entries)) for run, entries in found.items()]
 
-    def measured(self, mode: str) -> dict[StageKey, StageTime]:
+    def measured(self, mode: str) -> dict[DurationKey, StageTime]:
         """The newest duration of every stage the store has for ``mode``."""
         try:
             with self._db(write=False) as db:
@@ -386,7 +387,7 @@ class History:
                 ).fetchall()
         except FileNotFoundError:
             return {}
-        found: dict[StageKey, StageTime] = {}
+        found: dict[DurationKey, StageTime] = {}
         bad: list[str] = []
         for config, stage, duration, peak_mb, start in rows:
             seconds, began, peak = number(duration), number(start), number(peak_mb)

@@ -7,7 +7,8 @@ stops a report.
 
 Schema 2 added ``run_id``, ``config`` and each stage's ``carried`` (a record an earlier run made);
 schema 1 summaries still read, as runs without either. Before the history store each report kept its
-summary beside it, in ``summary.json``: those are read once, into the store (``tipc.history.legacy``).
+summary beside it, in ``summary.json``: those are read once, into the store (``tipc.history.legacy``);
+no report writes one now.
 """
 
 from __future__ import annotations
@@ -24,9 +25,7 @@ from tipc.history.keys import same_config
 from tipc.results.folder import Warn
 from tipc.results.records import Status, run_verdict
 
-SUMMARY_FILE = "summary.json"
 SUMMARY_SCHEMA = 2
-MAX_SUMMARY_BYTES = 64 << 20  # a summary holds a line per stage
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,19 +153,6 @@ def status_counts(statuses: Iterable[str]) -> dict[str, int]:
     for s in statuses:
         counts[s] = counts.get(s, 0) + 1
     return counts
-
-
-def read_summary(path: Path) -> RunSummary:
-    """A ``summary.json``; ``ResultsError`` names it and says why it is not one."""
-    try:
-        text = read.read_bytes(path, MAX_SUMMARY_BYTES).decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ResultsError(
-            str(path), 0, f"not a tipc report summary: not UTF-8 text ({exc.reason} at byte {exc.start})"
-        ) from None
-    except OSError as exc:
-        raise ResultsError(str(path), 0, f"cannot be read ({exc.strerror or exc})") from None
-    return RunSummary.from_json(text, str(path))
 
 
 @dataclass(frozen=True, slots=True)

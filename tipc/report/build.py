@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from tipc.history.store import StageKey
 from tipc.history.summaries import RunSummary, status_counts
 from tipc.report import perf, predictions
 from tipc.report.load import NodeRun, Records, RunIds, is_carried, run_ids, run_roots
 from tipc.report.matrix import build_matrix
 from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, StageGroup, Tally
-from tipc.report.naming import RowKey, StageKey, make_anchors
+from tipc.report.naming import RowKey, make_anchors
 from tipc.report.stages import each_stage_group
 from tipc.report.states import build_states
 from tipc.report.trainbench import build_train_benchmark, is_benchmark_train

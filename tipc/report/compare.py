@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from tipc.history.store import StageKey
 from tipc.history.summaries import RunSummary, StageSummary
 from tipc.report.figures import FIGURE_BY_KEY, stage_figures
 from tipc.report.load import RunIds, is_carried
 from tipc.report.model import Comparison, FigureMove, NotCompared, StageChange
-from tipc.report.naming import StageKey
 from tipc.results.records import StageRecord, Status
 
 DEFAULT_THRESHOLD = 0.10

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from tipc.history.store import StageKey
 from tipc.report.load import RunIds, carried_note
 from tipc.report.model import Cell, Column, Matrix, MatrixRow
-from tipc.report.naming import KIND_ORDER, RowKey, StageKey, infer_label, node_label, row_key, stage_key, stage_name
+from tipc.report.naming import KIND_ORDER, RowKey, infer_label, node_label, row_key, stage_key, stage_name
 from tipc.report.states import state_text
 from tipc.results.records import StageRecord, Status
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from tipc.history.store import StageKey
 from tipc.results.records import StageRecord
 
-StageKey = tuple[str, int]  # (stage id, node rank): stage ids repeat across nodes
 RowKey = tuple[str, int]  # (chain id, node rank)
 
 # Stage names in the order a chain runs them (benchmark_train's profiling pass comes before its train).

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from tipc.report.naming import StageKey, stage_key
+from tipc.history.store import StageKey
+from tipc.report.naming import stage_key
 from tipc.report.states import rank, state_text, why
 from tipc.results.records import StageRecord, run_verdict
 from tipc.triage.culprits import Culprit

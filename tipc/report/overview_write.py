@@ -1,8 +1,8 @@
 """``write_overview``: a run's configs → ``<out_root>/matrix/<run id>/index.html`` (+ ``latest``).
 
 Its rows go into the history store (``store``: ``tipc.history.matrix``), what the next run
-compares each config with; beside the page, its ``summary.json`` keeps them too. The ``latest``
-symlink and ``latest.html`` point at the newest page, as for the per-folder reports.
+compares each config with; the page's folder keeps the page alone. The ``latest`` symlink and
+``latest.html`` point at the newest page, as for the per-folder reports.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tipc.files.write import write_atomic
-from tipc.history.legacy import PAGE_ROWS
-from tipc.history.matrix import MATRIX, cause_history, earlier_runs, page_rows_json, remember
+from tipc.history.matrix import MATRIX, cause_history, earlier_runs, remember
+from tipc.history.store import history_file
 from tipc.report.build import format_time
 from tipc.report.overview import ConfigOutcome, OverviewPage, build_page
 from tipc.report.render import environment
@@ -34,8 +34,9 @@ def write_overview(
     store: Path | None = None,
 ) -> Path:
     """Render the matrix page of run ``run_id`` and return the path of its ``index.html``; its rows
-    go into ``store`` (without one, the history is the pages' summaries alone)."""
+    go into ``store`` (without one, the store beside the pages: ``tipc.history.store.history_file``)."""
     matrix_dir = Path(out_root) / MATRIX
+    store = store if store is not None else history_file(matrix_dir, "", "", matrix_dir)
     page_dir = matrix_dir / run_id
     page_dir.mkdir(parents=True, exist_ok=True)
     wanted = {(o.config, o.mode) for o in outcomes}
@@ -44,8 +45,6 @@ def write_overview(
     causes = cause_history(matrix_dir, run_id, lambda _: None, store)  # a bad summary: said once, just above
     page = build_page(run_id, outcomes, page_dir, history, format_time(time.time()), causes)
     write_atomic(page_dir / INDEX, render_overview(page))
-    write_atomic(page_dir / PAGE_ROWS, page_rows_json(run_id, page.rows))
-    if store is not None:
-        remember(store, matrix_dir, run_id, page.rows, warn)
+    remember(store, matrix_dir, run_id, page.rows, warn)
     update_latest(matrix_dir, run_id, page.title)
     return page_dir / INDEX

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from tipc.history.store import StageKey
 from tipc.report.figures import batch_size, number, throughput
 from tipc.report.model import EvalRow, EvalTable, Performance, PerfRow, PlotGroup, SpeedupRow, TrainRow
-from tipc.report.naming import StageKey, argv_option, chain_parts, node_label, stage_key
+from tipc.report.naming import argv_option, chain_parts, node_label, stage_key
 from tipc.report.svg import line_plot
 from tipc.results.records import StageRecord, Status
 

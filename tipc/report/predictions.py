@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tipc.golden.evidence import predictions_of
+from tipc.history.store import StageKey
 from tipc.metrics.predictions import Box, Prediction
 from tipc.report.load import Roots, readable
-from tipc.report.naming import StageKey, stage_key, stage_name
+from tipc.report.naming import stage_key, stage_name
 from tipc.report.thumbs import NOT_FOUND, OUTSIDE, NotShown, image_file, thumbnail
 from tipc.results.records import StageRecord
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
+from tipc.history.store import StageKey
 from tipc.report.load import Roots, RunIds, carried_note, readable
 from tipc.report.logtail import command_text, file_link, log_tail
 from tipc.report.model import Link, LogTail, StageGroup, StageView
-from tipc.report.naming import RowKey, StageKey, node_label, row_key, stage_key, stage_name
+from tipc.report.naming import RowKey, node_label, row_key, stage_key, stage_name
 from tipc.report.states import state_text
 from tipc.results.records import StageRecord, Status
 from tipc.run.workerlogs import failing_workers, offset_of, record_worker_logs

@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from tipc.report.naming import StageKey, stage_key
+from tipc.history.store import StageKey
+from tipc.report.naming import stage_key
 from tipc.results.records import StageRecord
 from tipc.triage.culprits import Culprit
 from tipc.triage.states import ATTENTION, CellState, State

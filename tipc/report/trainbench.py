@@ -13,8 +13,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 
 from tipc.config.benchmark import DEVICE, DeviceNum
+from tipc.history.store import StageKey
 from tipc.report.figures import number
-from tipc.report.naming import StageKey, stage_key
+from tipc.report.naming import stage_key
 from tipc.report.svg import Plot, line_plot
 from tipc.results.records import StageRecord, Status
 

@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from tipc.history.changes import REPORTED
 from tipc.history.keys import short_name
 from tipc.history.rule import began, judge_figure
-from tipc.history.store import RunFigures, SeriesKey
+from tipc.history.store import RunFigures, SeriesKey, StageKey
 from tipc.metrics.noise import Band, TrendPolicy, TrendVerdict, noise_band
 from tipc.report.figures import FIGURE_BY_KEY, FIGURES
-from tipc.report.naming import StageKey
 from tipc.report.sparkline import Sparkline, sparkline
 from tipc.report.svg import fmt_figure
 

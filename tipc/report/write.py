@@ -4,7 +4,6 @@ Layout of the reports tree::
 
     <out_root>/<model>/<mode>/
         20261201T013000Z-5f3a9c1e/index.html    one directory per run, named by its run id
-        20261201T013000Z-5f3a9c1e/summary.json  the run's summary (--compare reads it; later runs read the store's)
         20261201T013000Z-5f3a9c1e/train_benchmark.json  benchmark_train: every run's speed and speedup
         20261130T023448Z/index.html             results from before run ids: their UTC start time
         latest -> 20261201T013000Z-5f3a9c1e     relative symlink, replaced atomically
@@ -16,8 +15,9 @@ written (the symlink only where the filesystem allows it), so ``latest/index.htm
 ``latest.html`` are stable addresses to bookmark. Re-rendering the same run overwrites
 its directory. The baseline is the newest *earlier* run of the same config, chosen by
 the run ids in the summaries, never by folder names or times. Those summaries, like the trends,
-live in the history store (``tipc.history.store``): deleting report folders loses no history, and
-a report folder's ``summary.json`` from before the store is read into it once.
+live in the history store (``tipc.history.store``), and nowhere else: a report folder keeps its
+pages alone, deleting report folders loses no history, and a report folder's ``summary.json`` from
+before the store is read into it once.
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from tipc.errors import OutputError, ResultsError, UsageError
 from tipc.files.write import under, write_atomic, writing
 from tipc.history.changes import REPORTED
 from tipc.history.keys import config_key
-from tipc.history.legacy import TREND_FILE
-from tipc.history.reports import as_stored, past_reports, record_run, stage_times
-from tipc.history.store import history_file
-from tipc.history.summaries import SUMMARY_FILE, PastRun, RunSummary, previous_run, read_summary
+from tipc.history.legacy import SUMMARY_FILE, TREND_FILE, read_summary
+from tipc.history.reports import as_stored, past_reports, record_run, stage_times, summary_of
+from tipc.history.store import HISTORY_FILE, StageKey, history_file
+from tipc.history.summaries import PastRun, RunSummary, previous_run
 from tipc.metrics.noise import DEFAULT_RUNS, TrendPolicy
 from tipc.report.build import (
     Anchors,
@@ -56,7 +56,7 @@ from tipc.report.figures import run_figures
 from tipc.report.load import NodeRun, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
-from tipc.report.naming import RowKey, StageKey, row_key, stage_key
+from tipc.report.naming import RowKey, row_key, stage_key
 from tipc.report.pages import CHAINS, is_paged, page_links, write_pages
 from tipc.report.render import render, render_pieces, render_redirect
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
@@ -121,25 +121,34 @@ def summary_and_anchors(runs: Sequence[NodeRun]) -> tuple[RunSummary, Anchors]:
     return summary, anchors_of(keys, len(all_records(runs).ranks) > 1)
 
 
-def _baseline_from(path: Path) -> Baseline:
-    """A report dir (has summary.json), a mode dir (has latest/), or a results dir. A summary
-    that does not read is an error here: the user asked for this one."""
-    path = Path(path)
-    if (path / LATEST / SUMMARY_FILE).exists():
+def _baseline_from(path: Path, runs: Sequence[NodeRun], mode_dir: Path, store: Path | None, warn: Warn) -> Baseline:
+    """``--compare``: a results dir (its ``run.json`` names its run), a report dir (named by its run, of
+    the model and mode of ``runs``) or a mode dir (its ``latest``). That run's summary in the history
+    store of ``runs`` or its own (for a report dir, the one beside it), else its results read, else
+    the ``summary.json`` an older tipc left beside the report. A summary that does not read is an
+    error here: the user asked for this one."""
+    path, own, current = Path(path), store_of(runs, mode_dir, store), head_info(runs)
+    if (path / LATEST).is_dir():
         path = path / LATEST
-    if (path / SUMMARY_FILE).exists():
-        summary = read_summary(path / SUMMARY_FILE)
-        index = path / INDEX
-        return Baseline(summary, summary.order or path.name, index if index.is_file() else None)
     if has_results(path):
-        summary = summarize_runs(load_runs([path]))
-        return Baseline(summary, f"{summary.order} ({path})", None)
-    raise ResultsError(
-        str(path),
-        0,
-        f"cannot compare with it: expected a report directory holding {SUMMARY_FILE} "
-        f"or a results directory holding {RECORDS}",
-    )
+        theirs = load_runs([path])
+        read = summarize_runs(theirs)
+        stored = summary_of((own, store_of(theirs, mode_dir, store)), read.model, read.mode, read.order, warn)
+        return Baseline(stored or read, f"{read.order} ({path})", None)
+    run = path.resolve().name  # latest: the run it points at
+    summary = summary_of((own, path.parent / HISTORY_FILE), current.model, current.mode, run, warn)
+    if summary is None and (path / SUMMARY_FILE).exists():
+        summary = read_summary(path / SUMMARY_FILE)
+    if summary is None:
+        raise ResultsError(
+            str(path),
+            0,
+            f"cannot compare with it: expected a results directory holding {RECORDS}, or a report directory "
+            f"of {current.model} {current.mode} whose run the history store keeps (a report written with "
+            "--no-history is not kept: give its results directory)",
+        )
+    index = path / INDEX
+    return Baseline(summary, summary.order or run, index if index.is_file() else None)
 
 
 def _comparison(
@@ -285,8 +294,8 @@ def write_report(
 
     ``compare`` is a previous report or results directory; without it (and with
     ``history``) the newest earlier run of the same config and mode is the baseline.
-    ``warn`` hears of history entries skipped for a bad ``summary.json`` (stderr without
-    it) and, only when given, of bad record lines skipped (without it they stop the report).
+    ``warn`` hears of history entries skipped as bad (stderr without it) and, only when given, of
+    bad record lines skipped (without it they stop the report).
     ``trends`` (with ``history``): record this run's figures in the trend history and judge each
     against its earlier runs; ``regression`` hears of every figure that left its noise band.
     ``criteria`` hears what the page's verdict rests on (the console says it too).
@@ -312,7 +321,11 @@ def write_report(
     imported: tuple[PastRun, ...] = ()
     if history:
         past, imported = past_reports(store_of(runs, mode_dir, store), mode_dir, summary.model, summary.mode, name, say)
-    baseline = _baseline_from(Path(compare)) if compare is not None else _from_history(previous_run(past, summary))
+    baseline = (
+        _baseline_from(Path(compare), runs, mode_dir, store, say)
+        if compare is not None
+        else _from_history(previous_run(past, summary))
+    )
     if baseline is not None and baseline.summary.run_id:
         _note_compared(runs, baseline.summary.run_id, say)
     trend = _remember(mode_dir, runs, summary, anchors, imported, trends, say, store=store) if history else None
@@ -349,7 +362,6 @@ def write_report(
         write_pages(index, model, page_links(anchors), groups, render_pieces)
     else:
         write_atomic(index, render(model))
-    write_atomic(report_dir / SUMMARY_FILE, summary.to_json())
     if model.train_benchmark:
         write_atomic(report_dir / TRAIN_BENCHMARK_FILE, train_benchmark_json(model.train_benchmark))
     update_latest(mode_dir, name, model.title)

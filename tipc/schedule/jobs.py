@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tipc.history.durations import Durations, Measured, stage_key
-from tipc.history.store import StageKey
+from tipc.history.store import DurationKey
 from tipc.plan.model import Chain, Stage
 from tipc.run.plan_run import PlanRun
 from tipc.schedule.demand import (
@@ -77,7 +77,10 @@ def _demand(
 
 
 def chain_jobs(
-    selected: Sequence[tuple[PlanRun, Stage]], history: Mapping[StageKey, Measured], schedule: Schedule, cap: Capacity
+    selected: Sequence[tuple[PlanRun, Stage]],
+    history: Mapping[DurationKey, Measured],
+    schedule: Schedule,
+    cap: Capacity,
 ) -> list[ChainJob]:
     """One job per chain with a selected stage, longest expected first (a long chain started last
     would end last); equal ones in the order given."""

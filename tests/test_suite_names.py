@@ -16,15 +16,10 @@ ROOT = Path(__file__).resolve().parents[1]
 DIALECTS = ROOT / "tipc" / "dialects"
 # The suites whose TIPC tipc reads, and the folders that mark their checkouts (ppocr/, ppcls/, ppdet/ …).
 SUITE = re.compile(r"paddle(?:ocr|clas|detection|seg|video|rec|gan|speech|3d)|pp(?:ocr|cls|det)", re.IGNORECASE)
-# Dialects awaiting their package (they move into tipc/dialects/ as they are): PaddleClas's, PaddleDetection's and
-# PaddleSeg's planners, the benchmark_train layouts they share, and the module that registers the three.
+# Modules awaiting a split into the dialect packages: the benchmark_train layouts three dialects share.
 AWAITING_A_PACKAGE = frozenset(
     {
-        "tipc/suites/paddleclas.py",
-        "tipc/suites/paddledetection.py",
-        "tipc/suites/paddleseg.py",
         "tipc/suites/benchmark.py",
-        "tipc/suites/builtin.py",
     }
 )
 

@@ -6,13 +6,15 @@ import sys
 
 import pytest
 
+from tipc.dialects.paddleclas import PADDLECLAS
+from tipc.dialects.paddledetection import PADDLEDETECTION
+from tipc.dialects.paddleseg import PADDLESEG
 from tipc.plan.model import Stage, StageKind
 from tipc.proc.executor import ProcessExecutor
 from tipc.report.overview import eval_metric
 from tipc.results.records import StageRecord, Status
 from tipc.run.execute import StageContext, StageRun
 from tipc.run.limits import Limits
-from tipc.suites.builtin import PADDLECLAS, PADDLEDETECTION, PADDLESEG
 from tipc.suites.figures import classification_eval, detection_eval, segmentation_eval, segmentation_timings
 
 CLAS_EVAL = """\

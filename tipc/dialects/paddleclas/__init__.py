@@ -7,24 +7,12 @@ class lists), predictor reader (the top-k lines) and eval figures (top-1).
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from tipc.dialects.paddleclas import planner
-from tipc.plan.model import Plan
-from tipc.suites import figures, predictors, tags
+from tipc.dialects.paddleclas import figures, planner, predictions
+from tipc.suites import tags
 from tipc.suites.dialect import Dialect
-
-if TYPE_CHECKING:
-    from tipc.prepare.sizes import Sizes
-
-
-def _prepare(plan: Plan, repo: Path, sizes: Sizes, seed: int, force: bool) -> list[str]:
-    """Imported when ``tipc prepare`` runs: a run's start needs none of the drawing code."""
-    from tipc.suites import prepare
-
-    return prepare.prepare_imagenet(plan, repo, sizes, seed, force)
-
+from tipc.suites.prepare import deferred
 
 PADDLECLAS = Dialect(
     planner.NAME,
@@ -34,9 +22,9 @@ PADDLECLAS = Dialect(
     planner.build,
     devices=planner.DEVICES,
     tags=tags.model_tags,
-    prepare=_prepare,
-    predictions=predictors.classification,
-    figures=figures.CLASSIFICATION,
+    prepare=deferred("tipc.dialects.paddleclas.prepare", "prepare_imagenet"),
+    predictions=predictions.classification,
+    figures=figures.FIGURES,
     description="PaddleClas's test_tipc/test_train_inference_python.sh",
 )
 

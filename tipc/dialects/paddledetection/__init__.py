@@ -8,24 +8,16 @@ training load (``ymlweights``).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tipc.dialects.paddledetection import planner
+from tipc.dialects.paddledetection import figures, planner, predictions
 from tipc.plan.model import Plan
-from tipc.suites import figures, predictors, tags
+from tipc.suites import tags
 from tipc.suites.dialect import Dialect
+from tipc.suites.prepare import deferred
 
 if TYPE_CHECKING:
-    from tipc.prepare.sizes import Sizes
     from tipc.suites.downloads import Implied
-
-
-def _prepare(plan: Plan, repo: Path, sizes: Sizes, seed: int, force: bool) -> list[str]:
-    """Imported when ``tipc prepare`` runs: a run's start needs none of the drawing code."""
-    from tipc.suites import prepare
-
-    return prepare.prepare_coco(plan, repo, sizes, seed, force)
 
 
 def _implied_weights(plan: Plan) -> tuple[Implied, ...]:
@@ -43,9 +35,9 @@ PADDLEDETECTION = Dialect(
     planner.build,
     devices=planner.DEVICES,
     tags=tags.model_tags,
-    prepare=_prepare,
-    predictions=predictors.detection,
-    figures=figures.DETECTION,
+    prepare=deferred("tipc.dialects.paddledetection.prepare", "prepare_coco"),
+    predictions=predictions.detection,
+    figures=figures.FIGURES,
     implied_weights=_implied_weights,
     description="PaddleDetection's test_tipc/test_train_inference_python.sh",
 )

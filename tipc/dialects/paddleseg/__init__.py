@@ -8,24 +8,12 @@ Its planner (``planner``: the train, benchmark_train and device-script configs, 
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from tipc.dialects.paddleseg import planner
-from tipc.plan.model import Plan
-from tipc.suites import figures, predictors, tags
+from tipc.dialects.paddleseg import figures, planner, predictions
+from tipc.suites import tags
 from tipc.suites.dialect import Dialect
-
-if TYPE_CHECKING:
-    from tipc.prepare.sizes import Sizes
-
-
-def _prepare(plan: Plan, repo: Path, sizes: Sizes, seed: int, force: bool) -> list[str]:
-    """Imported when ``tipc prepare`` runs: a run's start needs none of the drawing code."""
-    from tipc.suites import prepare
-
-    return prepare.prepare_pairs(plan, repo, sizes, seed, force)
-
+from tipc.suites.prepare import deferred
 
 PADDLESEG = Dialect(
     planner.NAME,
@@ -35,9 +23,9 @@ PADDLESEG = Dialect(
     planner.build,
     devices=planner.DEVICES,
     tags=tags.model_tags,
-    prepare=_prepare,
-    predictions=predictors.segmentation_masks,
-    figures=figures.SEGMENTATION,
+    prepare=deferred("tipc.dialects.paddleseg.prepare", "prepare_pairs"),
+    predictions=predictions.segmentation_masks,
+    figures=figures.FIGURES,
     manifests=planner.MANIFESTS,
     description="PaddleSeg's test_tipc/test_train_inference_python.sh",
 )

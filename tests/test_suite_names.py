@@ -16,17 +16,6 @@ ROOT = Path(__file__).resolve().parents[1]
 DIALECTS = ROOT / "tipc" / "dialects"
 # The suites whose TIPC tipc reads, and the folders that mark their checkouts (ppocr/, ppcls/, ppdet/ …).
 SUITE = re.compile(r"paddle(?:ocr|clas|detection|seg|video|rec|gan|speech|3d)|pp(?:ocr|cls|det)", re.IGNORECASE)
-# Dialects awaiting their package (they move into tipc/dialects/ as they are): PaddleClas's, PaddleDetection's and
-# PaddleSeg's planners, the benchmark_train layouts they share, and the module that registers the three.
-AWAITING_A_PACKAGE = frozenset(
-    {
-        "tipc/suites/paddleclas.py",
-        "tipc/suites/paddledetection.py",
-        "tipc/suites/paddleseg.py",
-        "tipc/suites/benchmark.py",
-        "tipc/suites/builtin.py",
-    }
-)
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -90,15 +79,7 @@ def test_no_module_outside_a_dialect_package_names_a_suite():
     found = [
         f"{path.relative_to(ROOT)}:{line}: {word}"
         for path in sorted((ROOT / "tipc").rglob("*.py"))
-        if DIALECTS not in path.parents and path.relative_to(ROOT).as_posix() not in AWAITING_A_PACKAGE
+        if DIALECTS not in path.parents
         for line, word in suite_names(path.read_text(encoding="utf-8"))
     ]
     assert found == [], "a suite's rule belongs in its dialect package (tipc/dialects/<suite>/)"
-
-
-@pytest.mark.parametrize("module", sorted(AWAITING_A_PACKAGE))
-def test_each_module_awaiting_a_package_still_names_a_suite(module):
-    """An entry that no longer names one (or was moved) comes off the list."""
-    path = ROOT / module
-    assert path.is_file(), f"{module} moved: take it off AWAITING_A_PACKAGE"
-    assert suite_names(path.read_text(encoding="utf-8")), f"{module} names no suite: take it off AWAITING_A_PACKAGE"

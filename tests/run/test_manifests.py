@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from tipc.dialects.paddleseg import PADDLESEG
+from tipc.dialects.paddleseg.planner import MANIFESTS
 from tipc.plan.model import Stage, StageKind
 from tipc.proc.executor import ProcessExecutor
 from tipc.results.records import Status
 from tipc.run.execute import StageContext, StageRun
 from tipc.run.false_pass import false_pass
 from tipc.run.limits import Limits
-from tipc.suites.builtin import PADDLESEG
-from tipc.suites.paddleseg import MANIFESTS
 
 DEPLOY = "out/S/deploy.yaml"
 NAMES_PDMODEL = "Deploy:\n  model: model.pdmodel\n  params: model.pdiparams\n  transforms: []\n"

@@ -9,9 +9,11 @@ import pytest
 from tests.suites.test_front import CLAS_CONFIG, clas_checkout
 from tipc.config.benchmark import DeviceNum, parse_selectors
 from tipc.config.modes import Mode
+from tipc.dialects.paddleclas import planner as paddleclas
+from tipc.dialects.paddleseg import planner as paddleseg
 from tipc.errors import ConfigError
 from tipc.plan.model import BenchmarkOptions, PlanOptions
-from tipc.suites import front, paddleclas, paddleseg
+from tipc.suites import front
 from tipc.suites.benchmark import Layout, Run, Section, runs
 
 SECTION = Section(("8", "16"), ("fp32", "fp16"), "1", ("norm_train", "to_static_train"), "4", "--p:a=1;b=2", ())

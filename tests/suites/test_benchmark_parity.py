@@ -24,9 +24,11 @@ from tests.support.suite_bash import _parse, _scratch, snapshot_key, suites_root
 from tests.support.suite_parity import MACHINE_FLAGS, det_custom_op_fix
 from tipc.config.benchmark import parse_selectors
 from tipc.config.modes import Mode
+from tipc.dialects.paddleclas import PADDLECLAS
+from tipc.dialects.paddledetection import PADDLEDETECTION
+from tipc.dialects.paddleseg import PADDLESEG
 from tipc.errors import ConfigError
 from tipc.plan.model import BenchmarkOptions, PlanOptions
-from tipc.suites import builtin
 from tipc.suites.benchmark import SECTION, TO_STATIC_TRAINER
 from tipc.suites.dialect import CONFIG_DIR, Dialect
 
@@ -38,9 +40,9 @@ NAMED_REFUSAL = "reads train_benchmark_params by position"
 # (dialect, configs with the section at least, refused): PaddleClas's 7 lack their num_workers line while their
 # train line has num_workers=0.
 SUITES_UNDER_TEST = {
-    "PaddleClas": (builtin.PADDLECLAS, 80, 7),
-    "PaddleSeg": (builtin.PADDLESEG, 22, 0),
-    "PaddleDetection": (builtin.PADDLEDETECTION, 23, 0),
+    "PaddleClas": (PADDLECLAS, 80, 7),
+    "PaddleSeg": (PADDLESEG, 22, 0),
+    "PaddleDetection": (PADDLEDETECTION, 23, 0),
 }
 # The script's own commands that are not training: the frame version probe, the analysis step, PaddleSeg's
 # log filter (tipc reads the speed itself, tipc.metrics.speed).

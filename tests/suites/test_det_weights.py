@@ -8,9 +8,9 @@ import pytest
 
 from tests.suites.test_benchmark import det_config
 from tipc.config.modes import Mode
+from tipc.dialects.paddledetection.planner import CHECKPOINTER
 from tipc.plan.model import PlanOptions
 from tipc.suites import front
-from tipc.suites.paddledetection import CHECKPOINTER
 
 SAVE = "./test_tipc/output/tiny_yolo/lite_train_lite_infer/norm_train_gpus_0_autocast_null"
 # The Checkpointer's line in PaddleDetection 2.7 and later, and the two lines of the releases before

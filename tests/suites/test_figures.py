@@ -6,14 +6,18 @@ import sys
 
 import pytest
 
+from tipc.dialects.paddleclas import PADDLECLAS
+from tipc.dialects.paddleclas.figures import classification_eval
+from tipc.dialects.paddledetection import PADDLEDETECTION
+from tipc.dialects.paddledetection.figures import detection_eval
+from tipc.dialects.paddleseg import PADDLESEG
+from tipc.dialects.paddleseg.figures import segmentation_eval, segmentation_timings
 from tipc.plan.model import Stage, StageKind
 from tipc.proc.executor import ProcessExecutor
 from tipc.report.overview import eval_metric
 from tipc.results.records import StageRecord, Status
 from tipc.run.execute import StageContext, StageRun
 from tipc.run.limits import Limits
-from tipc.suites.builtin import PADDLECLAS, PADDLEDETECTION, PADDLESEG
-from tipc.suites.figures import classification_eval, detection_eval, segmentation_eval, segmentation_timings
 
 CLAS_EVAL = """\
 [2024/10/18 10:00:01] ppcls INFO: [Eval][Epoch 0][Iter: 0/2]CELoss: 6.91, loss: 6.91, top1: 0.00, top5: 0.00, batch_cost: 0.51 s, reader_cost: 0.40 s, ips: 31.2 images/sec

@@ -311,7 +311,7 @@ def test_a_deeply_nested_training_yml_is_a_config_error_from_prepare(checkout: C
         [sys.executable, "-m", "tipc", "prepare", "--config", str(checkout.config), "--mode", checkout.mode,
          "--suite", checkout.dialect.name, "--repo", str(checkout.root)],
         capture_output=True, text=True, timeout=120, cwd=checkout.root,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(REPO), os.environ.get("PYTHONPATH"))))},
     )  # fmt: skip
     assert ran.returncode == 2, ran.stderr
     assert "Traceback" not in ran.stderr

@@ -22,9 +22,11 @@ import pytest
 from tests.support.suite_bash import record_suite, suites_root
 from tests.support.suite_parity import Cell, compare
 from tipc.config.modes import Mode
+from tipc.dialects.paddleclas import PADDLECLAS
+from tipc.dialects.paddledetection import PADDLEDETECTION
 from tipc.dialects.paddlegan import PADDLEGAN
 from tipc.dialects.paddlerec import PADDLEREC
-from tipc.suites import builtin
+from tipc.dialects.paddleseg import PADDLESEG
 from tipc.suites.dialect import CONFIG_DIR, Dialect
 
 REPO = Path(__file__).resolve().parents[2]
@@ -55,7 +57,7 @@ def cells(dialect: Dialect) -> list[Cell]:
 
 @pytest.mark.parametrize(
     "dialect",
-    [builtin.PADDLECLAS, builtin.PADDLEDETECTION, builtin.PADDLESEG, PADDLEREC, PADDLEGAN],
+    [PADDLECLAS, PADDLEDETECTION, PADDLESEG, PADDLEREC, PADDLEGAN],
     ids=lambda d: d.name,
 )
 def test_the_plans_run_what_the_suites_bash_runs(dialect: Dialect) -> None:

@@ -9,17 +9,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from tipc.dialects.paddleclas.predictions import NO_CLASS_ID, classification_lines
+from tipc.dialects.paddledetection.predictions import detection_lines
+from tipc.dialects.paddleseg.predictions import mask_summary, segmentation_masks
 from tipc.files.image import NotAnImage
 from tipc.golden.evidence import predictions_of
 from tipc.metrics.predictions import Detected, MaskSummary, Prediction, Ranked
 from tipc.results.records import StageRecord, Status
-from tipc.suites.predictors import (
-    NO_CLASS_ID,
-    classification_lines,
-    detection_lines,
-    mask_summary,
-    segmentation_masks,
-)
 
 
 @pytest.mark.parametrize(

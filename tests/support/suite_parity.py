@@ -9,9 +9,9 @@ from pathlib import Path
 
 from tests.support.suite_bash import ROOT, Ran
 from tipc.config.modes import Mode
+from tipc.dialects.paddledetection import planner as paddledetection
 from tipc.errors import ConfigError
 from tipc.plan import PlanOptions
-from tipc.suites import paddledetection
 from tipc.suites.dialect import Dialect
 from tipc.suites.variants import apply_variant
 

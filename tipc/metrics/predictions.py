@@ -7,7 +7,7 @@ Two shapes are read, the ones PaddleOCR's predictors print and its ``compare_res
 * detection: ``<image name>\\t<json boxes>``, each box a list of ``[x, y]`` points.
 
 The other suites' predictors print or save other shapes (classification top-k, detection objects,
-segmentation masks): their dialects read them (``tipc.suites.predictors``) into the same type.
+segmentation masks): their dialects read them (``tipc.dialects.<suite>.predictions``) into the same type.
 
 Images are keyed by their base name, as ``compare_results.py`` keys them, so that a golden
 survives a checkout moved elsewhere. The log is streamed and at most ``limit`` predictions are

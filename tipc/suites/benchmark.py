@@ -253,7 +253,7 @@ def plan_runs(bench: Bench, config: SuiteConfig, plan: PlanDraft) -> Section:
         plan.skipped.append(
             Skipped(
                 "benchmark_train",
-                "--benchmark-params dynamicTostatic alone: PaddleClas's script then loops "
+                "--benchmark-params dynamicTostatic alone: the suite's script then loops "
                 "over no model type and runs nothing",
             )
         )

@@ -7,6 +7,10 @@ from pathlib import Path
 
 import pytest
 
+# pytester runs pytest inside this process and unloads what each run imported; numpy (under scipy's rank test,
+# which the trends load when they judge) refuses to load twice in one process, so it is loaded once, here.
+import scipy.stats  # noqa: F401
+
 from tests.support.fake_checkout import make_checkout
 from tests.support.fake_target import copy_fake_target
 from tests.support.recorded_runs import multi_node_runs, single_node_run

@@ -159,7 +159,7 @@ def test_a_night_bisects_its_new_failure_within_its_budget(fake_repo, capsys):
     out = capsys.readouterr()
     folder = fake_repo / "test_tipc" / "output" / "fake_rec" / MODE
     (found,) = json.loads((folder / "culprits.json").read_text())["culprits"]
-    assert (found["stage"], found["good"], found["bad"], found["sha"]) == (EXPORT, good, tonight, culprit)
+    assert (found["stage"], found["good"], found["bad"], found["sha"]) == (EXPORT, good, tonight, culprit), found
     assert found["subject"] == "Speed up the export" and found["author"] == "Ann <ann@example.org>"
     assert any(line.startswith("git bisect run ") for line in found["commands"])
     assert f"bisected {EXPORT} between {good[:12]} and {tonight[:12]}: {culprit[:12]} Speed up the export" in out.err

@@ -5,16 +5,21 @@ have begun: the values from it on (*after*, this night's among them, at least ``
 against the up to ``policy.runs`` values before it (*before*, at least ``policy.min_runs``). A
 split is a shift when all three hold:
 
-1. **clear against the noise**: every after value is beyond the before values' median by
-   ``z_needed(after)`` σ or more, σ being the before values' scaled MAD (at least 1 % of the
-   median: ``tipc.metrics.noise``). ``z_needed`` makes the chance that noise puts them all there
-   ``CELL_P`` (``Φ⁻¹(1 − CELL_P^(1/n))``: 2.2 σ for three nights), and asking it of *every* night
-   since, not of their mean, keeps one or two slow nights (a busy machine) from passing for a shift;
+1. **clear against the noise**: the after values' mean is beyond the before values' median by
+   ``z_needed(before)`` standard errors or more, σ being the before values' noise (spikes left out,
+   at least 1 % of the median: ``tipc.metrics.noise``), a standard error σ·√(1/after + π/(2·before))
+   (the after mean's and the before median's). ``z_needed`` is Student's t quantile, σ being measured
+   on the before values, for the split's share of ``CELL_P`` (``after_p``: half for three nights
+   after, a sixth for four, …), so that noise passes any split of a night with that chance at
+   most (5.8 for three nights after thirty). An after night beyond ``SPIKE_Z`` σ of the other after nights is a
+   spike, left out; a split that begins with one, or has fewer than ``MIN_AFTER`` nights left, or
+   nights on both sides of the level, is no shift: one or two slow nights (a busy machine) never
+   pass for one;
 2. **clear in rank**: the one-sided Mann–Whitney U test of after against before gives
    p ≤ ``RANK_P`` (as asv judges; alone it cannot be sure from three nights, with the first
-   test it guards the estimate of σ);
-3. **large enough to matter**: the after value nearest the before level is at least the minimum
-   effect of the figure's kind (``MinEffect``: time and speed, memory, accuracy) away from it.
+   test it guards against noise that is not normal);
+3. **large enough to matter**: the after values' mean is at least the minimum effect of the
+   figure's kind (``MinEffect``: time and speed, memory, accuracy) away from the before level.
 
 The split that passes the noise test by the widest margin dates the shift: the night it began.
 A night's many figures are judged together by sharing one false-alarm budget: ``CELL_P`` is one
@@ -31,7 +36,6 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from statistics import NormalDist
 
 from tipc.metrics.noise import MAD_FLOOR, MAD_SCALE, MinEffect, TrendPolicy, TrendVerdict
 
@@ -40,9 +44,11 @@ REPORTED = 10  # nights a shift stays this night's regression after it began
 RANK_P = 0.01
 ALARMS_A_YEAR = 1.0  # false alarms a year per 1,000 figures judged every night
 CELL_P = ALARMS_A_YEAR / (365 * 1000)
-# Over many nights the chance of all beyond even a small distance is tiny, but the before median is
-# only an estimate: however many nights a shift has, each must be a σ beyond it.
-LEAST_Z = 1.0
+# An after night further than this many σ from the other after nights' median is a spike (a busy
+# machine's night), left out as the before values' spikes are left out of σ.
+SPIKE_Z = 3.0
+# The variance of a median of normal noise is π/2 times its mean's: the before level is a median.
+MEDIAN_VARIANCE = math.pi / 2
 # The fewest values before a shift with which the rank test can pass at all: its smallest p, all
 # ``MIN_AFTER`` after values beyond every before value, is 1 / C(before + MIN_AFTER, MIN_AFTER). Fewer
 # (a small ``--trend-min-runs``) would judge every figure steady for ever.
@@ -58,8 +64,8 @@ def least_before(policy: TrendPolicy) -> int:
 class Shift:
     began: int  # index of the night it began in the values judged (this night's is the last)
     before: float  # median of the values before it
-    after: float  # of the values since, the one nearest the before level
-    z: float  # (after − before) in σ of the noise, signed
+    after: float  # mean of the values since, spikes left out
+    z: float  # (after − before) in standard errors, signed
     p: float  # one-sided Mann–Whitney p of after against before, in the shift's direction
 
     @property
@@ -107,23 +113,46 @@ def _rank_p(after: Sequence[float], before: Sequence[float], higher: bool) -> fl
 
 
 @functools.cache
-def z_needed(nights: int) -> float:
-    """How far, in σ, every one of ``nights`` values must be beyond the before level for noise
-    to put them all there with probability ``CELL_P`` at most: ``Φ⁻¹(1 − CELL_P^(1/nights))``."""
-    return max(NormalDist().inv_cdf(1 - CELL_P ** (1 / nights)), LEAST_Z)
+def z_needed(before: int, after: int) -> float:
+    """How far, in standard errors, the mean of ``after`` values must be beyond the level of ``before``
+    values for noise to put it there with probability ``after_p(after)`` at most: Student's t quantile
+    with ``before − 1`` degrees of freedom (σ is measured on the before values; taken from thirty
+    nights it is now and then low, and the normal quantile would alarm several times too often)."""
+    from scipy.stats import t
+
+    return float(t.isf(after_p(after), before - 1))
+
+
+def after_p(after: int) -> float:
+    """The share of a night's ``CELL_P`` spent on the split with ``after`` values: 1/(k(k+1)) for
+    the k-th shortest (a half, a sixth, a twelfth, …), so that the splits judged in a night, together,
+    raise a false alarm with chance ``CELL_P`` at most (Bonferroni), and a long shift still needs no
+    more than a few σ."""
+    k = after - MIN_AFTER + 1
+    return CELL_P / (k * (k + 1))
+
+
+def _steady_nights(after: Sequence[float], sigma: float) -> list[float]:
+    """The after values less their spikes: those within ``SPIKE_Z`` σ of the after values' median."""
+    middle = _median(after)
+    return [v for v in after if abs(v - middle) <= SPIKE_Z * sigma]
 
 
 def _candidates(values: Sequence[float], policy: TrendPolicy) -> list[tuple[float, Shift]]:
     """Every split with enough values on each side, as (its margin over ``z_needed``, its shift)."""
     out = []
     for split in range(len(values) - MIN_AFTER, least_before(policy) - 1, -1):
-        before, after = values[max(0, split - policy.runs) : split], values[split:]
+        before = values[max(0, split - policy.runs) : split]
         median = _median(before)
-        # The after value nearest the before level: every night since the split is at least this far.
-        level = min(after) if min(after) > median else max(after) if max(after) < median else median
-        if level != median:  # after values on both sides of the median: no shift, no noise to measure
-            z = (level - median) / _noise(before, median)
-            out.append((abs(z) / z_needed(len(after)), Shift(split, median, level, z, math.nan)))
+        sigma = _noise(before, median)
+        after = _steady_nights(values[split:], sigma)
+        # A shift begins with a night like those after it, not with a spike; too few nights once spikes
+        # are left out, or nights on both sides of the level, are no shift either.
+        if after[:1] != [values[split]] or len(after) < MIN_AFTER or min(after) <= median <= max(after):
+            continue
+        mean = sum(after) / len(after)
+        z = (mean - median) / (sigma * math.sqrt(1 / len(after) + MEDIAN_VARIANCE / len(before)))
+        out.append((abs(z) / z_needed(len(before), len(after)), Shift(split, median, mean, z, math.nan)))
     return out
 
 

@@ -120,10 +120,10 @@ def test_the_noise_test_spends_one_false_alarm_a_year_per_thousand_figures():
     assert pytest.approx(1 / 365_000) == CELL_P
     # a night's splits share it: half for three nights after, a sixth for four, ...
     assert sum(after_p(n) for n in range(MIN_AFTER, 10_000)) == pytest.approx(CELL_P, rel=1e-3)
-    assert z_needed(30, 3) == pytest.approx(5.80, abs=0.01)  # σ from thirty nights: Student's t, 29 degrees
-    assert z_needed(10, 3) == pytest.approx(10.3, abs=0.1)  # from ten it is a rougher guess
+    assert z_needed(31, 3) == pytest.approx(5.72, abs=0.01)  # three nights after thirty: t, 31 degrees
+    assert z_needed(11, 3) == pytest.approx(8.76, abs=0.01)  # after ten, σ is a rougher guess
     assert z_needed(100_000, 3) == pytest.approx(4.69, abs=0.01)  # σ known: the normal quantile
-    assert z_needed(30, 4) > z_needed(30, 3)  # a longer split spends less of the budget
+    assert z_needed(31, 4) > z_needed(31, 3)  # a longer split spends less of the budget
 
 
 @pytest.mark.parametrize(

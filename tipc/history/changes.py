@@ -5,16 +5,15 @@ have begun: the values from it on (*after*, this night's among them, at least ``
 against the up to ``policy.runs`` values before it (*before*, at least ``policy.min_runs``). A
 split is a shift when all three hold:
 
-1. **clear against the noise**: the after values' mean is beyond the before values' median by
-   ``z_needed(before)`` standard errors or more, σ being the before values' noise (spikes left out,
-   at least 1 % of the median: ``tipc.metrics.noise``), a standard error σ·√(1/after + π/(2·before))
-   (the after mean's and the before median's). ``z_needed`` is Student's t quantile, σ being measured
-   on the before values, for the split's share of ``CELL_P`` (``after_p``: half for three nights
-   after, a sixth for four, …), so that noise passes any split of a night with that chance at
-   most (5.8 for three nights after thirty). An after night beyond ``SPIKE_Z`` σ of the other after nights is a
-   spike, left out; a split that begins with one, or has fewer than ``MIN_AFTER`` nights left, or
-   nights on both sides of the level, is no shift: one or two slow nights (a busy machine) never
-   pass for one;
+1. **clear against the noise**: Student's two-sample t test, spikes left out. Before values
+   beyond 4 scaled MADs of their median are spikes; the rest give the before *level* (their mean).
+   An after value beyond ``SPIKE_Z`` σ of the after values' median is a spike too; a split that
+   begins with one, keeps fewer than ``MIN_AFTER``, or has them on both sides of the level is no
+   shift, so one or two slow nights (a busy machine) never pass for one. The after values' mean must
+   be beyond the level by ``z_needed`` standard errors, σ pooled from both sides (at least 1 % of the
+   median: ``MAD_FLOOR``): Student's t quantile for the split's share of ``CELL_P`` (``after_p``:
+   half for three nights after, a sixth for four, …), so that noise passes any split of a night with
+   that chance at most (5.7 for three nights after thirty);
 2. **clear in rank**: the one-sided Mann–Whitney U test of after against before gives
    p ≤ ``RANK_P`` (as asv judges; alone it cannot be sure from three nights, with the first
    test it guards against noise that is not normal);
@@ -47,8 +46,6 @@ CELL_P = ALARMS_A_YEAR / (365 * 1000)
 # An after night further than this many σ from the other after nights' median is a spike (a busy
 # machine's night), left out as the before values' spikes are left out of σ.
 SPIKE_Z = 3.0
-# The variance of a median of normal noise is π/2 times its mean's: the before level is a median.
-MEDIAN_VARIANCE = math.pi / 2
 # The fewest values before a shift with which the rank test can pass at all: its smallest p, all
 # ``MIN_AFTER`` after values beyond every before value, is 1 / C(before + MIN_AFTER, MIN_AFTER). Fewer
 # (a small ``--trend-min-runs``) would judge every figure steady for ever.
@@ -63,7 +60,7 @@ def least_before(policy: TrendPolicy) -> int:
 @dataclass(frozen=True, slots=True)
 class Shift:
     began: int  # index of the night it began in the values judged (this night's is the last)
-    before: float  # median of the values before it
+    before: float  # the level before it: mean of the values before it, spikes left out
     after: float  # mean of the values since, spikes left out
     z: float  # (after − before) in standard errors, signed
     p: float  # one-sided Mann–Whitney p of after against before, in the shift's direction
@@ -95,14 +92,12 @@ def _median(values: Sequence[float]) -> float:
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
-def _noise(before: Sequence[float], median: float) -> float:
-    """σ of the before values: the larger of their scaled MAD and the standard deviation of those
-    within 4 MADs (spikes left out). Either alone is often low by a fifth over thirty nights, and a
-    σ taken too low is a false alarm: three nights each 2.2 σ out is rare, each 1.8 σ out is not."""
-    mad = MAD_SCALE * _median([abs(v - median) for v in before])
-    kept = [v for v in before if abs(v - median) <= 4 * mad]
-    sd = math.sqrt(sum((v - median) ** 2 for v in kept) / (len(kept) - 1)) if len(kept) > 1 else 0.0
-    return max(mad, sd, MAD_FLOOR * abs(median))
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _squares(values: Sequence[float], centre: float) -> float:
+    return sum((v - centre) ** 2 for v in values)
 
 
 def _rank_p(after: Sequence[float], before: Sequence[float], higher: bool) -> float:
@@ -113,14 +108,14 @@ def _rank_p(after: Sequence[float], before: Sequence[float], higher: bool) -> fl
 
 
 @functools.cache
-def z_needed(before: int, after: int) -> float:
-    """How far, in standard errors, the mean of ``after`` values must be beyond the level of ``before``
-    values for noise to put it there with probability ``after_p(after)`` at most: Student's t quantile
-    with ``before − 1`` degrees of freedom (σ is measured on the before values; taken from thirty
-    nights it is now and then low, and the normal quantile would alarm several times too often)."""
+def z_needed(degrees: int, after: int) -> float:
+    """How far, in standard errors, the mean of ``after`` values must be beyond the before level for
+    noise to put it there with probability ``after_p(after)`` at most: Student's t quantile with the
+    ``degrees`` of freedom σ was measured with (σ from thirty-odd nights is now and then low, and the
+    normal quantile would alarm several times too often)."""
     from scipy.stats import t
 
-    return float(t.isf(after_p(after), before - 1))
+    return float(t.isf(after_p(after), degrees))
 
 
 def after_p(after: int) -> float:
@@ -132,27 +127,27 @@ def after_p(after: int) -> float:
     return CELL_P / (k * (k + 1))
 
 
-def _steady_nights(after: Sequence[float], sigma: float) -> list[float]:
-    """The after values less their spikes: those within ``SPIKE_Z`` σ of the after values' median."""
-    middle = _median(after)
-    return [v for v in after if abs(v - middle) <= SPIKE_Z * sigma]
-
-
 def _candidates(values: Sequence[float], policy: TrendPolicy) -> list[tuple[float, Shift]]:
     """Every split with enough values on each side, as (its margin over ``z_needed``, its shift)."""
     out = []
     for split in range(len(values) - MIN_AFTER, least_before(policy) - 1, -1):
-        before = values[max(0, split - policy.runs) : split]
+        before, since = values[max(0, split - policy.runs) : split], values[split:]
         median = _median(before)
-        sigma = _noise(before, median)
-        after = _steady_nights(values[split:], sigma)
+        # The before values' spikes (beyond 4 scaled MADs) would raise the level and widen σ for weeks.
+        mad = MAD_SCALE * _median([abs(v - median) for v in before])
+        kept = [v for v in before if abs(v - median) <= 4 * mad]
+        level, floor = _mean(kept), MAD_FLOOR * abs(median)
+        spread = math.sqrt(_squares(kept, level) / (len(kept) - 1)) if len(kept) > 1 else 0.0
+        middle = _median(since)
+        after = [v for v in since if abs(v - middle) <= SPIKE_Z * max(spread, floor)]
         # A shift begins with a night like those after it, not with a spike; too few nights once spikes
         # are left out, or nights on both sides of the level, are no shift either.
-        if after[:1] != [values[split]] or len(after) < MIN_AFTER or min(after) <= median <= max(after):
+        if after[:1] != since[:1] or len(after) < MIN_AFTER or min(after) <= level <= max(after):
             continue
-        mean = sum(after) / len(after)
-        z = (mean - median) / (sigma * math.sqrt(1 / len(after) + MEDIAN_VARIANCE / len(before)))
-        out.append((abs(z) / z_needed(len(before), len(after)), Shift(split, median, mean, z, math.nan)))
+        mean, degrees = _mean(after), len(kept) + len(after) - 2
+        sigma = max(math.sqrt((_squares(kept, level) + _squares(after, mean)) / degrees), floor)
+        z = (mean - level) / (sigma * math.sqrt(1 / len(after) + 1 / len(kept)))
+        out.append((abs(z) / z_needed(degrees, len(after)), Shift(split, level, mean, z, math.nan)))
     return out
 
 

@@ -119,10 +119,10 @@ def z_needed(degrees: int, after: int) -> float:
 
 
 def after_p(after: int) -> float:
-    """The share of a night's ``CELL_P`` spent on the split with ``after`` values: 1/(k(k+1)) for
-    the k-th shortest (a half, a sixth, a twelfth, …), so that the splits judged in a night, together,
-    raise a false alarm with chance ``CELL_P`` at most (Bonferroni), and a long shift still needs no
-    more than a few σ."""
+    """The share of a night's ``CELL_P`` spent on the split with ``after`` values (spikes among them
+    counted): 1/(k(k+1)) for the k-th shortest (a half, a sixth, a twelfth, …), so that the splits
+    judged in a night, together, raise a false alarm with chance ``CELL_P`` at most (Bonferroni), and
+    a long shift still needs no more than a few σ."""
     k = after - MIN_AFTER + 1
     return CELL_P / (k * (k + 1))
 
@@ -147,7 +147,7 @@ def _candidates(values: Sequence[float], policy: TrendPolicy) -> list[tuple[floa
         mean, degrees = _mean(after), len(kept) + len(after) - 2
         sigma = max(math.sqrt((_squares(kept, level) + _squares(after, mean)) / degrees), floor)
         z = (mean - level) / (sigma * math.sqrt(1 / len(after) + 1 / len(kept)))
-        out.append((abs(z) / z_needed(degrees, len(after)), Shift(split, level, mean, z, math.nan)))
+        out.append((abs(z) / z_needed(degrees, len(since)), Shift(split, level, mean, z, math.nan)))
     return out
 
 

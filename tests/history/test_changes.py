@@ -9,7 +9,16 @@ import random
 
 import pytest
 
-from tipc.history.changes import CELL_P, MIN_AFTER, REPORTED, figure_kind, judge_change, min_effect_of, z_needed
+from tipc.history.changes import (
+    CELL_P,
+    MIN_AFTER,
+    REPORTED,
+    after_p,
+    figure_kind,
+    judge_change,
+    min_effect_of,
+    z_needed,
+)
 from tipc.metrics.noise import MinEffect, TrendPolicy, TrendVerdict, parse_min_effect
 
 POLICY = TrendPolicy()  # 30 runs a window, at least 10 before a shift
@@ -32,6 +41,15 @@ def judged(values, higher_is_better=False, min_effect=TIME_EFFECT, policy=POLICY
         ([*QUIET, 99.0, 120.0, 121.0, 119.0], False, TrendVerdict.REGRESSION, 31),  # dated to its first night
         ([*QUIET, 120.0, 121.0], False, TrendVerdict.STEADY, None),  # two nights may be a busy machine's
         ([*QUIET, 160.0, 101.0, 155.0], False, TrendVerdict.STEADY, None),  # two spikes are no shift
+        ([*QUIET, 130.0, 130.0, 100.0], False, TrendVerdict.STEADY, None),  # nor two busy nights
+        ([*QUIET, 120.0, 160.0, 121.0, 119.0], False, TrendVerdict.REGRESSION, 30),  # a spike inside: left out
+        ([*QUIET, 150.0, 120.0, 121.0, 119.0], False, TrendVerdict.REGRESSION, 31),  # a spike never begins one
+        (
+            [*QUIET, 110.0, 111.0, 109.0],
+            False,
+            TrendVerdict.REGRESSION,
+            30,
+        ),  # 10 % for three nights, against thirty quiet ones
         ([*QUIET, 80.0, 79.0, 81.0], False, TrendVerdict.IMPROVEMENT, 30),  # faster: noted, never a failure
         ([*QUIET, 80.0, 79.0, 81.0], True, TrendVerdict.REGRESSION, 30),  # ips that fell
         ([*QUIET, 104.0, 104.5, 104.2], False, TrendVerdict.STEADY, None),  # within the noise
@@ -45,6 +63,10 @@ def judged(values, higher_is_better=False, min_effect=TIME_EFFECT, policy=POLICY
         "dated-to-its-first-night",
         "two-nights-wait",
         "two-spikes",
+        "two-busy-nights",
+        "spike-inside",
+        "spike-before",
+        "ten-percent",
         "faster",
         "ips-fell",
         "noise",
@@ -96,9 +118,12 @@ def test_a_step_keeps_its_first_night_until_it_is_the_new_normal():
 
 def test_the_noise_test_spends_one_false_alarm_a_year_per_thousand_figures():
     assert pytest.approx(1 / 365_000) == CELL_P
-    assert z_needed(1) == pytest.approx(4.55, abs=0.01)  # one night would need 4.55 σ
-    assert z_needed(3) == pytest.approx(2.2, abs=0.02)  # three nights, each 2.2 σ: the same chance
-    assert z_needed(30) == 1.0  # never less than a σ
+    # a night's splits share it: half for three nights after, a sixth for four, ...
+    assert sum(after_p(n) for n in range(MIN_AFTER, 10_000)) == pytest.approx(CELL_P, rel=1e-3)
+    assert z_needed(31, 3) == pytest.approx(5.72, abs=0.01)  # three nights after thirty: t, 31 degrees
+    assert z_needed(11, 3) == pytest.approx(8.76, abs=0.01)  # after ten, σ is a rougher guess
+    assert z_needed(100_000, 3) == pytest.approx(4.69, abs=0.01)  # σ known: the normal quantile
+    assert z_needed(31, 4) > z_needed(31, 3)  # a longer split spends less of the budget
 
 
 @pytest.mark.parametrize(

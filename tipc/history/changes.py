@@ -5,16 +5,20 @@ have begun: the values from it on (*after*, this night's among them, at least ``
 against the up to ``policy.runs`` values before it (*before*, at least ``policy.min_runs``). A
 split is a shift when all three hold:
 
-1. **clear against the noise**: every after value is beyond the before values' median by
-   ``z_needed(after)`` σ or more, σ being the before values' scaled MAD (at least 1 % of the
-   median: ``tipc.metrics.noise``). ``z_needed`` makes the chance that noise puts them all there
-   ``CELL_P`` (``Φ⁻¹(1 − CELL_P^(1/n))``: 2.2 σ for three nights), and asking it of *every* night
-   since, not of their mean, keeps one or two slow nights (a busy machine) from passing for a shift;
+1. **clear against the noise**: Student's two-sample t test, spikes left out. Before values
+   beyond 4 scaled MADs of their median are spikes; the rest give the before *level* (their mean).
+   An after value beyond ``SPIKE_Z`` σ of the after values' median is a spike too; a split that
+   begins with one, keeps fewer than ``MIN_AFTER``, or has them on both sides of the level is no
+   shift, so one or two slow nights (a busy machine) never pass for one. The after values' mean must
+   be beyond the level by ``z_needed`` standard errors, σ pooled from both sides (at least 1 % of the
+   median: ``MAD_FLOOR``): Student's t quantile for the split's share of ``CELL_P`` (``after_p``:
+   half for three nights after, a sixth for four, …), so that noise passes any split of a night with
+   that chance at most (5.7 for three nights after thirty);
 2. **clear in rank**: the one-sided Mann–Whitney U test of after against before gives
    p ≤ ``RANK_P`` (as asv judges; alone it cannot be sure from three nights, with the first
-   test it guards the estimate of σ);
-3. **large enough to matter**: the after value nearest the before level is at least the minimum
-   effect of the figure's kind (``MinEffect``: time and speed, memory, accuracy) away from it.
+   test it guards against noise that is not normal);
+3. **large enough to matter**: the after values' mean is at least the minimum effect of the
+   figure's kind (``MinEffect``: time and speed, memory, accuracy) away from the before level.
 
 The split that passes the noise test by the widest margin dates the shift: the night it began.
 A night's many figures are judged together by sharing one false-alarm budget: ``CELL_P`` is one
@@ -31,7 +35,6 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from statistics import NormalDist
 
 from tipc.metrics.noise import MAD_FLOOR, MAD_SCALE, MinEffect, TrendPolicy, TrendVerdict
 
@@ -40,9 +43,9 @@ REPORTED = 10  # nights a shift stays this night's regression after it began
 RANK_P = 0.01
 ALARMS_A_YEAR = 1.0  # false alarms a year per 1,000 figures judged every night
 CELL_P = ALARMS_A_YEAR / (365 * 1000)
-# Over many nights the chance of all beyond even a small distance is tiny, but the before median is
-# only an estimate: however many nights a shift has, each must be a σ beyond it.
-LEAST_Z = 1.0
+# An after night further than this many σ from the other after nights' median is a spike (a busy
+# machine's night), left out as the before values' spikes are left out of σ.
+SPIKE_Z = 3.0
 # The fewest values before a shift with which the rank test can pass at all: its smallest p, all
 # ``MIN_AFTER`` after values beyond every before value, is 1 / C(before + MIN_AFTER, MIN_AFTER). Fewer
 # (a small ``--trend-min-runs``) would judge every figure steady for ever.
@@ -57,9 +60,9 @@ def least_before(policy: TrendPolicy) -> int:
 @dataclass(frozen=True, slots=True)
 class Shift:
     began: int  # index of the night it began in the values judged (this night's is the last)
-    before: float  # median of the values before it
-    after: float  # of the values since, the one nearest the before level
-    z: float  # (after − before) in σ of the noise, signed
+    before: float  # the level before it: mean of the values before it, spikes left out
+    after: float  # mean of the values since, spikes left out
+    z: float  # (after − before) in standard errors, signed
     p: float  # one-sided Mann–Whitney p of after against before, in the shift's direction
 
     @property
@@ -89,14 +92,12 @@ def _median(values: Sequence[float]) -> float:
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
-def _noise(before: Sequence[float], median: float) -> float:
-    """σ of the before values: the larger of their scaled MAD and the standard deviation of those
-    within 4 MADs (spikes left out). Either alone is often low by a fifth over thirty nights, and a
-    σ taken too low is a false alarm: three nights each 2.2 σ out is rare, each 1.8 σ out is not."""
-    mad = MAD_SCALE * _median([abs(v - median) for v in before])
-    kept = [v for v in before if abs(v - median) <= 4 * mad]
-    sd = math.sqrt(sum((v - median) ** 2 for v in kept) / (len(kept) - 1)) if len(kept) > 1 else 0.0
-    return max(mad, sd, MAD_FLOOR * abs(median))
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _squares(values: Sequence[float], centre: float) -> float:
+    return sum((v - centre) ** 2 for v in values)
 
 
 def _rank_p(after: Sequence[float], before: Sequence[float], higher: bool) -> float:
@@ -107,23 +108,46 @@ def _rank_p(after: Sequence[float], before: Sequence[float], higher: bool) -> fl
 
 
 @functools.cache
-def z_needed(nights: int) -> float:
-    """How far, in σ, every one of ``nights`` values must be beyond the before level for noise
-    to put them all there with probability ``CELL_P`` at most: ``Φ⁻¹(1 − CELL_P^(1/nights))``."""
-    return max(NormalDist().inv_cdf(1 - CELL_P ** (1 / nights)), LEAST_Z)
+def z_needed(degrees: int, after: int) -> float:
+    """How far, in standard errors, the mean of ``after`` values must be beyond the before level for
+    noise to put it there with probability ``after_p(after)`` at most: Student's t quantile with the
+    ``degrees`` of freedom σ was measured with (σ from thirty-odd nights is now and then low, and the
+    normal quantile would alarm several times too often)."""
+    from scipy.stats import t
+
+    return float(t.isf(after_p(after), degrees))
+
+
+def after_p(after: int) -> float:
+    """The share of a night's ``CELL_P`` spent on the split with ``after`` values (spikes among them
+    counted): 1/(k(k+1)) for the k-th shortest (a half, a sixth, a twelfth, …), so that the splits
+    judged in a night, together, raise a false alarm with chance ``CELL_P`` at most (Bonferroni), and
+    a long shift still needs no more than a few σ."""
+    k = after - MIN_AFTER + 1
+    return CELL_P / (k * (k + 1))
 
 
 def _candidates(values: Sequence[float], policy: TrendPolicy) -> list[tuple[float, Shift]]:
     """Every split with enough values on each side, as (its margin over ``z_needed``, its shift)."""
     out = []
     for split in range(len(values) - MIN_AFTER, least_before(policy) - 1, -1):
-        before, after = values[max(0, split - policy.runs) : split], values[split:]
+        before, since = values[max(0, split - policy.runs) : split], values[split:]
         median = _median(before)
-        # The after value nearest the before level: every night since the split is at least this far.
-        level = min(after) if min(after) > median else max(after) if max(after) < median else median
-        if level != median:  # after values on both sides of the median: no shift, no noise to measure
-            z = (level - median) / _noise(before, median)
-            out.append((abs(z) / z_needed(len(after)), Shift(split, median, level, z, math.nan)))
+        # The before values' spikes (beyond 4 scaled MADs) would raise the level and widen σ for weeks.
+        mad = MAD_SCALE * _median([abs(v - median) for v in before])
+        kept = [v for v in before if abs(v - median) <= 4 * mad]
+        level, floor = _mean(kept), MAD_FLOOR * abs(median)
+        spread = math.sqrt(_squares(kept, level) / (len(kept) - 1)) if len(kept) > 1 else 0.0
+        middle = _median(since)
+        after = [v for v in since if abs(v - middle) <= SPIKE_Z * max(spread, floor)]
+        # A shift begins with a night like those after it, not with a spike; too few nights once spikes
+        # are left out, or nights on both sides of the level, are no shift either.
+        if after[:1] != since[:1] or len(after) < MIN_AFTER or min(after) <= level <= max(after):
+            continue
+        mean, degrees = _mean(after), len(kept) + len(after) - 2
+        sigma = max(math.sqrt((_squares(kept, level) + _squares(after, mean)) / degrees), floor)
+        z = (mean - level) / (sigma * math.sqrt(1 / len(after) + 1 / len(kept)))
+        out.append((abs(z) / z_needed(degrees, len(since)), Shift(split, level, mean, z, math.nan)))
     return out
 
 

@@ -7,7 +7,7 @@ import pytest
 from tipc.config import ConfigError
 from tipc.config.modes import Mode
 from tipc.dialects.paddleocr.config import Paddle2OnnxConfig, parse_any_config_text
-from tipc.dialects.paddleocr.config.formats import check_mode, config_modes
+from tipc.dialects.paddleocr.config.formats import check_mode, config_modes, is_paddle2onnx_file
 
 HEADER = "===========================paddle2onnx_params==========================="
 OCR = [
@@ -101,3 +101,20 @@ def test_a_paddle2onnx_config_runs_in_paddle2onnx_infer_only():
         "mode 'whole_infer': a paddle2onnx config runs only in paddle2onnx_infer (test_paddle2onnx.sh runs nothing "
         "in other modes): expected --mode paddle2onnx_infer"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "claimed"),
+    [
+        ("\n".join(OCR) + "\n", True),
+        ("\ufeff\n  \n" + "\n".join(CLAS) + "\n", True),  # a BOM and blank lines before the header
+        ("===train_params===\nmodel_name:m\n", False),
+        ("model_name:m\n" + "\n".join(SEG) + "\n", False),  # the header must come first
+        ("", False),
+        (HEADER + "\nno colon here\n", False),  # the header, then a line the format cannot read
+    ],
+)
+def test_a_paddle2onnx_file_is_claimed_by_its_first_header_whichever_suite_it_lies_in(tmp_path, text, claimed):
+    path = tmp_path / "c.txt"
+    path.write_text(text, encoding="utf-8")
+    assert is_paddle2onnx_file(path) is claimed

@@ -78,6 +78,7 @@ class TipcSession:
         self._executor = executor
         self._echo = echo
         self._include_hint = include_hint
+        self._targets = {t.path: t for t in settings.targets}  # a zoo's configs each look theirs up
         self._plans: dict[Path, Plan] = {}
         self._runs: dict[Path, PlanRun] = {}
         self._cells: dict[Path, CellStates] = {}  # each config's cells' states across nights
@@ -105,7 +106,7 @@ class TipcSession:
     # --- plans and plan runs, one per config ---
 
     def _whole_plan(self, path: Path) -> Plan:
-        target = next(t for t in self.settings.targets if t.path == path)
+        target = self._targets[path]
         return plan_path(target.path, target.options, cannot_run)
 
     def plan(self, target: ConfigTarget) -> Plan:

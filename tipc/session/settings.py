@@ -170,7 +170,8 @@ def doctor_on(settings: Settings) -> bool:
 def display_name(config: Path, cwd: Path, within: Path | None = None) -> str:
     """``within``: the directory ``--config`` named, the last base tried (a checkout elsewhere)."""
     config = config.resolve()
-    bases = (CHECKOUT / CONFIG_DIR, cwd.resolve() / CONFIG_DIR, cwd.resolve() / TARGET_CONFIG_DIR, cwd.resolve())
+    here = cwd.resolve()  # once: a zoo's every config asks
+    bases = (CHECKOUT / CONFIG_DIR, here / CONFIG_DIR, here / TARGET_CONFIG_DIR, here)
     for base in (*bases, *([within.resolve()] if within else [])):
         if config.is_relative_to(base):
             return config.relative_to(base).as_posix()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tipc.config.bounds import check_line, excerpt, read_bounded
@@ -152,20 +153,30 @@ class Entries:
             self.key, self.value = lines.first_colon_key, lines.first_colon_value
         else:
             self.key, self.value = lines.colon_key, lines.colon_value
+        # An inference sweep asks for the same fragments in each of its cells: each is split once.
+        self._made: dict[tuple[str, int, str], Fragment] = {}
+
+    def _once(self, kind: str, index: int, value: str, make: Callable[[], Fragment]) -> Fragment:
+        made = self._made.get((kind, index, value))
+        if made is None:
+            made = self._made[kind, index, value] = make()
+        return made
 
     def param(self, index: int, value: str | None = None) -> Fragment:
         """``func_set_params <key of index> <value, default its own>``."""
-        return param(self.key(index), self.value(index) if value is None else value, self.lines, index)
+        given = self.value(index) if value is None else value
+        return self._once("param", index, given, lambda: param(self.key(index), given, self.lines, index))
 
     def by_mode(self, index: int) -> Fragment:
         """``func_set_params`` of the entry's ``mode=value`` item for this run's mode."""
         return self.param(index, mode_param(self.lines.text(index), self.mode))
 
     def path(self, index: int, path: str) -> Fragment:
-        return path_param(self.key(index), path, self.lines, index)
+        return self._once("path", index, path, lambda: path_param(self.key(index), path, self.lines, index))
 
     def script(self, index: int, value: str | None = None) -> Fragment:
-        return text(self.value(index) if value is None else value, self.lines, index)
+        given = self.value(index) if value is None else value
+        return self._once("script", index, given, lambda: text(given, self.lines, index))
 
 
 def dirname(path: str) -> str:

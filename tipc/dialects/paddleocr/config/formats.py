@@ -15,7 +15,7 @@ from tipc.config.bounds import config_text
 from tipc.config.model import TipcConfig
 from tipc.config.modes import Mode, parse_mode
 from tipc.dialects.paddleocr.config.paddle2onnx import Paddle2OnnxConfig, is_paddle2onnx, paddle2onnx_config
-from tipc.dialects.paddleocr.config.parser import _scan, parse_config_text
+from tipc.dialects.paddleocr.config.parser import _scan, first_section, parse_config_text
 from tipc.dialects.paddleocr.config.ptq import PtqConfig, is_ptq, ptq_config
 from tipc.errors import ConfigError
 
@@ -49,7 +49,10 @@ def parse_any_config_text(text: str, path: str) -> AnyConfig:
 def is_paddle2onnx_file(path: str | Path) -> bool:
     """Does this file hold a paddle2onnx config (whichever suite wrote it)? False when it cannot be read."""
     try:
-        doc = _scan(config_text(path), str(path))
+        text = config_text(path)
+        if not is_paddle2onnx(first_section(text)):  # a whole zoo's configs each ask: most are not
+            return False
+        doc = _scan(text, str(path))
     except ConfigError:
         return False
     return bool(doc.sections) and is_paddle2onnx(doc.sections[0].name)

@@ -185,6 +185,16 @@ def parse_config_text(text: str, path: str) -> TipcConfig:
     )
 
 
+def first_section(text: str) -> str:
+    """The name of the section header the text starts with, "" when its first line that is not blank is none:
+    a format is told apart by its first header, without scanning every line of a file of another format."""
+    for raw in text.removeprefix("\ufeff").split("\n"):
+        if raw.strip():
+            header = _HEADER.match(raw.strip())
+            return header.group(1) if header else ""
+    return ""
+
+
 def _scan(text: str, path: str) -> _Document:
     """Split the text into sections of ``key:value`` entries, keeping physical line numbers."""
     nul = text.find("\x00")

@@ -97,3 +97,11 @@ def test_revisions_that_cannot_be_searched_are_refused_by_name(history, args, sa
 )  # fmt: skip
 def test_a_stage_that_did_not_run_is_skipped_never_blamed(status, outcome):
     assert judge(status) == outcome
+
+
+def test_a_git_question_that_fails_says_what_git_said(tmp_path):
+    from tipc.errors import UsageError
+    from tipc.triage.bisect import git as ask_git
+
+    with pytest.raises(UsageError, match="not a git repository"):
+        ask_git(tmp_path, "rev-parse", "HEAD")

@@ -23,7 +23,7 @@ def history(tmp_path_factory) -> tuple[Path, list[str]]:
     """c0 … c3; c2 ("Rework the predictor", by Bob) makes inference three times slower."""
     repo = copy_fake_target(tmp_path_factory.mktemp("figure") / "target")
     git(repo, "init", "-q")
-    (repo / ".gitignore").write_text("test_tipc/output/\n")
+    (repo / ".gitignore").write_text("test_tipc/output/\n__pycache__/\n")
     shas = [commit(repo, "c0")]
     for n in (1, 2, 3):
         if n == 2:

@@ -33,9 +33,10 @@ def git(repo: Path, *args: str) -> str:
 
 
 def init(repo: Path) -> None:
-    """A git repository of the target, its outputs and reports left untracked as a suite's are."""
+    """A git repository of the target, its outputs, reports and Python's bytecode caches left untracked as a
+    suite's are (a night's stages write them; tracked, a bisection's checkouts would refuse to overwrite them)."""
     git(repo, "init", "-q")
-    (repo / ".gitignore").write_text("test_tipc/output/\nreports/\n")
+    (repo / ".gitignore").write_text("test_tipc/output/\nreports/\n__pycache__/\n")
 
 
 def commit(repo: Path, subject: str) -> str:
@@ -159,7 +160,9 @@ def test_a_night_bisects_its_new_failure_within_its_budget(fake_repo, capsys):
     out = capsys.readouterr()
     folder = fake_repo / "test_tipc" / "output" / "fake_rec" / MODE
     (found,) = json.loads((folder / "culprits.json").read_text())["culprits"]
-    assert (found["stage"], found["good"], found["bad"], found["sha"]) == (EXPORT, good, tonight, culprit), found
+    assert (found["stage"], found["good"], found["bad"], found["sha"]) == (EXPORT, good, tonight, culprit), found[
+        "problem"
+    ]
     assert found["subject"] == "Speed up the export" and found["author"] == "Ann <ann@example.org>"
     assert any(line.startswith("git bisect run ") for line in found["commands"])
     assert f"bisected {EXPORT} between {good[:12]} and {tonight[:12]}: {culprit[:12]} Speed up the export" in out.err

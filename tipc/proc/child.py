@@ -281,8 +281,9 @@ class Answer:
     timed_out: bool = False
     error: str = ""  # why it could not start
 
-    def last_line(self, stream: str) -> str:
-        return (stream.strip().splitlines() or ["no output"])[-1]
+    def last_line(self, text: str) -> str:
+        """The last line of ``text`` (its ``stdout`` or ``stderr``), "no output" when it has none."""
+        return (text.strip().splitlines() or ["no output"])[-1]
 
 
 def ask(argv: list[str], timeout: float, grace: float = 1.0) -> Answer:

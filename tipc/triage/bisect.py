@@ -55,7 +55,7 @@ def git(repo: Path, *args: str) -> str:
     """``git -C repo args``'s output; a UsageError saying what git said when it fails."""
     answer = ask(["git", "-C", str(repo), *args], timeout=GIT_TIMEOUT)
     if answer.returncode != 0:
-        said = answer.error or answer.last_line("stderr") or f"exit code {answer.returncode}"
+        said = answer.error or answer.last_line(answer.stderr) or f"exit code {answer.returncode}"
         raise UsageError(f"git {' '.join(args)} (in {repo}): {said}")
     return answer.stdout.strip()
 

@@ -72,7 +72,7 @@ def listed_versions(package: str, pip_options: Sequence[str]) -> list[str]:
     answer = ask(argv, timeout=PIP_TIMEOUT)
     found = re.search(r"^Available versions: (.+)$", answer.stdout, re.MULTILINE)
     if answer.returncode != 0 or found is None:
-        said = answer.error or answer.last_line("stderr")
+        said = answer.error or answer.last_line(answer.stderr)
         raise UsageError(f"pip index versions {package}: no release listed ({said}); give them with --paddle-versions")
     return [v.strip() for v in found[1].split(",")]
 
@@ -130,7 +130,7 @@ def bisect_releases(
         for argv in (making, installing):
             answer = ask(list(argv), timeout=PIP_TIMEOUT)
             if answer.returncode != 0:
-                why = answer.error or answer.last_line("stderr")
+                why = answer.error or answer.last_line(answer.stderr)
                 tried.append(Tried(version, step.SKIP, f"not installed: {why}"))
                 say(f"tipc bisect: {package} {version} skip (not installed: {why})")
                 return step.SKIP

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -86,16 +87,6 @@ def figure_kind(unit: str) -> str:
     return "memory" if unit in ("MB", "GB") else "accuracy"
 
 
-def _median(values: Sequence[float]) -> float:
-    ordered = sorted(values)
-    mid = len(ordered) // 2
-    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values)
-
-
 def _squares(values: Sequence[float], centre: float) -> float:
     return sum((v - centre) ** 2 for v in values)
 
@@ -132,19 +123,19 @@ def _candidates(values: Sequence[float], policy: TrendPolicy) -> list[tuple[floa
     out = []
     for split in range(len(values) - MIN_AFTER, least_before(policy) - 1, -1):
         before, since = values[max(0, split - policy.runs) : split], values[split:]
-        median = _median(before)
+        median = statistics.median(before)
         # The before values' spikes (beyond 4 scaled MADs) would raise the level and widen σ for weeks.
-        mad = MAD_SCALE * _median([abs(v - median) for v in before])
+        mad = MAD_SCALE * statistics.median([abs(v - median) for v in before])
         kept = [v for v in before if abs(v - median) <= 4 * mad]
-        level, floor = _mean(kept), MAD_FLOOR * abs(median)
+        level, floor = statistics.fmean(kept), MAD_FLOOR * abs(median)
         spread = math.sqrt(_squares(kept, level) / (len(kept) - 1)) if len(kept) > 1 else 0.0
-        middle = _median(since)
+        middle = statistics.median(since)
         after = [v for v in since if abs(v - middle) <= SPIKE_Z * max(spread, floor)]
         # A shift begins with a night like those after it, not with a spike; too few nights once spikes
         # are left out, or nights on both sides of the level, are no shift either.
         if after[:1] != since[:1] or len(after) < MIN_AFTER or min(after) <= level <= max(after):
             continue
-        mean, degrees = _mean(after), len(kept) + len(after) - 2
+        mean, degrees = statistics.fmean(after), len(kept) + len(after) - 2
         sigma = max(math.sqrt((_squares(kept, level) + _squares(after, mean)) / degrees), floor)
         z = (mean - level) / (sigma * math.sqrt(1 / len(after) + 1 / len(kept)))
         out.append((abs(z) / z_needed(degrees, len(since)), Shift(split, level, mean, z, math.nan)))

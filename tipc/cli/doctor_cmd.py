@@ -30,7 +30,6 @@ def run(args: argparse.Namespace) -> int:
     from tipc.run.probe import cannot_run
     from tipc.session.doctor import examine_target
     from tipc.session.settings import resolve_settings
-    from tipc.suites.front import plan_path
 
     settings = resolve_settings(lambda dest: getattr(args, dest))
     if settings is None:
@@ -41,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     probes = SystemProbes()
     for target in settings.targets:
         try:
-            plan = plan_path(target.path, target.options, cannot_run)
+            plan = target.plan(cannot_run)
         except ConfigError as exc:
             problems.append({"config": target.display, "kind": "error", "reason": str(exc)})
             continue

@@ -70,8 +70,6 @@ def _plan(target: ConfigTarget | ConfigProblem) -> Plan | ConfigProblem:
     if isinstance(target, ConfigProblem):
         return target
     try:
-        from tipc.suites.front import plan_path
-
-        return plan_path(target.path, target.options, cannot_run)
+        return target.plan(cannot_run)
     except TipcError as exc:
         return error(target.path, target.display, target.options.mode, exc)

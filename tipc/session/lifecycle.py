@@ -45,7 +45,6 @@ from tipc.session.preflight import preflight
 from tipc.session.report import final_report, night_index, report_root
 from tipc.session.settings import ConfigTarget, Settings, check_interpreters, doctor_on
 from tipc.suites.downloads import download_refusal
-from tipc.suites.front import plan_path
 
 if TYPE_CHECKING:
     from tipc.doctor.checks import Report
@@ -107,7 +106,7 @@ class TipcSession:
 
     def _whole_plan(self, path: Path) -> Plan:
         target = self._targets[path]
-        return plan_path(target.path, target.options, cannot_run)
+        return target.plan(cannot_run)
 
     def plan(self, target: ConfigTarget) -> Plan:
         """The config's plan; with ``--shard``, its part of the split matrix."""

@@ -31,8 +31,9 @@ from tipc.config.locate import TIPC_CHECKOUT as CHECKOUT
 from tipc.config.modes import MODES, Mode, parse_mode
 from tipc.errors import ClusterError, ConfigError, SettingsError
 from tipc.metrics.noise import TrendPolicy, parse_min_effect
-from tipc.plan import PlanOptions
+from tipc.plan import Plan, PlanOptions
 from tipc.plan.golden import GOLDEN_DIR
+from tipc.plan.interpreter import PythonCheck, on_path
 from tipc.plan.model import BenchmarkOptions
 from tipc.plan.topology import parse_topology
 from tipc.run.limits import parse_seconds, resolve_limits
@@ -135,6 +136,14 @@ class ConfigTarget:
     display: str  # how node ids spell it: relative to test_configs/ when it lives there
     options: PlanOptions
     node: NodeContext | None = None  # this node's place in the job (ips == () on one node)
+    # The config as the settings read it, which the plan reads again only without it: a zoo's configs are read once.
+    loaded: suites.Loaded | None = field(default=None, compare=False, repr=False)
+
+    def plan(self, check: PythonCheck = on_path) -> Plan:
+        """The config's whole plan (before ``--shard`` takes its part)."""
+        if self.loaded is None:
+            return suites.plan_path(self.path, self.options, check)
+        return suites.plan(self.loaded, self.options, check)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +178,11 @@ def doctor_on(settings: Settings) -> bool:
 
 def display_name(config: Path, cwd: Path, within: Path | None = None) -> str:
     """``within``: the directory ``--config`` named, the last base tried (a checkout elsewhere)."""
-    config = config.resolve()
-    here = cwd.resolve()  # once: a zoo's every config asks
+    return _display(config.resolve(), cwd.resolve(), within)
+
+
+def _display(config: Path, here: Path, within: Path | None) -> str:
+    """``display_name`` of a resolved config, from the resolved folder tipc was started in."""
     bases = (CHECKOUT / CONFIG_DIR, here / CONFIG_DIR, here / TARGET_CONFIG_DIR, here)
     for base in (*bases, *([within.resolve()] if within else [])):
         if config.is_relative_to(base):
@@ -178,13 +190,14 @@ def display_name(config: Path, cwd: Path, within: Path | None = None) -> str:
     return config.as_posix()
 
 
-def _repo(given: str | None, config: Path, cwd: Path) -> Path:
+def _repo(given: str | None, config: Path, here: Path) -> Path:
+    """``here``: the resolved folder tipc was started in."""
     if given is not None:
-        repo = (cwd / given).resolve()
+        repo = (here / given).resolve()
         if not repo.is_dir():
             raise SettingsError(f"--repo {given}: not a directory; give the target repo's root")
         return repo
-    return declared_repo(config) or cwd.resolve()
+    return declared_repo(config) or here
 
 
 def _process_count(config: object) -> int:
@@ -204,34 +217,34 @@ def _config_ips(config: object) -> tuple[str, ...]:
 
 
 def _target(
-    selected: Selected, get: Callable[[str], Any], mode: Mode, cluster: ClusterArgs, cwd: Path, notes: tuple[str, ...]
+    selected: Selected, get: Callable[[str], Any], mode: Mode, where: _Where, notes: tuple[str, ...]
 ) -> ConfigTarget | ConfigProblem:
     """The config's target, or its problem; ``SettingsError`` when the run's own options are at fault."""
+    cwd, here = where.cwd, where.here
     path = selected.path
-    display = display_name(path, cwd, selected.within)
+    real = path.resolve()
+    display = _display(real, here, selected.within)
     try:
         sets = parse_sets(get("tipc_set"))
-        loaded = suites.load(path, selected.suite, sets, get("tipc_device") or "")
+        loaded = suites.load(real, selected.suite, sets, get("tipc_device") or "")
         config = loaded.config
         if selected.within is not None and mode not in suites.modes(loaded):
             # A directory's KL quantization configs in a training mode: not this mode's matter.
             modes = ", ".join(suites.modes(loaded))
-            return ConfigProblem(
-                path.resolve(), display, mode, ProblemKind.NOT_APPLICABLE, f"in {mode}: it runs only in {modes}"
-            )
+            return ConfigProblem(real, display, mode, ProblemKind.NOT_APPLICABLE, f"in {mode}: it runs only in {modes}")
         suites.check_mode(loaded, mode)  # named on its own, the wrong mode is the user's to fix
-        repo = _repo(get("tipc_repo"), path, cwd)
+        repo = _repo(get("tipc_repo"), real, here)
         config_ips = _config_ips(config)
-        cluster = replace(cluster, port_count=_process_count(config))
+        port_count = _process_count(config)
     except (ConfigError, ClusterError) as exc:  # the config's text: its gpu_list's addresses included
-        return error(path.resolve(), display, mode, exc)
+        return error(real, display, mode, exc)
     try:
-        node = resolve_node(cluster, config_ips=config_ips)
+        node = where.node(config_ips, port_count)
     except ClusterError as exc:
-        fault = cluster_problem(exc, cluster, config_ips)
+        fault = cluster_problem(exc, replace(where.cluster, port_count=port_count), config_ips)
         if fault is None:
             raise SettingsError(str(exc)) from None
-        return ConfigProblem(path.resolve(), display, mode, *fault)
+        return ConfigProblem(real, display, mode, *fault)
     node_fields = to_plan_kwargs(node)
     node_fields["notes"] = (*node_fields["notes"], *notes)
     options = PlanOptions(
@@ -240,12 +253,32 @@ def _target(
         suite=selected.suite or "",
         sets=sets,
         python=_python(get("tipc_python"), cwd),
-        golden_dir=_golden_dir(get("tipc_golden_dir"), path, cwd),
+        golden_dir=_golden_dir(get("tipc_golden_dir"), real, here),
         **({"output_root": get("tipc_output_root")} if get("tipc_output_root") else {}),
         **node_fields,
         benchmark=benchmark_options(get("tipc_benchmark_params"), os.environ, cwd),
     )
-    return ConfigTarget(path=path.resolve(), display=display, options=options, node=node)
+    # The plan reads the config as read here: a device with a script of its own (npu, xpu) is never detected, only
+    # named, and named it was read as that script rewrites it.
+    return ConfigTarget(path=real, display=display, options=options, node=node, loaded=loaded)
+
+
+@dataclass
+class _Where:
+    """What every config of a selection shares: where tipc was started (``here``: resolved once), and this node's
+    place in the job, found once for each node list and process count (a zoo's configs mostly share both, and
+    finding it looks at the machine: its devices, addresses and ports)."""
+
+    cwd: Path
+    here: Path
+    cluster: ClusterArgs
+    _nodes: dict[tuple[tuple[str, ...], int], NodeContext] = field(default_factory=dict)
+
+    def node(self, config_ips: tuple[str, ...], port_count: int) -> NodeContext:
+        key = (config_ips, port_count)
+        if key not in self._nodes:
+            self._nodes[key] = resolve_node(replace(self.cluster, port_count=port_count), config_ips=config_ips)
+        return self._nodes[key]
 
 
 def benchmark_options(params: str | None, environ: Mapping[str, str], cwd: Path) -> BenchmarkOptions:
@@ -263,7 +296,7 @@ def _golden_dir(given: str | None, config: Path, cwd: Path) -> str:
     """``--golden-dir``, else ``golden/`` beside the config when it holds this config's folder
     (``golden/<config stem>/``); "" for no golden checks (a config nobody wrote goldens for)."""
     if given is None:
-        beside = config.resolve().parent / GOLDEN_DIR
+        beside = config.parent / GOLDEN_DIR  # the config is resolved
         return str(beside) if (beside / config.stem).is_dir() else ""
     folder = (cwd / given).resolve()
     if not folder.is_dir():
@@ -342,7 +375,8 @@ def _resolve_targets(
         cluster = cluster_args(get)
     except (ConfigError, ClusterError) as exc:
         raise SettingsError(str(exc)) from None
-    return tuple(_target(s, get, run_mode, cluster, cwd, notes) for s in selected)
+    where = _Where(cwd, cwd.resolve(), cluster)
+    return tuple(_target(s, get, run_mode, where, notes) for s in selected)
 
 
 def _node_fields(target: ConfigTarget) -> dict[str, Any]:

@@ -9,6 +9,7 @@ under the rootdir, which config ids are not, and would drop them.
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from collections.abc import Iterator
@@ -147,6 +148,12 @@ class ChainNode(pytest.Collector):
             )
 
 
+@functools.cache
+def _mark(kind: StageKind) -> pytest.MarkDecorator:
+    """The stage kind's marker (``-m infer``), made once: a zoo's items are tens of thousands."""
+    return getattr(pytest.mark, kind.value)  # type: ignore[no-any-return]
+
+
 def _skip(reason: str) -> None:
     """Skip, reported at the item (config::chain::stage), not at this file's line."""
     raise pytest.skip.Exception(reason, _use_item_location=True)
@@ -159,7 +166,7 @@ class StageItem(pytest.Item):
         self.stage = stage
         self.target = target
         self.plugin = plugin
-        self.add_marker(stage.kind.value)
+        self.add_marker(_mark(stage.kind))
 
     def runtest(self) -> None:
         if self.plugin.settings.run.dry_run:
@@ -243,7 +250,7 @@ class DroppedItem(pytest.Item):
         self.plugin = plugin
         kind = kind_of(self.name)
         if kind:
-            self.add_marker(kind.value)
+            self.add_marker(_mark(kind))
 
     def runtest(self) -> None:
         self.plugin.session.skip_dropped(self.target, self.skipped)

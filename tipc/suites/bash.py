@@ -10,6 +10,7 @@ run's mode. A dialect composes these; ``BashLines`` keeps each role's physical l
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Callable
@@ -92,7 +93,8 @@ class BashLines:
         is not ``train_benchmark_params``."""
         word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
         for number, text in zip(self.numbers, self.texts, strict=True):
-            if text.lstrip().startswith(HEADER_PREFIX) and word.search(text):
+            # ``in`` first: a zoo asks each config several times, and its lines are mostly not headers.
+            if HEADER_PREFIX in text and text.lstrip().startswith(HEADER_PREFIX) and word.search(text):
                 return number
         return None
 
@@ -149,10 +151,11 @@ class Entries:
 
     def __init__(self, lines: BashLines, mode: str = "", first_colon: bool = False) -> None:
         self.lines, self.mode = lines, mode
-        if first_colon:
-            self.key, self.value = lines.first_colon_key, lines.first_colon_value
-        else:
-            self.key, self.value = lines.colon_key, lines.colon_value
+        key, value = (
+            (lines.first_colon_key, lines.first_colon_value) if first_colon else (lines.colon_key, lines.colon_value)
+        )
+        # Each entry split once: a sweep's cells ask for the same entries again and again.
+        self.key, self.value = functools.cache(key), functools.cache(value)
         # An inference sweep asks for the same fragments in each of its cells: each is split once.
         self._made: dict[tuple[str, int, str], Fragment] = {}
 

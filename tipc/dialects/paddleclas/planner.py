@@ -313,17 +313,19 @@ def _sweep(
     cwd = os.path.join(plan.options.repo, "deploy")
     values = [ifs_fields(cfg.value(i), "|") for i in range(41, 46)]
     mkldnns, threads_list, batches, trts, precisions = values
-    tail = (cfg.param(47), cfg.param(49))
+    # What every cell shares, made once: a sweep has dozens of cells.
+    script, model, tail = cfg.script(39), cfg.path(46, model_dir), (cfg.param(47), cfg.param(49))
     found: list[tuple[InferCase, str, Command]] = []
     for use_gpu in ifs_fields(cfg.value(40), "|"):
         device = raw_param(cfg.key(40), use_gpu, cfg.lines, 40)
         if use_gpu in CPU_VALUES:
+            extra = cfg.param(50)
             for mkldnn, threads, batch, precision in product(mkldnns, threads_list, batches, precisions):
                 case = InferCase("cpu", use_gpu, batch, precision, mkldnn, threads)
                 cell = f"usemkldnn_{mkldnn}_threads_{threads}_precision_{precision}_batchsize_{batch}"
                 run = command(
-                    plan.interpreter, cfg.script(39), device, raw_param(cfg.key(41), mkldnn, cfg.lines, 41),
-                    cfg.param(42, threads), cfg.path(46, model_dir), cfg.param(43, batch), *tail, cfg.param(50),
+                    plan.interpreter, script, device, raw_param(cfg.key(41), mkldnn, cfg.lines, 41),
+                    cfg.param(42, threads), model, cfg.param(43, batch), *tail, extra,
                 )  # fmt: skip
                 found.append((case, f"python_infer_cpu_gpus_{gpu}_{cell}.log", run))
         elif use_gpu in accelerator_values(plan.options.device):
@@ -333,8 +335,8 @@ def _sweep(
                 case = InferCase("gpu", use_gpu, batch, precision, use_tensorrt=trt)
                 cell = f"usetrt_{trt}_precision_{precision}_batchsize_{batch}"
                 run = command(
-                    plan.interpreter, cfg.script(39), device, cfg.param(44, trt), cfg.param(45, precision),
-                    cfg.path(46, model_dir), cfg.param(43, batch), *tail,
+                    plan.interpreter, script, device, cfg.param(44, trt), cfg.param(45, precision),
+                    model, cfg.param(43, batch), *tail,
                 )  # fmt: skip
                 found.append((case, f"python_infer_gpu_gpus_{gpu}_{cell}.log", run))
     return infer_stages(plan, chain, found, env, requires, cwd)

@@ -18,7 +18,8 @@
             chains that shared a device; then the ``--shard K/8`` split of the same chains: the
             longest shard over the larger of the mean shard and the longest chain.
 * collect:  ``pytest tipc --config <suite>/test_tipc/configs --collect-only`` of a suite's checkout
-            (``--suite``; left out without one): CPU per 10,000 items and peak memory.
+            (``--suite``; left out without one): CPU per 10,000 items and peak memory; for scale, the
+            CPU pytest itself spends collecting as many items of one parametrized test.
 
 Exit 1 when a goal is missed; ``--only PART`` (repeated) measures some parts. ``--scale F`` measures a
 night F times the size (``--scale 0.25`` on a CI machine): the stage and record counts, the CPU goals
@@ -59,14 +60,16 @@ PARTS = ("report", "records", "merge", "overview", "schedule", "collect")
 class Figure:
     name: str
     value: float
-    goal: float
+    goal: float | None  # None: printed for scale, held to nothing
     unit: str
 
     @property
     def ok(self) -> bool:
-        return self.value <= self.goal
+        return self.goal is None or self.value <= self.goal
 
     def line(self) -> str:
+        if self.goal is None:
+            return f"{self.name:<56} {self.value:>10.2f} {self.unit:<3} (for scale)"
         ratio = self.value / self.goal if self.goal else 0.0
         mark = "ok" if self.ok else "MISSED"
         return f"{self.name:<56} {self.value:>10.2f} {self.unit:<3} goal <= {self.goal:<8g} {ratio:>6.2f}  {mark}"
@@ -207,38 +210,38 @@ def schedule_figures(chains: int, gpus: int, nodes: int) -> Iterator[Figure]:
     )
 
 
-def collection_figures(suite: Path) -> Iterator[Figure]:
-    """``pytest tipc --collect-only`` of a suite checkout's whole zoo, in a process of its own."""
-    configs = suite / "test_tipc" / "configs"
-    argv = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "tipc",
-        "--config",
-        str(configs),
-        "--mode",
-        MODE,
-        "--tipc-suite",
-        suite.name,
-    ]
-    argv += ["--collect-only", "-q"]
+def collected(argv: Sequence[str], cwd: Path) -> tuple[int, float, float]:
+    """(items, CPU seconds, peak resident MB) of ``pytest ... --collect-only -q`` in a process of its own,
+    measured the second time (the first writes the bytecode caches any machine has after its first run)."""
+    argv = [sys.executable, "-m", "pytest", *argv, "--collect-only", "-q", "-p", "no:cacheprovider"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as on any machine after its first run: rewritten modules cached
-    subprocess.run([*argv, "-p", "no:cacheprovider"], env=env, cwd=suite, capture_output=True, check=False)
-    proc = subprocess.Popen(
-        [*argv, "-p", "no:cacheprovider"], env=env, cwd=suite, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-    )
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run(argv, env=env, cwd=cwd, capture_output=True, check=False)
+    proc = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert proc.stdout is not None
     out = proc.stdout.read().decode(errors="replace")
     _, _, usage = os.wait4(proc.pid, 0)
     found = re.search(r"(\d+) tests? collected", out)
     if found is None:
-        raise SystemExit(f"collection of {configs} printed no count:\n{out[-2000:]}")
-    items = int(found.group(1))
-    cpu = usage.ru_utime + usage.ru_stime
+        raise SystemExit(f"{' '.join(argv)} printed no count:\n{out[-2000:]}")
+    return int(found.group(1)), usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def collection_figures(suite: Path) -> Iterator[Figure]:
+    """``pytest tipc --collect-only`` of a suite checkout's whole zoo; beside it, for scale, pytest's own
+    collection of as many items of one parametrized test (what pytest spends whoever makes the items)."""
+    configs = suite / "test_tipc" / "configs"
+    argv = ["tipc", "--config", str(configs), "--mode", MODE, "--tipc-suite", suite.name]
+    items, cpu, peak = collected(argv, suite)
     yield Figure(f"collect {items} items of {suite.name}: CPU per 10,000", cpu * 10_000 / items, 2.0, "s")
-    yield Figure(f"collect {suite.name}: peak memory", usage.ru_maxrss / 1024, 300.0, "MB")
+    yield Figure(f"collect {suite.name}: peak memory", peak, 300.0, "MB")
+    with tempfile.TemporaryDirectory() as tmp:
+        test = Path(tmp) / "test_items.py"
+        test.write_text(
+            f"import pytest\n\n\n@pytest.mark.parametrize('i', range({items}))\ndef test_item(i):\n    pass\n"
+        )
+        plain, plain_cpu, _ = collected([test.name], Path(tmp))
+    yield Figure(f"pytest's own: {plain} items of one parametrized test", plain_cpu * 10_000 / plain, None, "s")
 
 
 def overview_figures(tmp: Path, stages: int, scale: float = 1.0, models: int = 100, modes: int = 4) -> Iterator[Figure]:

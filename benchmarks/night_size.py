@@ -17,9 +17,10 @@
             why): the makespan over its lower bound, max(longest chain, GPU work / GPUs), and the
             chains that shared a device; then the ``--shard K/8`` split of the same chains: the
             longest shard over the larger of the mean shard and the longest chain.
-* collect:  ``pytest tipc --config <suite>/test_tipc/configs --collect-only`` of a suite's checkout
-            (``--suite``; left out without one): CPU per 10,000 items and peak memory; for scale, the
-            CPU pytest itself spends collecting as many items of one parametrized test.
+* collect:  ``pytest tipc --config <suite>/test_tipc/configs --collect-only`` of suites' checkouts
+            (``--suite``, repeated: every zoo in one session; left out without one): CPU per 10,000 items
+            and peak memory; for scale, the CPU pytest itself spends collecting as many items of one
+            parametrized test.
 
 Exit 1 when a goal is missed; ``--only PART`` (repeated) measures some parts. ``--scale F`` measures a
 night F times the size (``--scale 0.25`` on a CI machine): the stage and record counts, the CPU goals
@@ -35,6 +36,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -227,20 +229,46 @@ def collected(argv: Sequence[str], cwd: Path) -> tuple[int, float, float]:
     return int(found.group(1)), usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def collection_figures(suite: Path) -> Iterator[Figure]:
-    """``pytest tipc --collect-only`` of a suite checkout's whole zoo; beside it, for scale, pytest's own
-    collection of as many items of one parametrized test (what pytest spends whoever makes the items)."""
-    configs = suite / "test_tipc" / "configs"
-    argv = ["tipc", "--config", str(configs), "--mode", MODE, "--tipc-suite", suite.name]
-    items, cpu, peak = collected(argv, suite)
-    yield Figure(f"collect {items} items of {suite.name}: CPU per 10,000", cpu * 10_000 / items, 2.0, "s")
-    yield Figure(f"collect {suite.name}: peak memory", peak, 300.0, "MB")
+def zoo_copy(suite: Path, into: Path) -> Path:
+    """The suite's ``test_tipc/`` (``tests/test_tipc/`` for PaddleSpeech) copied into a checkout of its own
+    under ``into`` with its dialect's marker folder, so that one session detects each suite's dialect as in a
+    real checkout (a snapshot of ``test_tipc/`` alone has no marker); its ``configs/`` folder."""
+    from tipc.suites.registry import dialects
+
+    dialect = next((d for d in dialects() if d.name.lower() == suite.name.lower()), None)
+    if dialect is None:
+        raise SystemExit(f"--suite {suite}: name the folder as its suite ({', '.join(d.name for d in dialects())})")
+    found = next((p for p in (suite / "test_tipc", suite / "tests" / "test_tipc") if (p / "configs").is_dir()), None)
+    if found is None:
+        raise SystemExit(f"--suite {suite}: no test_tipc/configs in it")
+    copy = into / suite.name / found.relative_to(suite)
+    shutil.copytree(found, copy, symlinks=True)
+    (copy.parent / dialect.markers[0]).mkdir(parents=True)
+    return copy / "configs"
+
+
+def collection_figures(suites: Sequence[Path]) -> Iterator[Figure]:
+    """``pytest tipc --collect-only`` of the suites' whole zoos in one session; beside it, for scale, pytest's
+    own collection of as many items of one parametrized test (what pytest spends whoever makes the items)."""
     with tempfile.TemporaryDirectory() as tmp:
+        argv = ["tipc", "--mode", MODE]
+        for suite in suites:
+            argv += ["--config", str(zoo_copy(suite, Path(tmp)))]
+        items, cpu, peak = collected(argv, Path(tmp))
         test = Path(tmp) / "test_items.py"
-        test.write_text(
-            f"import pytest\n\n\n@pytest.mark.parametrize('i', range({items}))\ndef test_item(i):\n    pass\n"
+        lines = (
+            "import pytest",
+            "",
+            "",
+            f"@pytest.mark.parametrize('i', range({items}))",
+            "def test_item(i):",
+            "    pass",
         )
+        test.write_text("\n".join(lines) + "\n")
         plain, plain_cpu, _ = collected([test.name], Path(tmp))
+    names = suites[0].name if len(suites) == 1 else f"{len(suites)} suites"
+    yield Figure(f"collect {items} items of {names}: CPU per 10,000", cpu * 10_000 / items, 2.0, "s")
+    yield Figure(f"collect {names}: peak memory", peak, 300.0, "MB")
     yield Figure(f"pytest's own: {plain} items of one parametrized test", plain_cpu * 10_000 / plain, None, "s")
 
 
@@ -284,7 +312,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--suite",
         type=Path,
-        help="a suite's checkout, named as the suite (PaddleClas/): its test_tipc/configs is collected",
+        action="append",
+        help="a suite's checkout or test_tipc snapshot, named as the suite (PaddleClas/): its test_tipc/configs is "
+        "collected; repeated, the suites' zoos are collected in one session",
     )
     args = parser.parse_args(argv)
     only = set(args.only or PARTS)
@@ -305,7 +335,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "schedule" in only:
         figures += schedule_figures(stages // (CASES + 1), 8, 8)
     if "collect" in only:
-        if args.suite is None:
+        if not args.suite:
             print("collection: not measured (give --suite CHECKOUT, a suite's checkout)")
         else:
             figures += collection_figures(args.suite)

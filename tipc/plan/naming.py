@@ -113,7 +113,10 @@ def infer_stage_name(case: InferCase) -> str:
 
 def kind_of(name: str) -> StageKind | None:
     """The kind a stage name stands for (``train``, ``infer[...]``), also for a dropped one."""
-    return next((kind for kind in StageKind if name.startswith(kind.value)), None)
+    return next((kind for kind in _KINDS if name.startswith(kind.value)), None)
+
+
+_KINDS = tuple(StageKind)  # iterating an Enum is slow, and a zoo's every dropped stage asks
 
 
 def golden_log(log_path: str, chain_id: str) -> str:

@@ -178,13 +178,13 @@ def doctor_on(settings: Settings) -> bool:
 
 def display_name(config: Path, cwd: Path, within: Path | None = None) -> str:
     """``within``: the directory ``--config`` named, the last base tried (a checkout elsewhere)."""
-    return _display(config.resolve(), cwd.resolve(), within)
+    return _display(config.resolve(), cwd.resolve(), within.resolve() if within else None)
 
 
 def _display(config: Path, here: Path, within: Path | None) -> str:
-    """``display_name`` of a resolved config, from the resolved folder tipc was started in."""
+    """``display_name`` of a resolved config, from the resolved folder tipc was started in and ``within``."""
     bases = (CHECKOUT / CONFIG_DIR, here / CONFIG_DIR, here / TARGET_CONFIG_DIR, here)
-    for base in (*bases, *([within.resolve()] if within else [])):
+    for base in (*bases, *([within] if within else [])):
         if config.is_relative_to(base):
             return config.relative_to(base).as_posix()
     return config.as_posix()
@@ -223,7 +223,7 @@ def _target(
     cwd, here = where.cwd, where.here
     path = selected.path
     real = path.resolve()
-    display = _display(real, here, selected.within)
+    display = _display(real, here, where.resolved(selected.within))
     try:
         sets = parse_sets(get("tipc_set"))
         loaded = suites.load(real, selected.suite, sets, get("tipc_device") or "")
@@ -265,14 +265,23 @@ def _target(
 
 @dataclass
 class _Where:
-    """What every config of a selection shares: where tipc was started (``here``: resolved once), and this node's
-    place in the job, found once for each node list and process count (a zoo's configs mostly share both, and
-    finding it looks at the machine: its devices, addresses and ports)."""
+    """What every config of a selection shares: where tipc was started (``here``: resolved once), the folders
+    ``--config`` named, and this node's place in the job, found once for each node list and process count (a
+    zoo's configs mostly share both, and finding it looks at the machine: its devices, addresses and ports)."""
 
     cwd: Path
     here: Path
     cluster: ClusterArgs
     _nodes: dict[tuple[tuple[str, ...], int], NodeContext] = field(default_factory=dict)
+    _folders: dict[Path, Path] = field(default_factory=dict)
+
+    def resolved(self, folder: Path | None) -> Path | None:
+        """A folder ``--config`` named, resolved once for all its configs."""
+        if folder is None:
+            return None
+        if folder not in self._folders:
+            self._folders[folder] = folder.resolve()
+        return self._folders[folder]
 
     def node(self, config_ips: tuple[str, ...], port_count: int) -> NodeContext:
         key = (config_ips, port_count)

@@ -314,18 +314,20 @@ def _sweep(
     values = [ifs_fields(cfg.value(i), "|") for i in range(41, 46)]
     mkldnns, threads_list, batches, trts, precisions = values
     # What every cell shares, made once: a sweep has dozens of cells.
-    script, model, tail = cfg.script(39), cfg.path(46, model_dir), (cfg.param(47), cfg.param(49))
+    python, script, model = plan.interpreter, cfg.script(39), cfg.path(46, model_dir)
+    tail = (cfg.param(47), cfg.param(49))
     found: list[tuple[InferCase, str, Command]] = []
     for use_gpu in ifs_fields(cfg.value(40), "|"):
         device = raw_param(cfg.key(40), use_gpu, cfg.lines, 40)
         if use_gpu in CPU_VALUES:
             extra = cfg.param(50)
+            mkldnn_flags = {mkldnn: raw_param(cfg.key(41), mkldnn, cfg.lines, 41) for mkldnn in mkldnns}
             for mkldnn, threads, batch, precision in product(mkldnns, threads_list, batches, precisions):
                 case = InferCase("cpu", use_gpu, batch, precision, mkldnn, threads)
                 cell = f"usemkldnn_{mkldnn}_threads_{threads}_precision_{precision}_batchsize_{batch}"
                 run = command(
-                    plan.interpreter, script, device, raw_param(cfg.key(41), mkldnn, cfg.lines, 41),
-                    cfg.param(42, threads), model, cfg.param(43, batch), *tail, extra,
+                    python, script, device, mkldnn_flags[mkldnn], cfg.param(42, threads), model,
+                    cfg.param(43, batch), *tail, extra,
                 )  # fmt: skip
                 found.append((case, f"python_infer_cpu_gpus_{gpu}_{cell}.log", run))
         elif use_gpu in accelerator_values(plan.options.device):
@@ -335,7 +337,7 @@ def _sweep(
                 case = InferCase("gpu", use_gpu, batch, precision, use_tensorrt=trt)
                 cell = f"usetrt_{trt}_precision_{precision}_batchsize_{batch}"
                 run = command(
-                    plan.interpreter, script, device, cfg.param(44, trt), cfg.param(45, precision),
+                    python, script, device, cfg.param(44, trt), cfg.param(45, precision),
                     model, cfg.param(43, batch), *tail,
                 )  # fmt: skip
                 found.append((case, f"python_infer_gpu_gpus_{gpu}_{cell}.log", run))

@@ -19,6 +19,7 @@ from tipc.report.load import NodeRun, Records, RunIds, is_carried, run_ids, run_
 from tipc.report.matrix import build_matrix
 from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, StageGroup, Tally
 from tipc.report.naming import RowKey, make_anchors
+from tipc.report.spill import Scratch
 from tipc.report.stages import each_stage_group
 from tipc.report.states import build_states
 from tipc.report.trainbench import build_train_benchmark, is_benchmark_train
@@ -169,9 +170,11 @@ def build_report(
     generated: str = "",
     trends: Trends | None = None,
     paged: bool = False,
+    scratch: Scratch | None = None,
 ) -> ReportModel:
     """``paged``: the stage details are left out, for ``chain_groups`` to give one chain at a time.
-    Each part reads the records once more from their files: none holds them all."""
+    Each part reads the records once more from their files: none holds them all. ``scratch``: where
+    the matrix's rows and the figures' rows are kept until their pages are written, else in memory."""
     records = all_records(runs)
     multi = len(records.ranks) > 1
     head = header(runs)
@@ -179,7 +182,7 @@ def build_report(
     roots = run_roots(runs)
     # The matrix, the figures, the predictions and the criteria from one reading; the benchmark trains
     # are one a chain at most, kept for their table.
-    figures, judged = perf.Gathered(anchors.stages, multi), criteria.Gathered()
+    figures, judged = perf.Gathered(anchors.stages, multi, scratch), criteria.Gathered()
     shown, benches = predictions.Gathered(anchors.stages, roots), []
 
     def gather(r: StageRecord) -> None:
@@ -190,7 +193,7 @@ def build_report(
         if is_benchmark_train(r):
             benches.append(r)
 
-    matrix = build_matrix(tapped(records, gather), anchors.stages, anchors.rows, multi, ids)
+    matrix = build_matrix(tapped(records, gather), anchors.stages, anchors.rows, multi, ids, anchors.sizes, scratch)
     groups: tuple[StageGroup, ...] = ()
     if not paged:  # one page: the chains' details in the matrix's order
         order = {row.anchor: n for n, row in enumerate(matrix.rows)}

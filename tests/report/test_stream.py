@@ -12,6 +12,7 @@ from tests.support.night import CASES, results_folder
 from tipc.report import build, pages, write_report
 from tipc.report.load import Records
 from tipc.report.model import Cell, MatrixRow, PerfRow
+from tipc.report.spill import Spill
 from tipc.results.folder import read_records
 from tipc.results.records import StageRecord
 
@@ -66,6 +67,7 @@ def test_a_report_never_holds_the_runs_records_nor_a_row_of_each(monkeypatch, tm
     of the chains being read and of the chains plotted, never one a record."""
     monkeypatch.setattr(pages, "ONE_PAGE_STAGES", 50)
     monkeypatch.setattr(pages, "MATRIX_ROWS", 10)
+    monkeypatch.setattr(Spill, "CHUNK", 10)
     records, rows = peaks(monkeypatch, tmp_path / "small", 300)
     more_records, more_rows = peaks(monkeypatch, tmp_path / "large", 900)
     assert max(records, more_records) <= 2 * (CASES + 1), (records, more_records)

@@ -6,13 +6,13 @@ the cell itself: its status is not this run's news.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from tipc.history.store import StageKey
 from tipc.report.load import RunIds, carried_note
 from tipc.report.model import Cell, Column, Matrix, MatrixRow
 from tipc.report.naming import KIND_ORDER, RowKey, infer_label, node_label, row_key, stage_key, stage_name
-from tipc.report.spill import Lazy, Scratch, Spill
+from tipc.report.spill import Lazy, Scratch, Spill, flat
 from tipc.report.states import state_text
 from tipc.results.records import StageRecord, Status
 
@@ -113,7 +113,7 @@ def build_matrix(
     chains: dict[str, int] = {}
     reading: dict[RowKey, _Row] = {}
     counts: dict[RowKey, int] = {}
-    done = Spill[_Row](scratch)
+    done = Spill[_Row](scratch, _pack, _unpack)
     at: dict[RowKey, int] = {}  # each row's place in ``done``
     for r in records:
         key, name = row_key(r), stage_name(r)
@@ -128,20 +128,31 @@ def build_matrix(
         at[key] = len(done)
         done.append(row)
     order = tuple(at[key] for key in _in_run_order(at, chains))
-    rows = _Rows(done, order, _columns(names), multi, row_anchors)
+    rows = _Rows(done.held(), order, _columns(names), multi, row_anchors)
     return Matrix(columns=rows.columns, rows=rows if scratch is not None else tuple(rows), show_node=multi)
 
 
 # A row as it is read: its key, its host, and its cells by stage name.
 _Row = tuple[RowKey, str, dict[str, Cell]]
 _ABSENT = cell(None, "")
+_PACK_CELL, _UNPACK_CELL = flat(Cell)
+
+
+def _pack(row: _Row) -> object:
+    key, host, by_name = row
+    return key, host, tuple((name, _PACK_CELL(c)) for name, c in by_name.items())
+
+
+def _unpack(packed: tuple[RowKey, str, tuple[tuple[str, tuple[str, ...]], ...]]) -> _Row:
+    key, host, cells = packed
+    return key, host, {name: _UNPACK_CELL(c) for name, c in cells}
 
 
 class _Rows(Lazy[MatrixRow]):
     """The matrix's rows in run order, each made from its cells when asked for."""
 
     def __init__(
-        self, done: Spill[_Row], order: tuple[int, ...], cols: tuple[Column, ...], multi: bool,
+        self, done: Sequence[_Row], order: tuple[int, ...], cols: tuple[Column, ...], multi: bool,
         anchors: Mapping[RowKey, str],
     ) -> None:  # fmt: skip
         self.done, self.order, self.columns, self.multi, self.anchors = done, order, cols, multi, anchors

@@ -8,7 +8,7 @@ from tipc.history.store import StageKey
 from tipc.report.figures import batch_size, number, throughput
 from tipc.report.model import EvalRow, EvalTable, Performance, PerfRow, PlotGroup, SpeedupRow, TrainRow
 from tipc.report.naming import argv_option, chain_parts, node_label, stage_key
-from tipc.report.spill import Scratch, Spill
+from tipc.report.spill import Scratch, Spill, flat
 from tipc.report.svg import line_plot
 from tipc.results.records import StageRecord, Status
 
@@ -195,7 +195,7 @@ class Gathered:
     def __init__(self, anchors: Mapping[StageKey, str], multi: bool, scratch: Scratch | None = None) -> None:
         """``scratch``: where the infer stages' rows are kept (``spill.Spill``), else in memory."""
         self.anchors, self.multi = anchors, multi
-        self.rows = Spill[PerfRow](scratch)
+        self.rows = Spill[PerfRow](scratch, *flat(PerfRow))
         self.plotted = Plotted()
         self.trains: list[StageRecord] = []
         self.evals: list[StageRecord] = []

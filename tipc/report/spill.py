@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import pickle
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import fields
+from operator import attrgetter
 from pathlib import Path
-from typing import BinaryIO, Generic, TypeVar, overload
+from typing import Any, BinaryIO, Generic, TypeVar, overload
 
 from tipc.files.write import writing
 
@@ -28,7 +30,7 @@ class Scratch:
             pickle.dump(item, self.file, pickle.HIGHEST_PROTOCOL)
             return start, self.file.tell()
 
-    def get(self, start: int, end: int) -> object:
+    def get(self, start: int, end: int) -> Any:
         self.file.seek(start)
         return pickle.loads(self.file.read(end - start))
 
@@ -54,29 +56,60 @@ class Lazy(Sequence[T], Generic[T]):
         return (self.item(k) for k in range(len(self)))
 
 
-class Spill(Lazy[T]):
-    """A list appended to: in ``scratch`` when given (each item's place kept as two integers), else in
-    memory."""
+def flat(kind: type[T]) -> tuple[Callable[[T], tuple[object, ...]], Callable[[tuple[Any, ...]], T]]:
+    """(pack, unpack) of a dataclass as the tuple of its fields: pickled five times as fast as itself."""
+    get = attrgetter(*(f.name for f in fields(kind)))  # type: ignore[arg-type]
+    return get, lambda values: kind(*values)
 
-    def __init__(self, scratch: Scratch | None = None) -> None:
-        self.scratch = scratch
-        self.items: list[T] = []
-        self.bounds = array("q")  # item k lies between bounds[2k] and bounds[2k + 1]
+
+class Spill(Lazy[T]):
+    """A list appended to, then read: in ``scratch`` when given, else in memory. In the file it is
+    chunks of ``CHUNK`` items, each item ``pack``-ed (``flat``), so that it holds the chunk being
+    filled, the chunk last read and two integers a chunk."""
+
+    CHUNK = 256
+
+    def __init__(
+        self,
+        scratch: Scratch | None = None,
+        pack: Callable[[T], object] = lambda item: item,
+        unpack: Callable[[Any], T] = lambda packed: packed,
+    ) -> None:
+        self.scratch, self.pack, self.unpack = scratch, pack, unpack
+        self.items: list[T] = []  # in memory: every item; in the file: the chunk being filled
+        self.size = 0
+        self.bounds = array("q")  # chunk c lies between bounds[2c] and bounds[2c + 1]
+        self.read: tuple[int, list[Any]] = (-1, [])  # the chunk last read
 
     def append(self, item: T) -> None:
-        if self.scratch is None:
-            self.items.append(item)
-        else:
-            self.bounds.extend(self.scratch.put(item))
+        self.items.append(item)
+        self.size += 1
+        if self.scratch is not None and len(self.items) == self.CHUNK:
+            self._put()
+
+    def _put(self) -> None:
+        assert self.scratch is not None
+        self.bounds.extend(self.scratch.put([self.pack(x) for x in self.items]))
+        self.items = []
 
     def held(self) -> Sequence[T]:
-        """What a model keeps: the items themselves (a tuple, compared by value) when in memory."""
-        return self if self.scratch is not None else tuple(self.items)
+        """What a model keeps once every item is appended: the items themselves (a tuple, compared by
+        value) when in memory, else this, its last chunk put in the file too."""
+        if self.scratch is None:
+            return tuple(self.items)
+        if self.items:
+            self._put()
+        return self
 
     def __len__(self) -> int:
-        return len(self.bounds) // 2 if self.scratch is not None else len(self.items)
+        return self.size
 
     def item(self, k: int) -> T:
         if self.scratch is None:
             return self.items[k]
-        return self.scratch.get(self.bounds[2 * k], self.bounds[2 * k + 1])  # type: ignore[return-value]
+        chunk, at = divmod(k, self.CHUNK)
+        if chunk == len(self.bounds) // 2:  # the chunk being filled
+            return self.items[at]
+        if self.read[0] != chunk:
+            self.read = (chunk, self.scratch.get(self.bounds[2 * chunk], self.bounds[2 * chunk + 1]))
+        return self.unpack(self.read[1][at])

@@ -35,13 +35,13 @@ from tipc.history.changes import REPORTED
 from tipc.history.keys import config_key
 from tipc.history.legacy import SUMMARY_FILE, TREND_FILE, read_summary
 from tipc.history.reports import as_stored, past_reports, record_run, stage_times, summary_of
-from tipc.history.store import HISTORY_FILE, StageKey, history_file
+from tipc.history.store import HISTORY_FILE, history_file
 from tipc.history.summaries import PastRun, RunSummary, previous_run
 from tipc.metrics.noise import DEFAULT_RUNS, TrendPolicy
 from tipc.report.build import (
+    Anchoring,
     Anchors,
     all_records,
-    anchors_of,
     build_report,
     chain_groups,
     format_time,
@@ -56,7 +56,6 @@ from tipc.report.figures import run_figures
 from tipc.report.load import NodeRun, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
-from tipc.report.naming import RowKey, row_key, stage_key
 from tipc.report.pages import CHAINS, is_paged, page_links, write_pages
 from tipc.report.render import render, render_pieces, render_redirect
 from tipc.report.spill import Scratch
@@ -117,9 +116,9 @@ def summarize_runs(runs: Sequence[NodeRun], *taps: Callable[[StageRecord], objec
 
 def summary_and_anchors(runs: Sequence[NodeRun]) -> tuple[RunSummary, Anchors]:
     """The run's summary and every stage's and chain's anchor, from one reading of its records."""
-    keys: list[tuple[StageKey, RowKey]] = []
-    summary = summarize_runs(runs, lambda r: keys.append((stage_key(r), row_key(r))))
-    return summary, anchors_of(keys, len(all_records(runs).ranks) > 1)
+    anchoring = Anchoring(len(all_records(runs).ranks) > 1)
+    summary = summarize_runs(runs, anchoring.add)
+    return summary, anchoring.anchors()
 
 
 def _baseline_from(path: Path, runs: Sequence[NodeRun], mode_dir: Path, store: Path | None, warn: Warn) -> Baseline:

@@ -8,11 +8,14 @@ import gc
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.support.night import CASES, results_folder
+from tipc.files.write import scratch_file
 from tipc.report import build, pages, write_report
 from tipc.report.load import Records
 from tipc.report.model import Cell, MatrixRow, PerfRow
-from tipc.report.spill import Spill
+from tipc.report.spill import Scratch, Spill, flat
 from tipc.results.folder import read_records
 from tipc.results.records import StageRecord
 
@@ -102,3 +105,26 @@ def test_records_read_again_are_the_records_read_once(tmp_path):
 
 def test_records_of_no_file_are_none(tmp_path: Path):
     assert list(Records.read(tmp_path / "results.jsonl")) == []
+
+
+@pytest.mark.parametrize("count", [0, 1, 9, 10, 25])
+def test_rows_put_in_a_scratch_file_read_back_as_they_were(tmp_path, monkeypatch, count):
+    """In chunks of 10, the last one short: each row, a slice, a row counted from the end, and the rows
+    in order, as a list in memory gives them."""
+    monkeypatch.setattr(Spill, "CHUNK", 10)
+    rows = [Cell(str(n), "passed", f"{n}.0 s", f"stage {n}", f"stage-{n}") for n in range(count)]
+    with scratch_file(tmp_path) as file:
+        kept = Spill[Cell](Scratch(file, tmp_path), *flat(Cell))
+        for row in rows:
+            kept.append(row)
+        shown = kept.held()
+        assert len(shown) == count
+        assert list(shown) == rows
+        assert shown[3:13] == tuple(rows[3:13])
+        assert [shown[n] for n in range(-count, count)] == rows + rows
+        with pytest.raises(IndexError):
+            shown[count]
+    in_memory = Spill[Cell]()
+    for row in rows:
+        in_memory.append(row)
+    assert in_memory.held() == tuple(rows)

@@ -22,6 +22,7 @@ before the store is read into it once.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -334,7 +335,8 @@ def write_report(
             regression(found)
     paged = is_paged(len(records))
     # A large report's matrix rows and figures rows wait for their pages in a file, not in memory.
-    with scratch_file(report_dir) as file:
+    with contextlib.ExitStack() as stack:
+        scratch = Scratch(stack.enter_context(scratch_file(report_dir)), report_dir) if paged else None
         model = build_report(
             runs,
             report_dir,
@@ -345,7 +347,7 @@ def write_report(
             generated=format_time(time.time()),
             trends=trend,
             paged=paged,
-            scratch=Scratch(file, report_dir) if paged else None,
+            scratch=scratch,
         )
         if criteria is not None and model.criteria is not None:
             criteria(model.criteria)

@@ -18,7 +18,8 @@ T = TypeVar("T")
 
 
 class Scratch:
-    """A scratch file (``write.scratch_file``) of ``folder``, items put at its end and read at their place."""
+    """A scratch file (``write.scratch_file``) of ``folder``, items put at its end and read at their place.
+    They are pickled: the file has no name, so only this process ever writes or reads it."""
 
     def __init__(self, file: BinaryIO, folder: Path) -> None:
         self.file, self.folder = file, folder

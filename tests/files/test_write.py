@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from tipc.errors import OutputError
-from tipc.files.write import NAME_BYTES, component, name_part, under, write_atomic, writing
+from tipc.files.write import NAME_BYTES, component, name_part, scratch_file, under, write_atomic, writing
 
 HOSTILE = [".", "..", "", "a/b", "../../etc", "a%2Fb", "模型", "x\x1b[31m", "x\x07", "a\x00b", "~", "x" * 300]
 ORDINARY = ["PP-OCRv3_mobile_rec", "lite_train_lite_infer", "fp32", "20261201T013000Z-5f3a9c1e", "a b+c"]
@@ -67,3 +67,13 @@ def test_write_atomic_where_it_cannot_write_leaves_no_temp_file(tmp_path):
 def test_no_two_hostile_names_share_a_folder(tmp_path):
     paths = {under(tmp_path, a, b) for a, b in itertools.product(HOSTILE, repeat=2)}
     assert len(paths) == len(HOSTILE) ** 2
+
+
+def test_a_scratch_file_has_no_name_and_where_none_can_be_made_the_error_names_the_folder(tmp_path):
+    with scratch_file(tmp_path) as file:
+        file.write(b"rows")
+        file.seek(0)
+        assert file.read() == b"rows"
+        assert list(tmp_path.iterdir()) == []  # nothing to leave behind, even if the process dies here
+    with pytest.raises(OutputError, match="missing"):
+        scratch_file(tmp_path / "missing")

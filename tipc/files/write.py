@@ -22,8 +22,10 @@ import contextlib
 import hashlib
 import os
 import re
+import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from tipc.errors import OutputError
 from tipc.files.read import Refused, inside
@@ -106,3 +108,10 @@ def write_atomic_lines(path: Path, pieces: Iterable[str]) -> None:
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
+
+
+def scratch_file(folder: Path) -> BinaryIO:
+    """A file of the process's own in ``folder``, for what it would otherwise hold in memory: it has no
+    name, so nothing is left behind, not even after a crash; closing it deletes it."""
+    with writing(folder):
+        return tempfile.TemporaryFile(dir=folder)

@@ -14,11 +14,12 @@ from pathlib import Path
 
 from tipc.history.store import StageKey
 from tipc.history.summaries import RunSummary, status_counts
-from tipc.report import perf, predictions
+from tipc.report import naming, perf, predictions
 from tipc.report.load import NodeRun, Records, RunIds, is_carried, run_ids, run_roots
 from tipc.report.matrix import build_matrix
 from tipc.report.model import Comparison, Header, HistoryEntry, NodeInfo, ReportModel, StageGroup, Tally
-from tipc.report.naming import RowKey, make_anchors
+from tipc.report.naming import RowKey, row_key, stage_key
+from tipc.report.spill import Scratch
 from tipc.report.stages import each_stage_group
 from tipc.report.states import build_states
 from tipc.report.trainbench import build_train_benchmark, is_benchmark_train
@@ -54,11 +55,22 @@ def tapped(records: Iterable[StageRecord], *taps: Callable[[StageRecord], object
         yield r
 
 
-def anchors_of(keys: Sequence[tuple[StageKey, RowKey]], multi: bool) -> Anchors:
-    """The anchors of each record's (stage key, row key)."""
-    stages = make_anchors((s for s, _ in keys), "stage", multi)
-    rows = make_anchors((w for _, w in keys), "chain", multi)
-    return Anchors(stages, rows, {stages[s]: rows[w] for s, w in keys}, dict(Counter(w for _, w in keys)))
+class Anchoring:
+    """Every stage's and chain's anchor, gathered one record at a time (``add``): the records are read
+    once for the summary and the anchors together, and none is kept."""
+
+    def __init__(self, multi: bool) -> None:
+        self.stages, self.rows = naming.Anchoring("stage", multi), naming.Anchoring("chain", multi)
+        self.chain_of: dict[str, str] = {}
+        self.sizes: Counter[RowKey] = Counter()
+
+    def add(self, r: StageRecord) -> None:
+        row = row_key(r)
+        self.chain_of[self.stages.add(stage_key(r))] = self.rows.add(row)
+        self.sizes[row] += 1
+
+    def anchors(self) -> Anchors:
+        return Anchors(self.stages.anchors, self.rows.anchors, self.chain_of, dict(self.sizes))
 
 
 def format_time(ts: float) -> str:
@@ -169,9 +181,11 @@ def build_report(
     generated: str = "",
     trends: Trends | None = None,
     paged: bool = False,
+    scratch: Scratch | None = None,
 ) -> ReportModel:
     """``paged``: the stage details are left out, for ``chain_groups`` to give one chain at a time.
-    Each part reads the records once more from their files: none holds them all."""
+    Each part reads the records once more from their files: none holds them all. ``scratch``: where
+    the matrix's rows and the figures' rows are kept until their pages are written, else in memory."""
     records = all_records(runs)
     multi = len(records.ranks) > 1
     head = header(runs)
@@ -179,7 +193,7 @@ def build_report(
     roots = run_roots(runs)
     # The matrix, the figures, the predictions and the criteria from one reading; the benchmark trains
     # are one a chain at most, kept for their table.
-    figures, judged = perf.Gathered(anchors.stages, multi), criteria.Gathered()
+    figures, judged = perf.Gathered(anchors.stages, multi, scratch), criteria.Gathered()
     shown, benches = predictions.Gathered(anchors.stages, roots), []
 
     def gather(r: StageRecord) -> None:
@@ -190,7 +204,7 @@ def build_report(
         if is_benchmark_train(r):
             benches.append(r)
 
-    matrix = build_matrix(tapped(records, gather), anchors.stages, anchors.rows, multi, ids)
+    matrix = build_matrix(tapped(records, gather), anchors.stages, anchors.rows, multi, ids, anchors.sizes, scratch)
     groups: tuple[StageGroup, ...] = ()
     if not paged:  # one page: the chains' details in the matrix's order
         order = {row.anchor: n for n, row in enumerate(matrix.rows)}

@@ -6,12 +6,13 @@ the cell itself: its status is not this run's news.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from tipc.history.store import StageKey
 from tipc.report.load import RunIds, carried_note
 from tipc.report.model import Cell, Column, Matrix, MatrixRow
 from tipc.report.naming import KIND_ORDER, RowKey, infer_label, node_label, row_key, stage_key, stage_name
+from tipc.report.spill import Lazy, Scratch, Spill, flat
 from tipc.report.states import state_text
 from tipc.results.records import StageRecord, Status
 
@@ -102,29 +103,68 @@ def build_matrix(
     row_anchors: Mapping[RowKey, str],
     multi: bool,
     run_ids: RunIds | None = None,
+    sizes: Mapping[RowKey, int] | None = None,
+    scratch: Scratch | None = None,
 ) -> Matrix:
-    """One reading of ``records``: each becomes its cell as it is read, none is kept."""
+    """One reading of ``records``: each becomes its cell as it is read, none is kept. With ``scratch``,
+    a row is put there as soon as its last cell (of ``sizes[key]``) is read, and the matrix reads it
+    back when shown: only the rows still being read are held."""
     names: dict[str, None] = {}
     chains: dict[str, int] = {}
-    rows: dict[RowKey, dict[str, Cell]] = {}
-    hosts: dict[RowKey, str] = {}
+    reading: dict[RowKey, _Row] = {}
+    counts: dict[RowKey, int] = {}
+    done = Spill[_Row](scratch, _pack, _unpack)
+    at: dict[RowKey, int] = {}  # each row's place in ``done``
     for r in records:
         key, name = row_key(r), stage_name(r)
         names[name] = None
         chains.setdefault(r.chain, len(chains))
-        rows.setdefault(key, {})[name] = _cell(r, stage_anchors, run_ids or {})
-        hosts.setdefault(key, r.host)
-    cols = _columns(names)
-    absent = cell(None, "")
-    out = []
-    for key in _in_run_order(rows, chains):
-        by_name = rows[key]
-        out.append(
-            MatrixRow(
-                label=key[0],
-                node=node_label(key[1], hosts[key]) if multi else "",
-                anchor=row_anchors[key],
-                cells=tuple(by_name.get(c.key, absent) for c in cols),
-            )
+        reading.setdefault(key, (key, r.host, {}))[2][name] = _cell(r, stage_anchors, run_ids or {})
+        counts[key] = counts.get(key, 0) + 1
+        if sizes is not None and counts[key] == sizes.get(key):
+            at[key] = len(done)
+            done.append(reading.pop(key))
+    for key, row in reading.items():
+        at[key] = len(done)
+        done.append(row)
+    order = tuple(at[key] for key in _in_run_order(at, chains))
+    rows = _Rows(done.held(), order, _columns(names), multi, row_anchors)
+    return Matrix(columns=rows.columns, rows=rows if scratch is not None else tuple(rows), show_node=multi)
+
+
+# A row as it is read: its key, its host, and its cells by stage name.
+_Row = tuple[RowKey, str, dict[str, Cell]]
+_ABSENT = cell(None, "")
+_PACK_CELL, _UNPACK_CELL = flat(Cell)
+
+
+def _pack(row: _Row) -> object:
+    key, host, by_name = row
+    return key, host, tuple((name, _PACK_CELL(c)) for name, c in by_name.items())
+
+
+def _unpack(packed: tuple[RowKey, str, tuple[tuple[str, tuple[str, ...]], ...]]) -> _Row:
+    key, host, cells = packed
+    return key, host, {name: _UNPACK_CELL(c) for name, c in cells}
+
+
+class _Rows(Lazy[MatrixRow]):
+    """The matrix's rows in run order, each made from its cells when asked for."""
+
+    def __init__(
+        self, done: Sequence[_Row], order: tuple[int, ...], cols: tuple[Column, ...], multi: bool,
+        anchors: Mapping[RowKey, str],
+    ) -> None:  # fmt: skip
+        self.done, self.order, self.columns, self.multi, self.anchors = done, order, cols, multi, anchors
+
+    def __len__(self) -> int:
+        return len(self.order)
+
+    def item(self, k: int) -> MatrixRow:
+        key, host, by_name = self.done[self.order[k]]
+        return MatrixRow(
+            label=key[0],
+            node=node_label(key[1], host) if self.multi else "",
+            anchor=self.anchors[key],
+            cells=tuple(by_name.get(c.key, _ABSENT) for c in self.columns),
         )
-    return Matrix(columns=cols, rows=tuple(out), show_node=multi)

@@ -10,7 +10,7 @@ Records carried over from an earlier run (``tipc.report.load``) are shown, and s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -115,7 +115,7 @@ class MatrixRow:
 @dataclass(frozen=True, slots=True)
 class Matrix:
     columns: tuple[Column, ...]
-    rows: tuple[MatrixRow, ...]
+    rows: Sequence[MatrixRow]  # a large report's are read back from its scratch file when shown
     show_node: bool
 
 
@@ -221,7 +221,7 @@ class PlotGroup:
 
 @dataclass(frozen=True, slots=True)
 class Performance:
-    rows: tuple[PerfRow, ...]
+    rows: Sequence[PerfRow]  # as the matrix's rows
     plots: tuple[PlotGroup, ...]
     plots_omitted: int  # chains with benchmark figures but no plots (only the table)
     train: tuple[TrainRow, ...]

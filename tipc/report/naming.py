@@ -66,16 +66,33 @@ def _slug(text: str) -> str:
     return _UNSAFE.sub("-", text).strip("-") or "x"
 
 
-def make_anchors(keys: Iterable[tuple[str, int]], prefix: str, multi: bool) -> dict[tuple[str, int], str]:
-    """Readable, unique HTML ids for stage or row keys (a counter breaks slug collisions)."""
-    out: dict[tuple[str, int], str] = {}
-    used: set[str] = set()
-    for key in dict.fromkeys(keys):
-        base = f"{prefix}-{_slug(key[0])}" + (f"-n{key[1]}" if multi else "")
+class Anchoring:
+    """Readable, unique HTML ids for stage or row keys, given as the keys come (a counter breaks slug
+    collisions)."""
+
+    def __init__(self, prefix: str, multi: bool) -> None:
+        self.prefix, self.multi = prefix, multi
+        self.anchors: dict[tuple[str, int], str] = {}
+        self.used: set[str] = set()
+
+    def add(self, key: tuple[str, int]) -> str:
+        """The anchor of ``key``: the one it was given, else a new one."""
+        found = self.anchors.get(key)
+        if found is not None:
+            return found
+        base = f"{self.prefix}-{_slug(key[0])}" + (f"-n{key[1]}" if self.multi else "")
         anchor, n = base, 1
-        while anchor in used:
+        while anchor in self.used:
             n += 1
             anchor = f"{base}-{n}"
-        used.add(anchor)
-        out[key] = anchor
-    return out
+        self.used.add(anchor)
+        self.anchors[key] = anchor
+        return anchor
+
+
+def make_anchors(keys: Iterable[tuple[str, int]], prefix: str, multi: bool) -> dict[tuple[str, int], str]:
+    """The anchor of each of ``keys`` (``Anchoring``)."""
+    anchoring = Anchoring(prefix, multi)
+    for key in keys:
+        anchoring.add(key)
+    return anchoring.anchors

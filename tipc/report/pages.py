@@ -15,7 +15,7 @@ at a time, so the memory a report takes does not grow with its logs.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -55,9 +55,18 @@ def fails(row: MatrixRow) -> bool:
     return any(c.status in _FAILING and not c.carried for c in row.cells)
 
 
-def first_rows(rows: Sequence[MatrixRow]) -> tuple[MatrixRow, ...]:
-    """The rows the first page shows: those with a failure first, each kind in run order."""
-    return tuple(sorted(rows, key=lambda row: not fails(row))[:MATRIX_ROWS])
+def first_rows(rows: Iterable[MatrixRow]) -> tuple[MatrixRow, ...]:
+    """The rows the first page shows: those with a failure first, each kind in run order; read one
+    at a time, no more than the page's rows of each kind held."""
+    failing: list[MatrixRow] = []
+    passing: list[MatrixRow] = []
+    for row in rows:
+        kind = failing if fails(row) else passing
+        if len(kind) < MATRIX_ROWS:
+            kind.append(row)
+        if len(failing) == MATRIX_ROWS:
+            break
+    return tuple((failing + passing)[:MATRIX_ROWS])
 
 
 def write_pages(

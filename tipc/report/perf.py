@@ -8,6 +8,7 @@ from tipc.history.store import StageKey
 from tipc.report.figures import batch_size, number, throughput
 from tipc.report.model import EvalRow, EvalTable, Performance, PerfRow, PlotGroup, SpeedupRow, TrainRow
 from tipc.report.naming import argv_option, chain_parts, node_label, stage_key
+from tipc.report.spill import Scratch, Spill, flat
 from tipc.report.svg import line_plot
 from tipc.results.records import StageRecord, Status
 
@@ -99,17 +100,33 @@ def chain_plots(index: int, chain: str, rows: Sequence[PerfRow]) -> PlotGroup:
     )
 
 
-def plots(rows: Sequence[PerfRow]) -> tuple[tuple[PlotGroup, ...], int]:
+def plots(rows: Iterable[PerfRow]) -> tuple[tuple[PlotGroup, ...], int]:
     """One pair of plots per chain (a chain is one trained model), at most MAX_PLOTTED_CHAINS; and
     how many chains were left out so the page stays readable."""
-    by_chain: dict[str, list[PerfRow]] = {}
+    plotted = Plotted()
     for r in rows:
-        if r.batch_size is not None and r.inference_ms is not None:
-            by_chain.setdefault(r.chain, []).append(r)
-    groups = tuple(
-        chain_plots(i, chain, rs) for i, (chain, rs) in enumerate(by_chain.items(), 1) if i <= MAX_PLOTTED_CHAINS
-    )
-    return groups, max(0, len(by_chain) - MAX_PLOTTED_CHAINS)
+        plotted.add(r)
+    return plotted.plots()
+
+
+class Plotted:
+    """The rows of the chains plotted, gathered one row at a time: the others are only counted."""
+
+    def __init__(self) -> None:
+        self.by_chain: dict[str, list[PerfRow]] = {}
+        self.left_out: set[str] = set()
+
+    def add(self, r: PerfRow) -> None:
+        if r.batch_size is None or r.inference_ms is None:
+            return
+        if r.chain in self.by_chain or len(self.by_chain) < MAX_PLOTTED_CHAINS:
+            self.by_chain.setdefault(r.chain, []).append(r)
+        else:
+            self.left_out.add(r.chain)
+
+    def plots(self) -> tuple[tuple[PlotGroup, ...], int]:
+        groups = tuple(chain_plots(i, chain, rs) for i, (chain, rs) in enumerate(self.by_chain.items(), 1))
+        return groups, len(self.left_out)
 
 
 def eval_table(records: Sequence[StageRecord], anchors: Mapping[StageKey, str], multi: bool) -> EvalTable:
@@ -175,16 +192,20 @@ class Gathered:
     read; only the train and eval stages (one or two a chain) are kept for their tables. A report
     gathers it while it reads the records for another part of the page."""
 
-    def __init__(self, anchors: Mapping[StageKey, str], multi: bool) -> None:
+    def __init__(self, anchors: Mapping[StageKey, str], multi: bool, scratch: Scratch | None = None) -> None:
+        """``scratch``: where the infer stages' rows are kept (``spill.Spill``), else in memory."""
         self.anchors, self.multi = anchors, multi
-        self.rows: list[PerfRow] = []
+        self.rows = Spill[PerfRow](scratch, *flat(PerfRow))
+        self.plotted = Plotted()
         self.trains: list[StageRecord] = []
         self.evals: list[StageRecord] = []
 
     def add(self, r: StageRecord) -> None:
         """``r``: one of this run's own records (not carried over)."""
         if r.kind == "infer" and number(r.metrics.get("inference_ms")) is not None:
-            self.rows.append(perf_row(r, self.anchors[stage_key(r)], self.node(r)))
+            row = perf_row(r, self.anchors[stage_key(r)], self.node(r))
+            self.rows.append(row)
+            self.plotted.add(row)
         elif r.kind == "train":
             self.trains.append(r)
         elif r.kind == "eval":
@@ -207,9 +228,9 @@ class Gathered:
             )
             for r in self.trains
         )
-        plot_groups, omitted = plots(self.rows)
+        plot_groups, omitted = self.plotted.plots()
         return Performance(
-            rows=tuple(self.rows),
+            rows=self.rows.held(),
             plots=plot_groups,
             plots_omitted=omitted,
             train=train_rows,

@@ -22,6 +22,7 @@ before the store is read into it once.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -30,18 +31,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tipc.errors import OutputError, ResultsError, UsageError
-from tipc.files.write import under, write_atomic, writing
+from tipc.files.write import scratch_file, under, write_atomic, writing
 from tipc.history.changes import REPORTED
 from tipc.history.keys import config_key
 from tipc.history.legacy import SUMMARY_FILE, TREND_FILE, read_summary
 from tipc.history.reports import as_stored, past_reports, record_run, stage_times, summary_of
-from tipc.history.store import HISTORY_FILE, StageKey, history_file
+from tipc.history.store import HISTORY_FILE, history_file
 from tipc.history.summaries import PastRun, RunSummary, previous_run
 from tipc.metrics.noise import DEFAULT_RUNS, TrendPolicy
 from tipc.report.build import (
+    Anchoring,
     Anchors,
     all_records,
-    anchors_of,
     build_report,
     chain_groups,
     format_time,
@@ -56,9 +57,9 @@ from tipc.report.figures import run_figures
 from tipc.report.load import NodeRun, load_runs, run_ids
 from tipc.report.logtail import file_link
 from tipc.report.model import Comparison, HistoryEntry
-from tipc.report.naming import RowKey, row_key, stage_key
 from tipc.report.pages import CHAINS, is_paged, page_links, write_pages
 from tipc.report.render import render, render_pieces, render_redirect
+from tipc.report.spill import Scratch
 from tipc.report.trainbench import TRAIN_BENCHMARK_FILE, train_benchmark_json
 from tipc.report.trends import Regression, Trends, build_trends
 from tipc.results.folder import RECORDS, RUN_INFO, Warn, has_results, portable_root
@@ -116,9 +117,9 @@ def summarize_runs(runs: Sequence[NodeRun], *taps: Callable[[StageRecord], objec
 
 def summary_and_anchors(runs: Sequence[NodeRun]) -> tuple[RunSummary, Anchors]:
     """The run's summary and every stage's and chain's anchor, from one reading of its records."""
-    keys: list[tuple[StageKey, RowKey]] = []
-    summary = summarize_runs(runs, lambda r: keys.append((stage_key(r), row_key(r))))
-    return summary, anchors_of(keys, len(all_records(runs).ranks) > 1)
+    anchoring = Anchoring(len(all_records(runs).ranks) > 1)
+    summary = summarize_runs(runs, anchoring.add)
+    return summary, anchoring.anchors()
 
 
 def _baseline_from(path: Path, runs: Sequence[NodeRun], mode_dir: Path, store: Path | None, warn: Warn) -> Baseline:
@@ -332,36 +333,41 @@ def write_report(
     if trend is not None and regression is not None:
         for found in trend.regressions:
             regression(found)
-    model = build_report(
-        runs,
-        report_dir,
-        anchors,
-        summary,
-        comparison=_comparison(baseline, summary, anchors, report_dir, threshold),
-        history=_history_links(past),
-        generated=format_time(time.time()),
-        trends=trend,
-        paged=is_paged(len(records)),
-    )
-    if criteria is not None and model.criteria is not None:
-        criteria(model.criteria)
-    badge = outcome_of(
-        (s.status for s in summary.own),
-        regressions=len(trend.regressions) if trend is not None else 0,
-        fail_on_regression=fail_on_regression,
-    )
-    model = replace(model, tally=replace(model.tally, overall=badge.value))
-    if outcome is not None:
-        outcome(Outcome(model.tally.overall))
-    sections = tuple(s for results in results_dirs for s in report_sections(Path(results)))
-    if sections:
-        model = replace(model, sections=sections)
-    index = report_dir / INDEX
-    if is_paged(len(records)):
-        groups = chain_groups(runs, report_dir / CHAINS, anchors)  # their links start from chains/
-        write_pages(index, model, page_links(anchors), groups, render_pieces)
-    else:
-        write_atomic(index, render(model))
+    paged = is_paged(len(records))
+    # A large report's matrix rows and figures rows wait for their pages in a file, not in memory.
+    with contextlib.ExitStack() as stack:
+        scratch = Scratch(stack.enter_context(scratch_file(report_dir)), report_dir) if paged else None
+        model = build_report(
+            runs,
+            report_dir,
+            anchors,
+            summary,
+            comparison=_comparison(baseline, summary, anchors, report_dir, threshold),
+            history=_history_links(past),
+            generated=format_time(time.time()),
+            trends=trend,
+            paged=paged,
+            scratch=scratch,
+        )
+        if criteria is not None and model.criteria is not None:
+            criteria(model.criteria)
+        badge = outcome_of(
+            (s.status for s in summary.own),
+            regressions=len(trend.regressions) if trend is not None else 0,
+            fail_on_regression=fail_on_regression,
+        )
+        model = replace(model, tally=replace(model.tally, overall=badge.value))
+        if outcome is not None:
+            outcome(Outcome(model.tally.overall))
+        sections = tuple(s for results in results_dirs for s in report_sections(Path(results)))
+        if sections:
+            model = replace(model, sections=sections)
+        index = report_dir / INDEX
+        if paged:
+            groups = chain_groups(runs, report_dir / CHAINS, anchors)  # their links start from chains/
+            write_pages(index, model, page_links(anchors), groups, render_pieces)
+        else:
+            write_atomic(index, render(model))
     if model.train_benchmark:
         write_atomic(report_dir / TRAIN_BENCHMARK_FILE, train_benchmark_json(model.train_benchmark))
     update_latest(mode_dir, name, model.title)

@@ -44,8 +44,11 @@ def test_the_last_block_is_found_in_a_window_at_the_end(tmp_path):
         ("x" * (65_536 - 10) + "Traceback (most recent call last)", 0, True),  # across a chunk border
         ("Traceback (most recent call last)\nlater\n", 5, False),  # before the stage's part
         ("clean\n" * 10, 0, False),
+        ("To do\n" * 40 + "Traceback (most recent call last)\n", 0, True),  # its first letter often before it
+        ("To do\n" * 40, 0, False),
+        ("T" * ((1 << 20) - 10) + "Traceback (most recent call last)", 0, True),  # false starts, then a border
     ],
-    ids=["far-in", "across-chunks", "before-offset", "absent"],
+    ids=["far-in", "across-chunks", "before-offset", "absent", "after-false-starts", "only-false-starts", "many-T"],
 )
 def test_contains_reads_in_chunks(tmp_path, text, since, found):
     log = tmp_path / "infer.log"

@@ -196,11 +196,29 @@ def contains_any(path: str | Path, needles: Sequence[bytes], since: int = 0) -> 
         carry = b""
         for chunk in _chunks(file, size - start, SEARCH_CHUNK):
             window = carry + chunk
-            for needle in needles:
-                if needle in window:
-                    return True
+            if any(_occurs(needle, window) for needle in needles):
+                return True
             carry = chunk[-keep:] if keep else b""
     return False
+
+
+FALSE_STARTS = 16  # first bytes that began no match before ``_occurs`` falls back to the general search
+
+
+def _occurs(needle: bytes, window: bytes) -> bool:
+    """``needle in window``. A search of one byte is memchr's, several times faster than a search of several:
+    a needle's first byte is searched for first (a report searches thousands of logs of a MB for words whose
+    first letter, the P of "Predicts of ", few of their lines hold); after a few false starts, the rest of the
+    window is searched as usual."""
+    first = needle[:1]
+    at = window.find(first)
+    for _ in range(FALSE_STARTS):
+        if at == -1:
+            return False
+        if window.startswith(needle, at):
+            return True
+        at = window.find(first, at + 1)
+    return at != -1 and window.find(needle, at) != -1
 
 
 @functools.lru_cache(maxsize=64)

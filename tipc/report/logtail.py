@@ -29,10 +29,11 @@ def file_link(target: Path, report_dir: Path) -> str:
     Relative links survive moving the whole tree (a CI artifact holding reports and
     outputs); logs elsewhere on the machine get an absolute URI.
     """
-    target, report_dir = Path(os.path.abspath(target)), Path(os.path.abspath(report_dir))
-    if os.path.commonpath([target, report_dir]) != os.sep:
-        return quote(Path(os.path.relpath(target, report_dir)).as_posix())
-    return target.as_uri()
+    # Strings, not Paths: a report links each of its thousands of logs.
+    file, folder = os.path.abspath(target), os.path.abspath(report_dir)
+    if os.path.commonpath([file, folder]) != os.sep:
+        return quote(os.path.relpath(file, folder).replace(os.sep, "/"))
+    return Path(file).as_uri()
 
 
 def log_tail(path: str, report_dir: Path, *, short: bool = False, label: str = "log", since: int = 0) -> LogTail:

@@ -189,3 +189,26 @@ def test_a_chain_gives_its_gpu_back_before_its_cpu_inference(fake_repo, monkeypa
     train = next(r for r in rs if r.chain == second and r.kind == "train")
     assert cpu_case.env[CUDA_VISIBLE_DEVICES] == "" and train.env[CUDA_VISIBLE_DEVICES] == "3"
     assert overlap(cpu_case, train)  # the one GPU went on to the next chain's training
+
+
+def test_a_ctrl_c_as_the_chains_start_still_records_them(fake_repo, monkeypatch):
+    """A Ctrl-C that comes the moment the scheduler's threads have started their stages, before anything
+    else of the run: the stages are stopped and recorded, not left to die with the process unrecorded."""
+    from tipc.schedule.runner import Scheduler
+
+    config = write(fake_repo, "early", variant({"model_name": "early", "Global.auto_cast": "fp32|amp"}))
+    monkeypatch.setenv("TIPC_FAKE", "train:sleep=60")
+    out = fake_repo / "test_tipc" / "output" / "early" / MODE
+    start = Scheduler.start
+
+    def start_then_ctrl_c(self: Scheduler) -> None:
+        start(self)
+        deadline = time.monotonic() + 30
+        while len(ResultsDir(out).running_stages()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Scheduler, "start", start_then_ctrl_c)
+    assert tipc_run([config], "--jobs", "2", "--mem-per-chain", "1M") == 130
+    trains = [r for r in records(fake_repo, "early") if r.kind == "train"]
+    assert len(trains) == 2 and all(r.reason == "interrupted: the run was stopped" for r in trains)

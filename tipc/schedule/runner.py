@@ -60,11 +60,16 @@ class Scheduler:
                 self._futures[id(job.run), s.stage.id].set_result(job.run.block(s.stage, reason))
         self._runs = list({id(job.run): job.run for job in jobs}.values())
         self._broker = Broker(cap, runnable)
-        self._threads = [
-            threading.Thread(target=self._work, name=f"tipc-chains-{n}", daemon=True)
-            for n in range(min(cap.chains, len(runnable)))
-        ]
-        for thread in self._threads:
+        self._workers = min(cap.chains, len(runnable))
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> None:
+        """Its worker threads start taking chains. Apart from the making, so that the session holds the
+        scheduler before any stage starts: a Ctrl-C at any moment after finds it, and stops and records
+        what runs (a thread the session could not stop would die with the process, its record unwritten)."""
+        for n in range(self._workers):
+            thread = threading.Thread(target=self._work, name=f"tipc-chains-{n}", daemon=True)
+            self._threads.append(thread)
             thread.start()
 
     def run(self, run: PlanRun, stage: Stage) -> StageRecord:
@@ -84,7 +89,8 @@ class Scheduler:
         for run in self._runs:
             run.executor.interrupt()
         for thread in self._threads:
-            thread.join()
+            if thread.ident is not None:  # started (a Ctrl-C may come between the two)
+                thread.join()
 
     def _work(self) -> None:
         while (taken := self._broker.next_chain()) is not None:
@@ -117,11 +123,11 @@ class Scheduler:
                 self._broker.release(held)
 
 
-def start_scheduler(
+def make_scheduler(
     selected: Sequence[tuple[PlanRun, Stage]], schedule: Schedule, warn: Callable[[str], None]
 ) -> Scheduler:
-    """The selected stages, run side by side within what this machine and ``schedule`` allow,
-    guided by what earlier runs in their results folders measured."""
+    """The scheduler of the selected stages, to run them side by side (once started) within what this machine
+    and ``schedule`` allow, guided by what earlier runs in their results folders measured."""
     store = next((run.settings.history for run, _ in selected), None)
     history = read_history(dict.fromkeys(run.results.path for run, _ in selected), warn, store)
     cap = capacity(schedule, available_mb(), host_cores())

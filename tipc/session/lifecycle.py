@@ -36,7 +36,7 @@ from tipc.run.infra import UNREACHED
 from tipc.run.plan_run import PlanRun
 from tipc.run.probe import cannot_run
 from tipc.schedule import folders, hostlock
-from tipc.schedule.runner import SlotRunner, start_scheduler
+from tipc.schedule.runner import SlotRunner, make_scheduler
 from tipc.schedule.shard import Sharding, results_folder
 from tipc.session.cells import CellStates, cell_states
 from tipc.session.doctor import run_doctor
@@ -212,7 +212,8 @@ class TipcSession:
             self._runner = SlotRunner.for_worker(self.settings.schedule, *worker, self.run_id)
         else:
             selected = [(self.plan_run(t), s) for t, s in stages if not self.blocked(t)]
-            self._runner = start_scheduler(selected, self.settings.schedule, self.warnings.append)
+            self._runner = scheduler = make_scheduler(selected, self.settings.schedule, self.warnings.append)
+            scheduler.start()
 
     def refuse_shared_folders(self, how: str) -> None:
         """``SettingsError`` naming two configs whose chains, run side by side (``how``), would write

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.anchors import make_anchors
 from tipc.report.matrix import build_matrix, cell, columns, ordered_row_keys
-from tipc.report.naming import make_anchors, row_key, stage_key
+from tipc.report.naming import row_key, stage_key
 from tipc.results.records import StageRecord, Status
 
 

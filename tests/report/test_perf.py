@@ -2,10 +2,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.anchors import make_anchors
 from tests.support.recorded_runs import CASES, bench, label
 from tipc.report.figures import number, throughput
-from tipc.report.naming import make_anchors, stage_key
-from tipc.report.perf import build_performance, launch_nodes, perf_row, plots, series_label
+from tipc.report.naming import stage_key
+from tipc.report.perf import Plotted, build_performance, launch_nodes, perf_row, series_label
 from tipc.results.records import StageRecord, Status
 
 
@@ -98,7 +99,10 @@ def test_performance_groups_points_by_series_and_computes_speedup():
 
 def test_one_plot_pair_per_chain_and_a_cap():
     rows = [perf_row(infer(f"chain{i}", c, 10.0), "a", "") for i in range(9) for c in CASES[:2]]
-    groups, omitted = plots(rows)
+    plotted = Plotted()
+    for row in rows:
+        plotted.add(row)
+    groups, omitted = plotted.plots()
     assert [g.title for g in groups] == [f"chain{i}" for i in range(6)] and omitted == 3
     assert [s.label for s in groups[0].plots[0].series] == ["cpu fp32 mkldnn=False threads=1"]
     assert len({p.id for g in groups for p in g.plots}) == 12

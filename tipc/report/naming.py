@@ -88,11 +88,3 @@ class Anchoring:
         self.used.add(anchor)
         self.anchors[key] = anchor
         return anchor
-
-
-def make_anchors(keys: Iterable[tuple[str, int]], prefix: str, multi: bool) -> dict[tuple[str, int], str]:
-    """The anchor of each of ``keys`` (``Anchoring``)."""
-    anchoring = Anchoring(prefix, multi)
-    for key in keys:
-        anchoring.add(key)
-    return anchoring.anchors

@@ -70,7 +70,7 @@ def chain_plots(index: int, chain: str, rows: Sequence[PerfRow]) -> PlotGroup:
     tput_series: dict[str, list[tuple[float, float]]] = {}
     for r in rows:
         x, y = r.batch_size, r.inference_ms
-        assert x is not None and y is not None  # plots() passes only rows with both
+        assert x is not None and y is not None  # Plotted keeps only rows with both
         label = series_label(r, False, with_node)
         time_series.setdefault(label, []).append((x, y))
         if r.throughput is not None:
@@ -100,17 +100,9 @@ def chain_plots(index: int, chain: str, rows: Sequence[PerfRow]) -> PlotGroup:
     )
 
 
-def plots(rows: Iterable[PerfRow]) -> tuple[tuple[PlotGroup, ...], int]:
-    """One pair of plots per chain (a chain is one trained model), at most MAX_PLOTTED_CHAINS; and
-    how many chains were left out so the page stays readable."""
-    plotted = Plotted()
-    for r in rows:
-        plotted.add(r)
-    return plotted.plots()
-
-
 class Plotted:
-    """The rows of the chains plotted, gathered one row at a time: the others are only counted."""
+    """One pair of plots per chain (a chain is one trained model), at most MAX_PLOTTED_CHAINS, gathered one
+    row at a time; the chains left out so the page stays readable are only counted."""
 
     def __init__(self) -> None:
         self.by_chain: dict[str, list[PerfRow]] = {}
